@@ -1,0 +1,36 @@
+// One jest project per package plus the cross-package integration tests in test/.
+// ts-jest only transpiles (tsconfig has isolatedModules); `pnpm test` type-checks first.
+const transform = {
+  "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../../tsconfig.json" }],
+};
+const moduleNameMapper = {
+  "^@contextview/(core|sqlite|langgraph)$": "<rootDir>/../../packages/$1/src/index.ts",
+};
+
+const project = (name) => ({
+  displayName: name,
+  rootDir: `packages/${name}`,
+  testEnvironment: "node",
+  testMatch: ["<rootDir>/test/**/*.test.ts"],
+  transform,
+  moduleNameMapper,
+});
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    project("core"),
+    project("sqlite"),
+    project("langgraph"),
+    {
+      displayName: "integration",
+      rootDir: "test",
+      testEnvironment: "node",
+      testMatch: ["<rootDir>/**/*.test.ts"],
+      transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../tsconfig.json" }] },
+      moduleNameMapper: {
+        "^@contextview/(core|sqlite|langgraph)$": "<rootDir>/../packages/$1/src/index.ts",
+      },
+    },
+  ],
+};

@@ -1,0 +1,132 @@
+import { describe, invalidOption } from "./errors.js";
+import { ContextViewError } from "./errors.js";
+
+/** Token budget of one model call. All values are estimated tokens. */
+export interface Budget {
+  /**
+   * The model's context window (the smallest across the backends you use).
+   * @default 32768 (env `CONTEXT_WINDOW_TOKENS`)
+   */
+  contextWindow: number;
+  /**
+   * Target for the whole prompt: system instructions, memories, tool schemas,
+   * summary and messages.
+   * @default 16000 (env `PROMPT_BUDGET_TOKENS`)
+   */
+  promptBudget: number;
+  /**
+   * Room kept for the model's answer (its maximum output tokens).
+   * @default 4096 (env `RESPONSE_RESERVE_TOKENS`)
+   */
+  responseReserve: number;
+  /**
+   * Room kept for estimation error.
+   * @default 2048
+   */
+  safetyReserve: number;
+  /**
+   * Separate budget for saved memories.
+   * @default 1000
+   */
+  memoryBudget: number;
+}
+
+/** A validated budget with the limit every view must fit. */
+export interface ResolvedBudget extends Readonly<Budget> {
+  /** `min(promptBudget, contextWindow − responseReserve − safetyReserve)`. */
+  readonly promptLimit: number;
+}
+
+/**
+ * The defaults of every budget field.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_BUDGET.promptBudget; // 16000
+ * ```
+ */
+export const DEFAULT_BUDGET: Readonly<Budget> = Object.freeze({
+  contextWindow: 32768,
+  promptBudget: 16000,
+  responseReserve: 4096,
+  safetyReserve: 2048,
+  memoryBudget: 1000,
+});
+
+/** Environment variables read by {@link resolveBudget}, by field. */
+export const BUDGET_ENV: Readonly<Partial<Record<keyof Budget, string>>> = Object.freeze({
+  contextWindow: "CONTEXT_WINDOW_TOKENS",
+  promptBudget: "PROMPT_BUDGET_TOKENS",
+  responseReserve: "RESPONSE_RESERVE_TOKENS",
+});
+
+const POSITIVE: ReadonlySet<keyof Budget> = new Set(["contextWindow", "promptBudget"]);
+const FIELDS = Object.keys(DEFAULT_BUDGET) as (keyof Budget)[];
+
+function defaultEnv(): Record<string, string | undefined> {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+}
+
+/**
+ * Resolve a budget: explicit overrides win over environment variables, which win
+ * over {@link DEFAULT_BUDGET}. Throws a `ContextViewError` (`INVALID_OPTION`) that
+ * names the field when a value is negative, not an integer, or leaves no room.
+ *
+ * @param overrides - Fields to set; `undefined` fields are ignored.
+ * @param env - Where to read `CONTEXT_WINDOW_TOKENS`, `PROMPT_BUDGET_TOKENS` and
+ *   `RESPONSE_RESERVE_TOKENS`. Defaults to `process.env`; pass `{}` to ignore it.
+ * @example
+ * ```ts
+ * const budget = resolveBudget({ contextWindow: 8192 }, {});
+ * budget.promptLimit; // min(16000, 8192 - 4096 - 2048) = 2048
+ * ```
+ */
+export function resolveBudget(
+  overrides: Partial<Budget> | undefined = {},
+  env: Readonly<Record<string, string | undefined>> = defaultEnv(),
+): ResolvedBudget {
+  if (overrides === null || typeof overrides !== "object" || Array.isArray(overrides)) {
+    throw invalidOption("budget", "an object of budget fields", overrides);
+  }
+  const out = { ...DEFAULT_BUDGET };
+  for (const field of FIELDS) {
+    const envName = BUDGET_ENV[field];
+    const raw = envName === undefined ? undefined : env[envName];
+    if (raw !== undefined && raw.trim() !== "") {
+      const text = raw.trim();
+      if (!/^\d+$/.test(text)) {
+        throw new ContextViewError(
+          "INVALID_OPTION",
+          `Expected \`${envName}\` (environment, for \`${field}\`) to be a ${POSITIVE.has(field) ? "positive" : "non-negative"} integer, got ${describe(raw)}`,
+          { field, env: envName },
+        );
+      }
+      out[field] = checkField(field, Number(text), envName);
+    }
+    const value = overrides[field];
+    if (value !== undefined) out[field] = checkField(field, value);
+  }
+  for (const key of Object.keys(overrides)) {
+    if (!(FIELDS as string[]).includes(key)) {
+      throw invalidOption(`budget.${key}`, `one of ${FIELDS.map((f) => `\`${f}\``).join(", ")} (unknown field)`, key);
+    }
+  }
+  const room = out.contextWindow - out.responseReserve - out.safetyReserve;
+  if (room <= 0) {
+    throw new ContextViewError(
+      "INVALID_OPTION",
+      `Expected \`responseReserve\` + \`safetyReserve\` (${out.responseReserve} + ${out.safetyReserve}) to be less than \`contextWindow\` (${out.contextWindow}), leaving room for the prompt`,
+      { field: "responseReserve", contextWindow: out.contextWindow, responseReserve: out.responseReserve, safetyReserve: out.safetyReserve },
+    );
+  }
+  return Object.freeze({ ...out, promptLimit: Math.min(out.promptBudget, room) });
+}
+
+function checkField(field: keyof Budget, value: unknown, envName?: string): number {
+  const positive = POSITIVE.has(field);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < (positive ? 1 : 0)) {
+    const name = envName ? `${envName}\` (environment, for \`${field})` : field;
+    throw invalidOption(name, `a ${positive ? "positive" : "non-negative"} integer`, value);
+  }
+  return value;
+}

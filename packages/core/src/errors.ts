@@ -1,0 +1,157 @@
+import { ContextOverflowError } from "@langchain/core/errors";
+
+/**
+ * Every `code` a contextview error can carry. Stable: match on it, not on messages.
+ *
+ * - `INVALID_OPTION`: an option or budget value is out of range.
+ * - `INVALID_MESSAGES`: the messages given are not a list of chat messages.
+ * - `CONTEXT_BUDGET_EXCEEDED`: the mandatory part of the view does not fit the prompt limit.
+ * - `COMPACTION_LIMIT`: a tool result's required structure cannot fit its limit.
+ * - `INVALID_TOOL_RESULT`: a tool result cannot be compacted safely (cyclic, too deep…).
+ * - `PREFIX_CHANGED`: the summarized checkpoint prefix is not the one seen before.
+ * - `STORE_ERROR`: a context store failed.
+ */
+export type ContextViewErrorCode =
+  | "INVALID_OPTION"
+  | "INVALID_MESSAGES"
+  | "CONTEXT_BUDGET_EXCEEDED"
+  | "COMPACTION_LIMIT"
+  | "INVALID_TOOL_RESULT"
+  | "PREFIX_CHANGED"
+  | "STORE_ERROR";
+
+/** Registered globally so that duplicate copies of this package agree. */
+const MARK = Symbol.for("contextview.error");
+
+function mark(error: object): void {
+  Object.defineProperty(error, MARK, { value: true, enumerable: false });
+}
+
+function hasMark(value: unknown): value is { code: ContextViewErrorCode } {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
+}
+
+/**
+ * Base class of every error contextview throws.
+ *
+ * `ContextViewError.isInstance(err)` also recognises errors from another copy of
+ * the package and {@link ContextBudgetError}, which extends LangChain's
+ * `ContextOverflowError` instead of this class.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   buildContext({ messages });
+ * } catch (err) {
+ *   if (ContextViewError.isInstance(err) && err.code === "INVALID_MESSAGES") {
+ *     console.error(err.message);
+ *   }
+ * }
+ * ```
+ */
+export class ContextViewError extends Error {
+  override readonly name: string = "ContextViewError";
+  /** What went wrong, as a stable literal. */
+  readonly code: ContextViewErrorCode;
+  /** Figures or names that explain the error; never message content. */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ContextViewErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.details = details;
+    mark(this);
+  }
+
+  /** True for any contextview error, whichever copy of the package threw it. */
+  static isInstance(value: unknown): value is ContextViewError | ContextBudgetError {
+    return hasMark(value);
+  }
+}
+
+/** The figures carried by a {@link ContextBudgetError}, in estimated tokens. */
+export interface BudgetShortfall {
+  /** The prompt limit the view had to fit. */
+  readonly limit: number;
+  /** Estimated tokens of the part that cannot be left out. */
+  readonly required: number;
+  /** Estimated tokens per mandatory part. */
+  readonly parts: Readonly<Record<string, number>>;
+}
+
+/**
+ * The mandatory part of a view (system prompt, memories, tool schemas, the current
+ * request with its tool arguments) does not fit the prompt limit.
+ *
+ * It extends LangChain's `ContextOverflowError` (so `ContextOverflowError.isInstance`
+ * and existing handlers catch it) and is recognised by `ContextViewError.isInstance`,
+ * with `code` `"CONTEXT_BUDGET_EXCEEDED"`.
+ *
+ * @example
+ * ```ts
+ * import { ContextOverflowError } from "@langchain/core/errors";
+ * try {
+ *   buildContext({ messages, budget: { promptBudget: 100 } });
+ * } catch (err) {
+ *   if (ContextBudgetError.isBudgetError(err)) console.log(err.required, err.limit);
+ *   ContextOverflowError.isInstance(err); // true
+ * }
+ * ```
+ */
+export class ContextBudgetError extends ContextOverflowError {
+  readonly code = "CONTEXT_BUDGET_EXCEEDED" as const;
+  readonly limit: number;
+  readonly required: number;
+  readonly parts: Readonly<Record<string, number>>;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(shortfall: BudgetShortfall) {
+    const parts = Object.entries(shortfall.parts)
+      .map(([name, tokens]) => `${name} ${tokens}`)
+      .join(", ");
+    super(
+      `The mandatory part of the view needs ${shortfall.required} estimated tokens but the prompt limit is ${shortfall.limit} (${parts}). ` +
+        "Raise `promptBudget`/`contextWindow`, or shorten the system prompt, tools or current request.",
+    );
+    Object.defineProperty(this, "name", { value: "ContextBudgetError", enumerable: false, configurable: true, writable: true });
+    this.limit = shortfall.limit;
+    this.required = shortfall.required;
+    this.parts = { ...shortfall.parts };
+    this.details = { limit: this.limit, required: this.required, parts: this.parts };
+    mark(this);
+  }
+
+  /** True for a budget error from any copy of contextview. */
+  static isBudgetError(value: unknown): value is ContextBudgetError {
+    return hasMark(value) && value.code === "CONTEXT_BUDGET_EXCEEDED";
+  }
+}
+
+/** Shorthand for an `INVALID_OPTION` error naming the field and what was expected. */
+export function invalidOption(field: string, expected: string, got: unknown): ContextViewError {
+  return new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to be ${expected}, got ${describe(got)}`, { field });
+}
+
+/** A short, content-free description of a value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  switch (typeof value) {
+    case "string":
+      return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+    case "number":
+    case "boolean":
+    case "bigint":
+      return String(value);
+    case "undefined":
+      return "undefined";
+    case "function":
+      return "a function";
+    case "symbol":
+      return "a symbol";
+    default: {
+      const ctor = (value as object).constructor?.name;
+      return ctor && ctor !== "Object" ? `a ${ctor}` : "an object";
+    }
+  }
+}

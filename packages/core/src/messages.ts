@@ -1,0 +1,187 @@
+import {
+  AIMessage,
+  BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+  coerceMessageLikeToMessage,
+  isBaseMessage,
+  mapStoredMessageToChatMessage,
+  type MessageContent,
+  type StoredMessage,
+} from "@langchain/core/messages";
+import { ContextViewError, describe } from "./errors.js";
+
+/** The four roles a view is made of. */
+export type MessageKind = "system" | "human" | "ai" | "tool";
+
+/**
+ * What `buildContext` accepts as a message: a LangChain `BaseMessage`, or the dicts
+ * LangChain and LangGraph serialize them to (`{ lc: 1, type: "constructor", … }`,
+ * `{ type, data }`, `{ type, content }` or `{ role, content }`).
+ */
+export type MessageInput = BaseMessage | Record<string, unknown>;
+
+const TYPE_KIND: Readonly<Record<string, MessageKind>> = {
+  human: "human",
+  user: "human",
+  ai: "ai",
+  assistant: "ai",
+  system: "system",
+  developer: "system",
+  tool: "tool",
+};
+
+const CLASS_KIND: Readonly<Record<string, MessageKind>> = {
+  HumanMessage: "human",
+  HumanMessageChunk: "human",
+  AIMessage: "ai",
+  AIMessageChunk: "ai",
+  SystemMessage: "system",
+  SystemMessageChunk: "system",
+  ToolMessage: "tool",
+  ToolMessageChunk: "tool",
+};
+
+function invalidMessage(index: number, expected: string, got: unknown): ContextViewError {
+  return new ContextViewError("INVALID_MESSAGES", `Expected \`messages[${index}]\` to be ${expected}, got ${describe(got)}`, { index });
+}
+
+/**
+ * The role of a message without constructing it; throws `INVALID_MESSAGES` naming
+ * the index for anything that is not a chat message. Cheap: reads a few fields.
+ */
+export function kindOf(value: unknown, index: number): MessageKind {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalidMessage(index, "a chat message (BaseMessage or a serialized message dict)", value);
+  }
+  const record = value as Record<string, unknown>;
+  const type = record["type"];
+  let kind: MessageKind | undefined;
+  if (type === "constructor" && Array.isArray(record["id"])) {
+    const id = record["id"] as unknown[];
+    kind = CLASS_KIND[String(id[id.length - 1])];
+  } else if (typeof type === "string") {
+    kind = TYPE_KIND[type];
+    if (type === "generic") kind = TYPE_KIND[String(record["role"])];
+  } else if (typeof record["role"] === "string") {
+    kind = TYPE_KIND[record["role"] as string];
+  }
+  if (kind === undefined) {
+    throw invalidMessage(index, "a message of role human, ai, system or tool", value);
+  }
+  if (kind === "tool") {
+    const id = isBaseMessage(value) ? (value as ToolMessage).tool_call_id : toolCallIdOfDict(record);
+    if (typeof id !== "string" || id === "") {
+      throw new ContextViewError(
+        "INVALID_MESSAGES",
+        `Expected \`messages[${index}].tool_call_id\` to be a non-empty string on a ToolMessage, got ${describe(id)}`,
+        { index, field: "tool_call_id" },
+      );
+    }
+  }
+  return kind;
+}
+
+function toolCallIdOfDict(record: Record<string, unknown>): unknown {
+  const nested = (record["kwargs"] ?? record["data"]) as Record<string, unknown> | undefined;
+  return record["tool_call_id"] ?? nested?.["tool_call_id"];
+}
+
+/** A `BaseMessage` for any accepted input; BaseMessages are returned as they are. */
+export function toBaseMessage(value: MessageInput, index: number): BaseMessage {
+  if (isBaseMessage(value)) return value;
+  const record = value as Record<string, unknown>;
+  try {
+    if (typeof record["type"] === "string" && record["type"] !== "constructor" && typeof record["data"] === "object" && record["data"] !== null && !("content" in record)) {
+      return mapStoredMessageToChatMessage(record as unknown as StoredMessage);
+    }
+    return coerceMessageLikeToMessage(record as never);
+  } catch (cause) {
+    throw new ContextViewError("INVALID_MESSAGES", `Could not read \`messages[${index}]\` as a chat message: ${(cause as Error).message}`, { index }, { cause });
+  }
+}
+
+/** Tool calls of an AI message (never undefined). */
+export function toolCallsOf(message: BaseMessage): NonNullable<AIMessage["tool_calls"]> {
+  return (message as AIMessage).tool_calls ?? [];
+}
+
+/** Fields that may be replaced when copying a message. */
+export interface MessagePatch {
+  content?: MessageContent;
+  tool_calls?: AIMessage["tool_calls"];
+}
+
+/**
+ * A fresh message of the same role carrying the same fields (content arrays are
+ * copied, blocks shared), with `patch` applied. The original is not touched.
+ * AIMessageChunks become AIMessages.
+ */
+export function copyMessage(message: BaseMessage, kind: MessageKind, patch: MessagePatch = {}): BaseMessage {
+  const content = patch.content ?? (Array.isArray(message.content) ? [...message.content] : message.content);
+  const base: Record<string, unknown> = {
+    content,
+    additional_kwargs: { ...message.additional_kwargs },
+    response_metadata: { ...message.response_metadata },
+  };
+  if (message.id !== undefined) base["id"] = message.id;
+  if (message.name !== undefined) base["name"] = message.name;
+  switch (kind) {
+    case "human":
+      return new HumanMessage(base as never);
+    case "system":
+      return new SystemMessage(base as never);
+    case "ai": {
+      const ai = message as AIMessage;
+      base["tool_calls"] = (patch.tool_calls ?? ai.tool_calls ?? []).map((call) => ({ ...call }));
+      if (ai.invalid_tool_calls?.length) base["invalid_tool_calls"] = ai.invalid_tool_calls.map((call) => ({ ...call }));
+      if (ai.usage_metadata !== undefined) base["usage_metadata"] = { ...(ai.usage_metadata as object) };
+      return new AIMessage(base as never);
+    }
+    case "tool": {
+      const tool = message as ToolMessage;
+      base["tool_call_id"] = tool.tool_call_id;
+      if (tool.artifact !== undefined) base["artifact"] = tool.artifact;
+      if (tool.status !== undefined) base["status"] = tool.status;
+      if (tool.metadata !== undefined) base["metadata"] = { ...tool.metadata };
+      return new ToolMessage(base as never);
+    }
+  }
+}
+
+/** True for a content block that carries an image. */
+export function isImageBlock(block: unknown): boolean {
+  if (typeof block !== "object" || block === null) return false;
+  const b = block as Record<string, unknown>;
+  if (b["type"] === "image" || b["type"] === "image_url" || b["type"] === "input_image") return true;
+  const mime = b["mime_type"] ?? b["mimeType"];
+  return (b["type"] === "file" || b["type"] === "media") && typeof mime === "string" && mime.startsWith("image/");
+}
+
+/** The text of a text content block (or a bare string block), else undefined. */
+export function blockText(block: unknown): string | undefined {
+  if (typeof block === "string") return block;
+  if (typeof block !== "object" || block === null) return undefined;
+  const b = block as { type?: unknown; text?: unknown };
+  return typeof b.text === "string" && (b.type === "text" || b.type === undefined) ? b.text : undefined;
+}
+
+/** The plain text of a message's content: strings as they are, text blocks joined by newlines. */
+export function textOf(content: MessageContent): string {
+  if (typeof content === "string") return content;
+  const parts: string[] = [];
+  for (const block of content as unknown[]) {
+    const text = blockText(block);
+    if (text !== undefined) parts.push(text);
+  }
+  return parts.join("\n");
+}
+
+/** How many image blocks a content holds. */
+export function countImages(content: MessageContent): number {
+  if (typeof content === "string") return 0;
+  let n = 0;
+  for (const block of content) if (isImageBlock(block)) n++;
+  return n;
+}
