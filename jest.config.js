@@ -3,8 +3,10 @@
 const transform = {
   "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../../tsconfig.json" }],
 };
+// Sources import siblings as "./x.js" (nodenext); jest resolves them to the .ts files.
 const moduleNameMapper = {
   "^@contextview/(core|sqlite|langgraph)$": "<rootDir>/../../packages/$1/src/index.ts",
+  "^(\\.{1,2}/.*)\\.js$": "$1",
 };
 
 const project = (name) => ({
@@ -30,6 +32,7 @@ module.exports = {
       transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../tsconfig.json" }] },
       moduleNameMapper: {
         "^@contextview/(core|sqlite|langgraph)$": "<rootDir>/../packages/$1/src/index.ts",
+        "^(\\.{1,2}/.*)\\.js$": "$1",
       },
     },
   ],

@@ -1,0 +1,94 @@
+import type { BaseMessage, MessageContent } from "@langchain/core/messages";
+import type { Estimator } from "../estimate.js";
+import { blockText, copyMessage, isImageBlock, toolCallsOf, type MessageKind } from "../messages.js";
+
+/** Text that stands in for an image in an older turn. */
+export const IMAGE_PLACEHOLDER = "[image omitted from this older turn; it remains in the conversation history]";
+
+/** Allowance for the excerpt marker itself, on top of the excerpt's limit. */
+export const EXCERPT_MARKER_TOKENS = 20;
+
+/** Counts of what bounding older messages changed. */
+export interface OlderCounts {
+  excerpted: number;
+  imagesReplaced: number;
+}
+
+/**
+ * A prefix of `text` of at most `maxChars` UTF-16 units, never splitting a
+ * surrogate pair, followed by a marker with the omitted character count.
+ */
+export function excerptText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = Math.max(0, maxChars);
+  const code = text.charCodeAt(end - 1);
+  if (end > 0 && code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}\n[… excerpt: ${text.length - end} of ${text.length} characters omitted]`;
+}
+
+/**
+ * A copy of an older message fit for the view: long text becomes an excerpt, the
+ * prose of a tool-calling AI message is shortened, images become placeholders.
+ * Tool-call arguments and tool results are never changed here.
+ */
+export function boundOlderMessage(
+  message: BaseMessage,
+  kind: MessageKind,
+  limits: { maxTextTokens: number; maxProseTokens: number },
+  estimator: Estimator,
+  counts: OlderCounts,
+): BaseMessage {
+  if (kind === "tool" || kind === "system") return copyMessage(message, kind);
+  const maxTokens = kind === "ai" && toolCallsOf(message).length > 0 ? limits.maxProseTokens : limits.maxTextTokens;
+  const content = boundContent(message.content, maxTokens, estimator, counts);
+  return copyMessage(message, kind, content === message.content ? {} : { content });
+}
+
+function boundContent(content: MessageContent, maxTokens: number, estimator: Estimator, counts: OlderCounts): MessageContent {
+  if (typeof content === "string") {
+    if (estimator.estimateText(content) <= maxTokens) return content;
+    counts.excerpted++;
+    return fitExcerpt(content, maxTokens, estimator);
+  }
+  let changed = false;
+  let remaining = maxTokens;
+  let excerpted = false;
+  const blocks: unknown[] = [];
+  for (const block of content as unknown[]) {
+    if (isImageBlock(block)) {
+      counts.imagesReplaced++;
+      blocks.push({ type: "text", text: IMAGE_PLACEHOLDER });
+      changed = true;
+      continue;
+    }
+    const text = blockText(block);
+    if (text === undefined) {
+      blocks.push(block);
+      continue;
+    }
+    const tokens = estimator.estimateText(text);
+    if (tokens <= remaining) {
+      remaining -= tokens;
+      blocks.push(block);
+      continue;
+    }
+    excerpted = true;
+    changed = true;
+    blocks.push({ type: "text", text: fitExcerpt(text, remaining, estimator) });
+    remaining = 0;
+  }
+  if (excerpted) counts.excerpted++;
+  return changed ? (blocks as MessageContent) : content;
+}
+
+/** The longest excerpt whose estimate stays within `maxTokens` (plus its marker). */
+function fitExcerpt(text: string, maxTokens: number, estimator: Estimator): string {
+  // Three ASCII characters a token; multibyte text needs fewer, so shrink until it fits.
+  let chars = maxTokens * 3;
+  let out = excerptText(text, chars);
+  while (chars > 0 && estimator.estimateText(out) > maxTokens + EXCERPT_MARKER_TOKENS) {
+    chars = Math.floor(chars / 2);
+    out = excerptText(text, chars);
+  }
+  return out;
+}

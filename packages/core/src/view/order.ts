@@ -1,0 +1,30 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { toolCallsOf } from "../messages.js";
+import { CONTINUATION_LABEL, labelMessage } from "./head.js";
+
+/**
+ * Make one turn safe for every provider's ordering rules (DESIGN.md law 5), in place:
+ * a turn starts with a user message, and an AI message with tool calls follows a
+ * user message or tool results. Where either fails (a conversation that opens with
+ * an assistant message, an AI text reply followed by a tool call), a fixed user-role
+ * label is inserted; the turn is estimated afterwards, so labels are charged.
+ * Returns how many labels were inserted.
+ */
+export function orderTurn(turn: BaseMessage[]): number {
+  let inserted = 0;
+  if (turn.length > 0 && turn[0]?.type !== "human") {
+    turn.unshift(labelMessage(CONTINUATION_LABEL));
+    inserted++;
+  }
+  for (let i = 1; i < turn.length; i++) {
+    const message = turn[i] as BaseMessage;
+    if (message.type !== "ai" || toolCallsOf(message).length === 0) continue;
+    const before = (turn[i - 1] as BaseMessage).type;
+    if (before !== "human" && before !== "tool") {
+      turn.splice(i, 0, labelMessage(CONTINUATION_LABEL));
+      inserted++;
+      i++;
+    }
+  }
+  return inserted;
+}

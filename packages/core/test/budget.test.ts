@@ -1,0 +1,63 @@
+import { ContextViewError, DEFAULT_BUDGET, resolveBudget } from "@contextview/core";
+
+describe("resolveBudget", () => {
+  it("uses the seed defaults and the prompt limit rule", () => {
+    const budget = resolveBudget({}, {});
+    expect(budget).toMatchObject(DEFAULT_BUDGET);
+    // min(16000, 32768 - 4096 - 2048) = 16000
+    expect(budget.promptLimit).toBe(16000);
+  });
+
+  it.each([
+    [{ contextWindow: 8192 }, 8192 - 4096 - 2048],
+    [{ promptBudget: 1000 }, 1000],
+    [{ contextWindow: 200000, promptBudget: 100000 }, 100000],
+    [{ contextWindow: 10000, responseReserve: 0, safetyReserve: 0 }, 10000],
+  ])("limit for %j is %d", (overrides, limit) => {
+    expect(resolveBudget(overrides, {}).promptLimit).toBe(limit);
+  });
+
+  it("reads the environment, and explicit overrides win over it", () => {
+    const env = { CONTEXT_WINDOW_TOKENS: "65536", PROMPT_BUDGET_TOKENS: " 30000 ", RESPONSE_RESERVE_TOKENS: "1000" };
+    expect(resolveBudget({}, env)).toMatchObject({ contextWindow: 65536, promptBudget: 30000, responseReserve: 1000 });
+    expect(resolveBudget({ promptBudget: 2000 }, env).promptBudget).toBe(2000);
+  });
+
+  it.each([
+    ["CONTEXT_WINDOW_TOKENS", "abc"],
+    ["CONTEXT_WINDOW_TOKENS", "-1"],
+    ["PROMPT_BUDGET_TOKENS", "1.5"],
+    ["PROMPT_BUDGET_TOKENS", "NaN"],
+    ["RESPONSE_RESERVE_TOKENS", "1e3"],
+  ])("rejects %s=%s naming the variable", (name, value) => {
+    expect(() => resolveBudget({}, { [name]: value })).toThrow(new RegExp(`\`${name}\``));
+  });
+
+  it.each([
+    [{ promptBudget: -1 }, "promptBudget", "positive integer"],
+    [{ contextWindow: 0 }, "contextWindow", "positive integer"],
+    [{ responseReserve: 1.5 }, "responseReserve", "non-negative integer"],
+    [{ safetyReserve: Number.NaN }, "safetyReserve", "non-negative integer"],
+    [{ memoryBudget: -5 }, "memoryBudget", "non-negative integer"],
+  ])("rejects %j", (overrides, field, expected) => {
+    let error: unknown;
+    try {
+      resolveBudget(overrides as never, {});
+    } catch (err) {
+      error = err;
+    }
+    expect(ContextViewError.isInstance(error)).toBe(true);
+    expect((error as ContextViewError).code).toBe("INVALID_OPTION");
+    expect((error as Error).message).toContain(`\`${field}\``);
+    expect((error as Error).message).toContain(expected);
+  });
+
+  it("rejects reserves that leave no room for the prompt", () => {
+    expect(() => resolveBudget({ contextWindow: 6000 }, {})).toThrow(/`responseReserve` \+ `safetyReserve` \(4096 \+ 2048\) to be less than `contextWindow` \(6000\)/);
+  });
+
+  it("rejects unknown fields and non-objects", () => {
+    expect(() => resolveBudget({ promptBudgte: 5 } as never, {})).toThrow(/budget\.promptBudgte/);
+    expect(() => resolveBudget(5 as never, {})).toThrow(/`budget`/);
+  });
+});

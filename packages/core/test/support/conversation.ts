@@ -1,0 +1,111 @@
+import { AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
+
+/** Freeze a value and everything reachable from it, so any mutation throws in strict mode. */
+export function deepFreeze<T>(value: T, seen = new WeakSet<object>()): T {
+  if (typeof value !== "object" || value === null || seen.has(value as object)) return value;
+  seen.add(value as object);
+  for (const key of Reflect.ownKeys(value as object)) deepFreeze((value as Record<PropertyKey, unknown>)[key], seen);
+  return Object.freeze(value);
+}
+
+/** A snapshot of messages for before/after comparisons (content, ids, calls, artifacts). */
+export function snapshot(messages: readonly unknown[]): string {
+  return JSON.stringify(messages);
+}
+
+let ids = 0;
+const nextId = (prefix: string) => `${prefix}-${++ids}`;
+
+/** A user turn: a question, tool exchanges, and a final answer. */
+export interface TurnSpec {
+  text: string;
+  image?: boolean;
+  calls?: { parallel: number; resultSize: number; cancelled?: boolean; orphan?: boolean; reverse?: boolean }[];
+  answer?: string;
+  answerFirst?: boolean;
+}
+
+/** Messages of one turn built from a spec; ids are unique within a process. */
+export function turnMessages(spec: TurnSpec): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  out.push(
+    new HumanMessage({
+      id: nextId("h"),
+      content: spec.image
+        ? [{ type: "text", text: spec.text }, { type: "image_url", image_url: { url: `data:image/png;base64,${"iVBORw0KGgo".repeat(200)}` } }]
+        : spec.text,
+    }),
+  );
+  if (spec.answerFirst && spec.answer !== undefined) out.push(new AIMessage({ id: nextId("a"), content: `Let me check. ${spec.answer}` }));
+  for (const call of spec.calls ?? []) {
+    const callIds = Array.from({ length: call.parallel }, () => nextId("call"));
+    out.push(
+      new AIMessage({
+        id: nextId("a"),
+        content: "I will look that up.",
+        tool_calls: callIds.map((id, k) => ({ id, name: k % 2 ? "read_note" : "search_transactions", args: { query: `${spec.text.slice(0, 20)} ${k}`, limit: 10 + k }, type: "tool_call" as const })),
+      }),
+    );
+    const results = callIds.map(
+      (id, k) =>
+        new ToolMessage({
+          id: nextId("t"),
+          tool_call_id: id,
+          name: k % 2 ? "read_note" : "search_transactions",
+          content: JSON.stringify({ rows: Array.from({ length: Math.max(1, Math.floor(call.resultSize / 40)) }, (_, r) => ({ id: `row-${r}`, amount: r * 3.5 })) }),
+        }),
+    );
+    if (call.reverse) results.reverse();
+    if (call.cancelled) results.pop();
+    out.push(...results);
+    if (call.orphan) out.push(new ToolMessage({ id: nextId("t"), tool_call_id: nextId("ghost"), content: "late result" }));
+  }
+  if (spec.answer !== undefined && !spec.answerFirst) out.push(new AIMessage({ id: nextId("a"), content: spec.answer }));
+  return out;
+}
+
+/** A whole conversation, with an optional leading system message. */
+export function conversation(turns: TurnSpec[], system?: string): BaseMessage[] {
+  const out: BaseMessage[] = system ? [new SystemMessage({ content: system, id: nextId("s") })] : [];
+  for (const turn of turns) out.push(...turnMessages(turn));
+  return out;
+}
+
+const words = ["budget", "rent", "grocery", "naïve café", "日本語のテキスト", "emoji 🎉", "", "invoice #42", "notes/2024.md"];
+
+/** fast-check: text from short to huge, multibyte, sometimes empty. */
+export const textArb = fc.oneof(
+  { weight: 6, arbitrary: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 30 }).map((w) => w.join(" ")) },
+  { weight: 1, arbitrary: fc.constant("") },
+  { weight: 1, arbitrary: fc.integer({ min: 2000, max: 40000 }).map((n) => "x".repeat(n)) },
+  { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 200 }) },
+);
+
+export const turnArb: fc.Arbitrary<TurnSpec> = fc.record(
+  {
+    text: textArb,
+    image: fc.boolean(),
+    calls: fc.array(
+      fc.record(
+        {
+          parallel: fc.integer({ min: 1, max: 4 }),
+          resultSize: fc.oneof(fc.integer({ min: 10, max: 2000 }), fc.integer({ min: 5000, max: 60000 })),
+          cancelled: fc.boolean(),
+          orphan: fc.boolean(),
+          reverse: fc.boolean(),
+        },
+        { requiredKeys: ["parallel", "resultSize"] },
+      ),
+      { maxLength: 3 },
+    ),
+    answer: textArb,
+    answerFirst: fc.boolean(),
+  },
+  { requiredKeys: ["text"] },
+);
+
+/** fast-check: conversations of 1–40 turns. */
+export const conversationArb = fc
+  .tuple(fc.array(turnArb, { minLength: 1, maxLength: 40 }), fc.option(fc.constantFrom("You are a helpful assistant.", "Système : réponds en français."), { nil: undefined }))
+  .map(([turns, system]) => ({ turns, system }));
