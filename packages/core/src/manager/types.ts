@@ -1,0 +1,167 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { Budget } from "../budget.js";
+import type { Estimator } from "../estimate.js";
+import type { MessageInput } from "../messages.js";
+import type { CompactionStore, ConversationKey } from "../store/contracts.js";
+import type { KeepOptions } from "../summarize/safe-cut.js";
+import type { Summarizer } from "../summarize/summarizer.js";
+import type { ContextReport, ViewOptions } from "../view/types.js";
+
+/** Settings a single request may override (validated at the boundary, then merged). */
+export interface ContextSettings extends ViewOptions, KeepOptions {
+  /** Budget fields; request values override the factory's. */
+  budget?: Partial<Budget>;
+  /**
+   * Summarize older turns when a summarizer is configured.
+   * @default true
+   */
+  summarize?: boolean;
+  /**
+   * Share of the context window that triggers summarizing (seed 2 rule; see `summaryThreshold`).
+   * @default 0.75
+   */
+  triggerRatio?: number;
+}
+
+/** Options of {@link createContextManager}: defaults for every request. */
+export interface ContextManagerOptions extends ContextSettings {
+  /**
+   * How tokens are estimated.
+   * @default createEstimator()
+   */
+  estimator?: Estimator;
+  /**
+   * Summarizes a prefix of older turns; without one, older turns are dropped.
+   * @default null
+   */
+  summarizer?: Summarizer | null;
+  /**
+   * Largest transcript chunk sent to the summarizer in one call, in estimated tokens.
+   * @default 6000
+   */
+  summarizerInputTokens?: number;
+  /**
+   * A summarizer call slower than this fails.
+   * @default 60000
+   */
+  summarizerTimeoutMs?: number;
+  /**
+   * Consecutive summarizer failures before it is skipped for `summarizerCooldownMs`.
+   * @default 3
+   */
+  maxSummarizerFailures?: number;
+  /**
+   * How long summarizing is skipped after `maxSummarizerFailures` failures.
+   * @default 300000 (5 minutes)
+   */
+  summarizerCooldownMs?: number;
+  /**
+   * Where the summary cache, failure count and calibration live.
+   * @default new InMemoryContextStore()
+   */
+  store?: CompactionStore;
+  /**
+   * Learn actual/estimated tokens from `usage_metadata.input_tokens` per conversation.
+   * @default true
+   */
+  calibrate?: boolean;
+  /**
+   * Recognises an over-long-prompt error or response.
+   * @default isContextOverflow
+   */
+  isOverflow?: (errorOrResponse: unknown) => boolean;
+  /**
+   * Called after each compaction with counts, never content.
+   * @default undefined
+   */
+  onCompaction?: (event: CompactionEvent) => void;
+  /**
+   * Called after a successful summary with the compacted and original messages;
+   * by default nothing is written back to the checkpoint.
+   * @default undefined
+   */
+  writeBack?: (conversationId: string, compacted: BaseMessage[], original: readonly MessageInput[]) => void | Promise<void>;
+  /**
+   * Called when the store fails; the request goes on without cache.
+   * @default undefined
+   */
+  onStoreError?: (error: unknown, operation: "get" | "put") => void;
+  /**
+   * Clock, for the summarizer cool-down.
+   * @default Date.now
+   */
+  now?: () => number;
+}
+
+/** One model call's context request. */
+export interface ContextRequest {
+  /** Full checkpoint messages, oldest first. */
+  messages: readonly MessageInput[];
+  /** Whose conversation: scopes the compaction state. */
+  key: ConversationKey;
+  systemPrompt?: string | BaseMessage;
+  tools?: readonly unknown[];
+  memories?: readonly string[];
+  /** Durable evidence (e.g. `EvidenceState.asMessage()`), shown with any summary. */
+  evidence?: BaseMessage | null;
+  /** Per-request settings. */
+  overrides?: ContextSettings;
+  /** Cancels a summarizer call. */
+  signal?: AbortSignal;
+  /** Compact harder: a smaller limit and a summary attempt whatever the trigger (overflow recovery). */
+  harder?: boolean;
+}
+
+/** What compaction did for one view. */
+export type CompactionKind = "none" | "micro" | "summary" | "drop" | "overflow-recovery";
+
+/** Emitted through `onCompaction`. */
+export interface CompactionEvent {
+  conversationId: string;
+  kind: Exclude<CompactionKind, "none">;
+  /** Input messages and the estimate of the view before this step. */
+  before: { messages: number };
+  after: { messages: number; tokens: number };
+}
+
+/** The report of a managed view: the view report plus what compaction did. */
+export interface ManagedReport extends ContextReport {
+  compaction: {
+    kind: Exclude<CompactionKind, "overflow-recovery">;
+    /** Token count at which summarizing starts. */
+    trigger: number;
+    /** The cached summary was reused (no summarizer call). */
+    summaryCacheHit: boolean;
+    /** Messages the summary stands for, from the start. */
+    summarizedMessages: number;
+    summarizerCalls: number;
+    /** Characters of transcript sent to the summarizer. */
+    summarizerInputChars: number;
+    summarizerFailure?: "error" | "empty" | "timeout" | "aborted" | "cooldown";
+    consecutiveFailures: number;
+    /** Actual/estimated token ratio applied to the limit. */
+    calibration: number;
+    storeError: boolean;
+  };
+}
+
+/** A managed view: messages for the model and the report. */
+export interface ManagedView {
+  messages: BaseMessage[];
+  report: ManagedReport;
+}
+
+/** Builds views with summaries, caches and calibration; see {@link createContextManager}. */
+export interface ContextManager {
+  /** Build the view for one model call. */
+  build(request: ContextRequest): Promise<ManagedView>;
+  /**
+   * Call `call` with the view; when it fails (or answers) with a context overflow,
+   * compact harder and call once more. A second overflow surfaces.
+   */
+  run<T>(request: ContextRequest, call: (messages: BaseMessage[], view: ManagedView) => Promise<T>): Promise<{ result: T; view: ManagedView; recovered: boolean }>;
+  /** Learn from `usage_metadata.input_tokens` of a response to `view`. */
+  recordUsage(key: ConversationKey, view: ManagedView, response: unknown): Promise<void>;
+  /** The detector in use. */
+  isOverflow(errorOrResponse: unknown): boolean;
+}

@@ -1,0 +1,56 @@
+import type { Summarizer } from "./summarizer.js";
+
+/** Outcome of summarizing a transcript in chunks. */
+export type SummaryOutcome =
+  | { ok: true; text: string; calls: number; transcriptChars: number }
+  | { ok: false; reason: "error" | "empty" | "timeout" | "aborted"; calls: number; transcriptChars: number; error?: unknown };
+
+/** Longest summary accepted, in characters; a longer reply is junk, not a summary. */
+export const MAX_SUMMARY_CHARS = 40_000;
+
+/**
+ * Fold `chunks` into one summary, chunk by chunk, each call given the running
+ * summary. Any throw, null, empty or oversized reply, timeout or abort fails the
+ * whole summary: a partial or error text is never returned as a summary.
+ */
+export async function runSummarizer(
+  summarizer: Summarizer,
+  chunks: readonly string[],
+  previous: string | null,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<SummaryOutcome> {
+  let running = previous;
+  let calls = 0;
+  const transcriptChars = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  for (let i = 0; i < chunks.length; i++) {
+    if (signal?.aborted) return { ok: false, reason: "aborted", calls, transcriptChars };
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new Error(`summarizer timed out after ${timeoutMs} ms`));
+        resolve("timeout");
+      }, timeoutMs);
+    });
+    calls++;
+    try {
+      const reply = await Promise.race([
+        summarizer(chunks[i] as string, { previousSummary: running, chunk: i + 1, chunks: chunks.length, signal: controller.signal }),
+        timeout,
+      ]);
+      if (reply === "timeout") return { ok: false, reason: "timeout", calls, transcriptChars };
+      if (signal?.aborted) return { ok: false, reason: "aborted", calls, transcriptChars };
+      if (typeof reply !== "string" || reply.trim() === "" || reply.length > MAX_SUMMARY_CHARS) return { ok: false, reason: "empty", calls, transcriptChars };
+      running = reply.trim();
+    } catch (error) {
+      return { ok: false, reason: signal?.aborted ? "aborted" : "error", calls, transcriptChars, error };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+  return running === null ? { ok: false, reason: "empty", calls, transcriptChars } : { ok: true, text: running, calls, transcriptChars };
+}
