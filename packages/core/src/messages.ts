@@ -49,9 +49,35 @@ function invalidMessage(index: number, expected: string, got: unknown): ContextV
 
 /**
  * The role of a message without constructing it; throws `INVALID_MESSAGES` naming
- * the index for anything that is not a chat message. Cheap: reads a few fields.
+ * the index for anything that is not a chat message. Cheap: reads a few fields,
+ * with a fast path for LangChain messages (`buildContext` calls it on every message).
  */
 export function kindOf(value: unknown, index: number): MessageKind {
+  if (typeof value === "object" && value !== null) {
+    const fast = fastKind(value as { type?: unknown; tool_call_id?: unknown; lc_serializable?: unknown });
+    if (fast !== undefined) return fast;
+  }
+  return slowKind(value, index);
+}
+
+/** Message instances carry `type` and, for tools, `tool_call_id` as own string fields. */
+function fastKind(value: { type?: unknown; tool_call_id?: unknown; lc_serializable?: unknown }): MessageKind | undefined {
+  if (value.lc_serializable !== true) return undefined;
+  switch (value.type) {
+    case "human":
+      return "human";
+    case "ai":
+      return "ai";
+    case "system":
+      return "system";
+    case "tool":
+      return typeof value.tool_call_id === "string" && value.tool_call_id !== "" ? "tool" : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function slowKind(value: unknown, index: number): MessageKind {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalidMessage(index, "a chat message (BaseMessage or a serialized message dict)", value);
   }

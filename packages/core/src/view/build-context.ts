@@ -8,7 +8,7 @@ import { asHistoryMessage, dropTurnExcerpts, HISTORY_LABEL, labelMessage } from 
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { orderTurn } from "./order.js";
-import { chooseCut } from "./select.js";
+import { chooseKept } from "./select.js";
 import type { BuildContextInput, ContextReport, ContextView } from "./types.js";
 
 const defaultEstimator = createEstimator();
@@ -16,9 +16,8 @@ const defaultEstimator = createEstimator();
 /** A turn ready for the view: its messages (copies), their estimate, its exchanges. */
 interface PreparedTurn {
   messages: BaseMessage[];
-  /** Length of each exchange in `messages`, labels included in the first. */
   exchanges: number;
-  /** Input messages represented. */
+  /** Input messages represented (labels excluded). */
   inputMessages: number;
   toolResults: number;
   tokens: number;
@@ -31,7 +30,10 @@ interface PreparedTurn {
  * keeps the current request whole, keeps every tool call with all its results, and
  * reports every estimate, count and omission (never message content).
  *
- * Synchronous and deterministic; the input messages are never mutated. Throws a
+ * It walks from the newest message back and stops once the budget is spent, so it
+ * costs what the view keeps, not what the history holds: messages older than the
+ * walk are neither read nor validated, and are counted in `report.messages.unread`.
+ * Synchronous and deterministic; the input is never mutated. Throws a
  * {@link ContextBudgetError} (a LangChain `ContextOverflowError`) when the mandatory
  * part does not fit, and `ContextViewError` (`INVALID_MESSAGES`/`INVALID_OPTION`)
  * for bad input.
@@ -61,25 +63,50 @@ export function buildContext(input: BuildContextInput): ContextView {
   const options = resolveViewOptions(input);
   const estimator = input.estimator ?? defaultEstimator;
   const limit = budget.promptLimit;
-
-  // One cheap pass over everything: roles (validating each element) and turn starts.
   const n = source.length;
-  const kinds: MessageKind[] = new Array(n);
+
+  // Roles are read lazily, newest first: the walk never touches what it does not keep.
+  const kinds: MessageKind[] = [];
+  let oldestRead = n;
+  const kind = (i: number): MessageKind => {
+    if (i < oldestRead) oldestRead = i;
+    let k = kinds[i];
+    if (k === undefined) {
+      k = kindOf(source[i], i);
+      kinds[i] = k;
+    }
+    return k;
+  };
   let lead = 0;
-  let exchangesIn = 0;
-  const humans: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const kind = kindOf(source[i], i);
-    kinds[i] = kind;
-    if (kind === "system" && lead === i) lead++;
-    else if (kind === "human") humans.push(i);
-    if (kind === "human" || kind === "ai") exchangesIn++;
+  while (lead < n && kind(lead) === "system") lead++;
+  oldestRead = n;
+  let currentStart = lead;
+  for (let i = n - 1; i >= lead; i--) {
+    if (kind(i) === "human") {
+      currentStart = i;
+      break;
+    }
   }
-  const currentStart = humans.length > 0 ? (humans[humans.length - 1] as number) : lead;
-  const turnStarts: number[] = [];
-  if (lead < currentStart && (humans.length === 0 || (humans[0] as number) > lead)) turnStarts.push(lead);
-  for (const h of humans) if (h < currentStart) turnStarts.push(h);
-  const turnEnd = (turn: number): number => (turn + 1 < turnStarts.length ? (turnStarts[turn + 1] as number) : currentStart);
+  // Older turns, newest first: starts[j] begins the j-th newest; it ends where the newer one begins.
+  const starts: number[] = [];
+  let noMoreTurns = currentStart <= lead;
+  const turnStart = (j: number): number | undefined => {
+    while (!noMoreTurns && starts.length <= j) {
+      const end = starts.length === 0 ? currentStart : (starts[starts.length - 1] as number);
+      let start = lead;
+      for (let i = end - 1; i > lead; i--) {
+        if (kind(i) === "human") {
+          start = i;
+          break;
+        }
+      }
+      if (start === lead) kind(lead);
+      starts.push(start);
+      if (start <= lead) noMoreTurns = true;
+    }
+    return starts[j];
+  };
+  const turnEnd = (j: number): number => (j === 0 ? currentStart : (starts[j - 1] as number));
 
   // Fixed overhead: system prompt, memories, tool schemas.
   const systemText = systemPromptText(input.systemPrompt, source, lead);
@@ -95,21 +122,19 @@ export function buildContext(input: BuildContextInput): ContextView {
   const counts: GroupedSegment = { exchanges: [], orphanResults: 0, unfinishedCalls: 0, unfinishedExchanges: 0, misplacedSystem: 0 };
   const older: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
   let labels = 0;
+  const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
 
   const prepare = (from: number, to: number, isCurrent: boolean): PreparedTurn => {
+    for (let i = from; i < to; i++) kind(i);
     const grouped = groupExchanges(source, kinds, from, to);
     addCounts(counts, grouped);
     const messages: BaseMessage[] = [];
     let toolResults = 0;
     for (const exchange of grouped.exchanges) {
       for (const message of exchange.messages) {
-        const kind = message.type as MessageKind;
-        if (kind === "tool") toolResults++;
-        messages.push(
-          isCurrent
-            ? copyMessage(message, kind)
-            : boundOlderMessage(message, kind, { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens }, estimator, older),
-        );
+        const role = message.type as MessageKind;
+        if (role === "tool") toolResults++;
+        messages.push(isCurrent ? copyMessage(message, role) : boundOlderMessage(message, role, limits, estimator, older));
       }
     }
     const inputMessages = messages.length;
@@ -125,30 +150,12 @@ export function buildContext(input: BuildContextInput): ContextView {
     };
   };
 
-  const current = prepare(currentStart, n, true);
-  const history: PreparedTurn[] = new Array(turnStarts.length);
-  const historyTokensFrom = (avail: number, compacted: boolean): number => {
-    // Prepare older turns newest first until they no longer fit; returns the first fitting turn.
-    let used = 0;
-    for (let t = turnStarts.length - 1; t >= 0; t--) {
-      let turn = history[t];
-      if (turn === undefined) {
-        turn = prepare(turnStarts[t] as number, turnEnd(t), false);
-        history[t] = turn;
-      }
-      if (compacted) turn = compactTurn(t);
-      if (used + turn.tokens > avail) return t + 1;
-      used += turn.tokens;
-    }
-    return 0;
-  };
-
-  // Micro-compaction keeps the newest tool results whole and clears older ones;
-  // applied turn by turn, newest first, only once the history is over budget.
+  // Micro-compaction keeps the newest tool results whole and clears older ones. It
+  // runs only once the history is over budget, on the current turn first and then
+  // on older turns newest first, so the newest results are the ones kept.
   let keepLeft = options.keepRecentToolResults;
   let clearedResults = 0;
   let compactedResults = 0;
-  const compactedTurns = new Set<number>();
   const compactMessages = (turn: PreparedTurn): PreparedTurn => {
     const result = microCompact(turn.messages, { keepRecent: keepLeft, maxResultTokens: options.maxToolResultTokens, estimator });
     keepLeft = Math.max(0, keepLeft - turn.toolResults);
@@ -157,85 +164,95 @@ export function buildContext(input: BuildContextInput): ContextView {
     if (result.cleared === 0 && result.compacted === 0) return turn;
     return { ...turn, messages: result.messages, tokens: estimator.estimateMessages(result.messages) };
   };
-  const compactTurn = (t: number): PreparedTurn => {
-    const turn = history[t] as PreparedTurn;
-    if (compactedTurns.has(t)) return turn;
-    compactedTurns.add(t);
-    const next = compactMessages(turn);
-    history[t] = next;
-    return next;
+
+  const history: PreparedTurn[] = [];
+  const compacted: boolean[] = [];
+  let compacting = false;
+  /** How many of the newest older turns fit `avail`, and whether that is all of them. */
+  const fitting = (avail: number): { fit: number; all: boolean } => {
+    let used = 0;
+    for (let j = 0; ; j++) {
+      const start = turnStart(j);
+      if (start === undefined) return { fit: j, all: true };
+      let turn = history[j] ?? (history[j] = prepare(start, turnEnd(j), false));
+      if (compacting && !compacted[j]) {
+        compacted[j] = true;
+        turn = history[j] = compactMessages(turn);
+      }
+      if (used + turn.tokens > avail) return { fit: j, all: false };
+      used += turn.tokens;
+    }
   };
 
+  let current = prepare(currentStart, n, true);
   const summaryGiven = input.summaryMessage !== undefined && input.summaryMessage !== null;
-  let head: BaseMessage[] = [];
-  const headTokensOf = (messages: BaseMessage[]): number => estimator.estimateMessages(messages);
-  let summaryIncluded = false;
-  if (summaryGiven) {
-    head = [labelMessage(HISTORY_LABEL), asHistoryMessage(checkSummary(input.summaryMessage))];
-  }
-  let headTokens = headTokensOf(head);
+  let head: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkSummary(input.summaryMessage))] : [];
+  let headTokens = estimator.estimateMessages(head);
 
-  let currentTurn = current;
-  let first = historyTokensFrom(limit - fixed - currentTurn.tokens - headTokens, false);
-  let compacted = false;
-  if (first > 0 || fixed + currentTurn.tokens + headTokens > limit) {
-    compacted = true;
-    currentTurn = compactMessages(currentTurn);
+  let fit = fitting(limit - fixed - current.tokens - headTokens);
+  if (!fit.all || fixed + current.tokens + headTokens > limit) {
+    compacting = true;
+    current = compactMessages(current);
   }
-  if (fixed + currentTurn.tokens > limit) {
+  if (fixed + current.tokens > limit) {
     throw new ContextBudgetError({
       limit,
-      required: fixed + currentTurn.tokens,
-      parts: { system: systemTokens, memories: memoryTokens, tools: toolTokens, current: currentTurn.tokens },
+      required: fixed + current.tokens,
+      parts: { system: systemTokens, memories: memoryTokens, tools: toolTokens, current: current.tokens },
     });
   }
-  if (summaryGiven) {
-    if (fixed + currentTurn.tokens + headTokens <= limit) summaryIncluded = true;
-    else {
-      head = [];
-      headTokens = 0;
-    }
+  const summaryIncluded = summaryGiven && fixed + current.tokens + headTokens <= limit;
+  if (!summaryIncluded) {
+    head = [];
+    headTokens = 0;
   }
-  let avail = limit - fixed - currentTurn.tokens - headTokens;
-  if (compacted) first = historyTokensFrom(avail, true);
+  let avail = limit - fixed - current.tokens - headTokens;
+  if (compacting) fit = fitting(avail);
 
-  let cut = 0;
+  let kept = fit.fit;
   let excerptCount = 0;
-  if (first > 0) {
-    // Older turns must go. Without a summary, reserve room for excerpts of them.
-    const reserve = summaryIncluded || options.excerptBudget === 0 ? 0 : Math.min(options.excerptBudget + headTokensOf([labelMessage(HISTORY_LABEL)]), avail);
-    const fitFrom = reserve > 0 ? historyTokensFrom(avail - reserve, compacted) : first;
-    cut = chooseCut(history, fitFrom, avail - reserve, options.dropStep);
+  if (!fit.all) {
+    // Older turns must go. Without a summary, keep room for excerpts of them.
+    const labelTokens = estimator.estimateMessage(labelMessage(HISTORY_LABEL));
+    const reserve = summaryIncluded || options.excerptBudget === 0 ? 0 : Math.min(options.excerptBudget + labelTokens, avail);
+    const room = avail - reserve;
+    kept = chooseKept(history, reserve > 0 ? fitting(room).fit : fit.fit, room, options.dropStep);
     if (reserve > 0) {
-      const excerpts = dropTurnExcerpts(source, kinds, turnStarts, turnEnd, cut, reserve - headTokensOf([labelMessage(HISTORY_LABEL)]), estimator);
+      const dropped = (k: number) => {
+        const start = turnStart(kept + k);
+        return start === undefined ? undefined : { start, end: turnEnd(kept + k) };
+      };
+      const excerpts = dropTurnExcerpts(source, kind, dropped, reserve - labelTokens, estimator);
       if (excerpts.message) {
         head = [labelMessage(HISTORY_LABEL), excerpts.message];
-        headTokens = headTokensOf(head);
+        headTokens = estimator.estimateMessages(head);
         excerptCount = excerpts.count;
       }
     }
-    avail = limit - fixed - currentTurn.tokens - headTokens;
+    avail = limit - fixed - current.tokens - headTokens;
   }
 
-  const kept = history.slice(cut);
   const view: BaseMessage[] = [];
   if (systemMessage) view.push(systemMessage);
   view.push(...head);
   let historyTokens = headTokens;
-  let keptMessages = lead > 0 && systemText !== "" && input.systemPrompt === undefined ? lead : 0;
-  let keptExchanges = currentTurn.exchanges;
-  for (const turn of kept) {
+  let keptMessages = input.systemPrompt === undefined && systemText !== "" ? lead : 0;
+  let keptExchanges = current.exchanges;
+  for (let j = kept - 1; j >= 0; j--) {
+    const turn = history[j] as PreparedTurn;
     view.push(...turn.messages);
     historyTokens += turn.tokens;
     keptMessages += turn.inputMessages;
     keptExchanges += turn.exchanges;
   }
-  view.push(...currentTurn.messages);
-  keptMessages += currentTurn.inputMessages;
+  view.push(...current.messages);
+  keptMessages += current.inputMessages;
 
+  let exchangesRead = current.exchanges + counts.unfinishedExchanges;
+  for (const turn of history) exchangesRead += turn.exchanges;
+  const unread = Math.max(0, oldestRead - lead);
   const summaryTokens = summaryIncluded ? headTokens : 0;
-  const total = fixed + historyTokens + currentTurn.tokens;
-  const turnsIn = turnStarts.length + (currentStart < n ? 1 : 0);
+  const hasCurrent = currentStart < n ? 1 : 0;
   const report: ContextReport = {
     limit,
     budget,
@@ -245,12 +262,13 @@ export function buildContext(input: BuildContextInput): ContextView {
       tools: toolTokens,
       summary: summaryTokens,
       history: historyTokens - summaryTokens,
-      current: currentTurn.tokens,
-      total,
+      current: current.tokens,
+      total: fixed + historyTokens + current.tokens,
     },
-    messages: { in: n, kept: keptMessages, dropped: n - keptMessages },
-    exchanges: { in: exchangesIn, kept: keptExchanges, dropped: exchangesIn - keptExchanges },
-    turns: { in: turnsIn, kept: kept.length + (currentStart < n ? 1 : 0), dropped: cut },
+    messages: { in: n, kept: keptMessages, dropped: n - keptMessages, unread },
+    exchanges: { read: exchangesRead, kept: keptExchanges, dropped: exchangesRead - keptExchanges },
+    turns: { read: history.length + hasCurrent, kept: kept + hasCurrent, dropped: history.length - kept },
+    allHistoryRead: unread === 0,
     orphanResults: counts.orphanResults,
     unfinishedCalls: counts.unfinishedCalls,
     misplacedSystemMessages: counts.misplacedSystem,
@@ -261,7 +279,7 @@ export function buildContext(input: BuildContextInput): ContextView {
     droppedTurnExcerpts: excerptCount,
     toolResults: { cleared: clearedResults, compacted: compactedResults },
     labelsInserted: labels,
-    cut: cut < turnStarts.length ? (turnStarts[cut] as number) : currentStart,
+    cut: kept > 0 ? (starts[kept - 1] as number) : currentStart,
     elapsedMs: performance.now() - started,
   };
   return { messages: view, report };
@@ -280,12 +298,12 @@ function systemPromptText(systemPrompt: BuildContextInput["systemPrompt"], sourc
 
 function selectMemoriesInOrder(memories: readonly string[], budgetTokens: number, estimator: Estimator): { block: string; kept: number } {
   if (!Array.isArray(memories)) throw new ContextViewError("INVALID_OPTION", `Expected \`memories\` to be an array of strings, got ${describe(memories)}`, { field: "memories" });
-  const header = "Saved memories about the user (facts they asked you to remember):";
-  let used = estimator.estimateText(header);
-  const lines: string[] = [];
   memories.forEach((memory, index) => {
     if (typeof memory !== "string") throw new ContextViewError("INVALID_OPTION", `Expected \`memories[${index}]\` to be a string, got ${describe(memory)}`, { field: `memories[${index}]` });
   });
+  const header = "Saved memories about the user (facts they asked you to remember):";
+  let used = estimator.estimateText(header);
+  const lines: string[] = [];
   for (const memory of memories) {
     const line = `- ${memory.replace(/\s+/g, " ").trim()}`;
     const tokens = estimator.estimateText(`\n${line}`);

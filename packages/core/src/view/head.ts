@@ -28,58 +28,62 @@ export function labelMessage(text: string): HumanMessage {
   return new HumanMessage({ content: text });
 }
 
-/** Excerpts of dropped turns, newest first until `budgetTokens`, shown oldest first. */
+/** Excerpts of dropped turns, newest first until the budget, shown oldest first. */
 export interface TurnExcerpts {
   message: AIMessage | null;
   /** Lines (user or assistant excerpts) included. */
   count: number;
 }
 
+/** A dropped turn as `[start, end)` indices of the input. */
+export interface TurnSpan {
+  start: number;
+  end: number;
+}
+
 /**
- * Bounded user/assistant excerpts of the turns just before `cutTurn`, for continuity
- * when no summary message is given. Tool content never enters them.
+ * Bounded user/assistant excerpts of the newest dropped turns, for continuity when
+ * no summary message is given. Tool content never enters them. `dropped(k)` gives
+ * the k-th newest dropped turn, or undefined past the oldest.
  */
 export function dropTurnExcerpts(
   messages: readonly MessageInput[],
-  kinds: readonly MessageKind[],
-  turnStarts: readonly number[],
-  turnEnd: (turn: number) => number,
-  cutTurn: number,
+  kind: (index: number) => MessageKind,
+  dropped: (k: number) => TurnSpan | undefined,
   budgetTokens: number,
   estimator: Estimator,
 ): TurnExcerpts {
-  if (budgetTokens <= 0 || cutTurn <= 0) return { message: null, count: 0 };
   const headerTokens = estimator.estimateText(EXCERPT_HEADER) + 8;
   let remaining = budgetTokens - headerTokens;
-  const blocks: string[][] = [];
+  const blocks: string[] = [];
   let count = 0;
-  for (let turn = cutTurn - 1; turn >= 0 && turn >= cutTurn - EXCERPT_TURN_LOOKBACK && remaining > 0; turn--) {
-    const start = turnStarts[turn] as number;
-    const end = turnEnd(turn);
+  for (let k = 0; k < EXCERPT_TURN_LOOKBACK && remaining > 0; k++) {
+    const span = dropped(k);
+    if (span === undefined) break;
     let user: string | undefined;
     let answer: string | undefined;
-    for (let i = start; i < end; i++) {
-      const kind = kinds[i];
-      if (kind !== "human" && kind !== "ai") continue;
+    for (let i = span.start; i < span.end; i++) {
+      const role = kind(i);
+      if (role !== "human" && role !== "ai") continue;
       const message = toBaseMessage(messages[i] as MessageInput, i);
       const text = textOf(message.content).trim();
       if (!text) continue;
-      if (kind === "human" && user === undefined) user = text;
-      if (kind === "ai" && toolCallsOf(message).length === 0) answer = text;
+      if (role === "human" && user === undefined) user = text;
+      if (role === "ai" && toolCallsOf(message).length === 0) answer = text;
     }
     const lines: string[] = [];
-    if (user !== undefined) lines.push(`[turn ${turn + 1}] user: ${excerptText(user, EXCERPT_CHARS)}`);
-    if (answer !== undefined) lines.push(`[turn ${turn + 1}] assistant: ${excerptText(answer, EXCERPT_CHARS)}`);
+    if (user !== undefined) lines.push(`user: ${excerptText(user, EXCERPT_CHARS)}`);
+    if (answer !== undefined) lines.push(`assistant: ${excerptText(answer, EXCERPT_CHARS)}`);
     if (lines.length === 0) continue;
-    const tokens = estimator.estimateText(lines.join("\n")) + 1;
+    const block = lines.join("\n");
+    const tokens = estimator.estimateText(block) + 1;
     if (tokens > remaining) break;
     remaining -= tokens;
-    blocks.push(lines);
+    blocks.push(block);
     count += lines.length;
   }
   if (count === 0) return { message: null, count: 0 };
-  const body = blocks.reverse().flat().join("\n");
-  return { message: new AIMessage({ content: `${EXCERPT_HEADER}\n${body}` }), count };
+  return { message: new AIMessage({ content: `${EXCERPT_HEADER}\n\n${blocks.reverse().join("\n\n")}` }), count };
 }
 
 /** The summary message in the assistant role (historical text never becomes system). */

@@ -1,4 +1,4 @@
-/** What {@link chooseCut} needs of a prepared older turn. */
+/** What {@link chooseKept} needs of a prepared older turn. */
 export interface CutCandidate {
   readonly tokens: number;
   /** Stable key of the turn (its first message id, or its position and text). */
@@ -24,32 +24,29 @@ export function turnHash(key: string): number {
 }
 
 /**
- * Choose the oldest older turn kept in the view, given that turns from `fitFrom`
- * on fit the history budget `avail`.
+ * How many of the older turns to keep, newest first, when only `fit` of them fit
+ * the history budget `avail` and older ones must go.
  *
- * Cutting exactly at `fitFrom` would move the head of the view on every call, and
- * every move invalidates a provider's prompt cache. So the cut only lands on
- * anchor turns: turns whose key hashes to a multiple of `spacing`, where `spacing`
- * (a power of two) is about `dropStep × avail` divided by the mean turn size. The
- * anchors depend only on the turns themselves, so while the oldest anchor at or
- * after `fitFrom` stays in range, the head stays the same as the conversation grows;
- * when it falls out of range the cut jumps about one step of tokens ahead.
- * Deterministic: no state is kept between calls.
+ * Keeping exactly `fit` would move the head of the view on every call, and every
+ * move invalidates a provider's prompt cache. So the oldest kept turn is always an
+ * anchor: a turn whose key hashes to a multiple of `spacing`, where `spacing` (a
+ * power of two) is about `dropStep × avail` divided by the mean turn size. Anchors
+ * depend only on the turns themselves, so while the oldest fitting anchor stays in
+ * range the head stays the same as the conversation grows; when it falls out of
+ * range the head jumps about one step of tokens ahead. No state is kept between calls.
  *
- * @returns the index of the first kept turn (`turns.length` drops all older turns).
+ * @param newestFirst - Prepared older turns, newest first (at least `fit` of them).
+ * @returns how many of the newest older turns to keep (`fit` when no anchor fits).
  */
-export function chooseCut(turns: readonly (CutCandidate | undefined)[], fitFrom: number, avail: number, dropStep: number): number {
-  if (fitFrom <= 0) return 0;
-  const count = turns.length - fitFrom;
-  if (dropStep === 0 || count <= 0) return fitFrom;
+export function chooseKept(newestFirst: readonly (CutCandidate | undefined)[], fit: number, avail: number, dropStep: number): number {
+  if (fit <= 0 || dropStep === 0) return fit;
   let tokens = 0;
-  for (let t = fitFrom; t < turns.length; t++) tokens += (turns[t] as CutCandidate).tokens;
-  const meanTurn = Math.max(1, tokens / count);
-  const ratio = (dropStep * Math.max(avail, 0)) / meanTurn;
+  for (let j = 0; j < fit; j++) tokens += (newestFirst[j] as CutCandidate).tokens;
+  const ratio = (dropStep * Math.max(avail, 0)) / Math.max(1, tokens / fit);
   const spacing = ratio < 1.5 ? 1 : 2 ** Math.round(Math.log2(ratio));
-  if (spacing === 1) return fitFrom;
-  for (let t = fitFrom; t < turns.length; t++) {
-    if (turnHash((turns[t] as CutCandidate).key) % spacing === 0) return t;
+  if (spacing === 1) return fit;
+  for (let kept = fit; kept > 0; kept--) {
+    if (turnHash((newestFirst[kept - 1] as CutCandidate).key) % spacing === 0) return kept;
   }
-  return fitFrom;
+  return fit;
 }

@@ -99,10 +99,17 @@ export interface ContextReport {
   limit: number;
   budget: ResolvedBudget;
   tokens: TokenReport;
-  messages: { in: number; kept: number; dropped: number };
-  /** Exchanges: user turns and AI tool-call messages with their results. */
-  exchanges: { in: number; kept: number; dropped: number };
-  turns: { in: number; kept: number; dropped: number };
+  /**
+   * Input messages: kept in the view, dropped from it, and `unread` — older than
+   * the walk ever reached (all dropped, never read or validated).
+   */
+  messages: { in: number; kept: number; dropped: number; unread: number };
+  /** Exchanges (user messages, AI replies, AI tool calls with all their results) the walk read. */
+  exchanges: { read: number; kept: number; dropped: number };
+  /** User turns the walk read, the current one included. */
+  turns: { read: number; kept: number; dropped: number };
+  /** True when the walk read the whole conversation (nothing `unread`). */
+  allHistoryRead: boolean;
   /** Tool results whose call is not in the preceding AI message. */
   orphanResults: number;
   /** Tool calls without a result (cancelled runs); their whole exchange is left out. */

@@ -36,8 +36,9 @@ describe("buildContext: a conversation that fits", () => {
       expect(message.type).toBe(messages[i]?.type);
       expect(message.content).toEqual(messages[i]?.content);
     });
-    expect(report.messages).toEqual({ in: messages.length, kept: messages.length, dropped: 0 });
-    expect(report.turns).toEqual({ in: 2, kept: 2, dropped: 0 });
+    expect(report.messages).toEqual({ in: messages.length, kept: messages.length, dropped: 0, unread: 0 });
+    expect(report.allHistoryRead).toBe(true);
+    expect(report.turns).toEqual({ read: 2, kept: 2, dropped: 0 });
     expect(report.tokens.total).toBe(estimator.estimateMessages(view));
     expect(report.tokens.total).toBeLessThanOrEqual(report.limit);
   });
@@ -130,7 +131,8 @@ describe("buildContext: over budget", () => {
     expect(report.turns.dropped).toBeGreaterThan(0);
     expect(view[1]?.content).toBe(HISTORY_LABEL);
     expect(view[2]?.type).toBe("ai");
-    expect(String(view[2]?.content)).toMatch(/\[turn \d+\] user: question/);
+    expect(String(view[2]?.content)).toMatch(/\nuser: question \d+/);
+    expect(String(view[2]?.content)).toMatch(/\nassistant: answer \d+/);
     expect(report.droppedTurnExcerpts).toBeGreaterThan(0);
     expect(report.messages.kept + report.messages.dropped).toBe(messages.length);
   });

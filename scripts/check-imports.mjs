@@ -1,0 +1,50 @@
+// The arrows between our packages point one way: langgraph -> sqlite -> core, langgraph -> core.
+// core imports nothing of ours. A package reaches another only by its name, never by a path into it.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const allowed = {
+  core: [],
+  sqlite: ["core"],
+  langgraph: ["core", "sqlite"],
+};
+
+const root = new URL("..", import.meta.url).pathname;
+const specifier = /(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g;
+const problems = [];
+
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* files(path);
+    else if (name.endsWith(".ts")) yield path;
+  }
+}
+
+for (const [pkg, deps] of Object.entries(allowed)) {
+  const src = join(root, "packages", pkg, "src");
+  let list;
+  try {
+    list = [...files(src)];
+  } catch {
+    continue;
+  }
+  for (const file of list) {
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(specifier)) {
+      const spec = match[1] ?? match[2] ?? match[3];
+      const where = relative(root, file);
+      const ours = /^@contextview\/([^/]+)/.exec(spec);
+      if (ours && !deps.includes(ours[1])) problems.push(`${where}: ${pkg} must not import ${spec}`);
+      if (ours && spec !== `@contextview/${ours[1]}`) problems.push(`${where}: import ${spec} reaches inside a package; import @contextview/${ours[1]}`);
+      if (spec.startsWith(".") && relative(src, join(file, "..", spec)).startsWith("..")) problems.push(`${where}: ${spec} leaves the package's src`);
+      if (/^export \* from ["']@contextview/m.test(text)) problems.push(`${where}: name re-exports explicitly, no export * across packages`);
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`Import rules broken:\n${[...new Set(problems)].join("\n")}`);
+  process.exit(1);
+}
+console.log("Import arrows: ok (langgraph -> sqlite -> core, langgraph -> core)");
