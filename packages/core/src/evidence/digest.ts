@@ -1,0 +1,94 @@
+import { createHash, type Hash } from "node:crypto";
+import { PREFIX_DIGEST_DOMAIN } from "./limits.js";
+import type { Slicer } from "./slicer.js";
+import type { SnapshotMessage } from "./snapshot.js";
+
+/** Strings shorter than this are joined before hashing: one native call per batch instead of per field. */
+const INLINE_UNITS = 1024;
+/** Size of a batch of joined short strings. */
+const BATCH_UNITS = 16 * 1024;
+/** A long string is hashed in pieces this long so a slice can end inside it. */
+const CHUNK_UNITS = 256 * 1024;
+
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * Feeds length-prefixed strings to SHA-256. Each string is preceded by its length
+ * in UTF-16 code units, so the encoding is injective; pieces of one string are
+ * cut between surrogate pairs, so hashing them is hashing the whole string.
+ */
+class PrefixHasher {
+  private readonly hash: Hash = createHash("sha256").update(PREFIX_DIGEST_DOMAIN);
+  private pending = "";
+
+  /** Whether {@link PrefixHasher.addLong} must be used: strings long enough to deserve slicing. */
+  static isLong(part: string): boolean {
+    return part.length >= CHUNK_UNITS;
+  }
+
+  add(part: string): void {
+    this.pending += `${part.length}:`;
+    if (part.length < INLINE_UNITS) {
+      this.pending += part;
+      if (this.pending.length >= BATCH_UNITS) this.flush();
+      return;
+    }
+    // Handed to the hash as it is: joining would copy it onto the JavaScript heap and feed the GC.
+    this.flush();
+    this.hash.update(part);
+  }
+
+  async addLong(part: string, slicer: Slicer): Promise<void> {
+    this.pending += `${part.length}:`;
+    this.flush();
+    for (let start = 0; start < part.length; ) {
+      let end = Math.min(part.length, start + CHUNK_UNITS);
+      if (end < part.length && isHigh(part.charCodeAt(end - 1))) end--;
+      this.hash.update(part.slice(start, end));
+      start = end;
+      if (slicer.due()) await slicer.pause();
+    }
+  }
+
+  digest(): string {
+    this.flush();
+    return this.hash.copy().digest("hex");
+  }
+
+  private flush(): void {
+    if (this.pending === "") return;
+    this.hash.update(this.pending);
+    this.pending = "";
+  }
+}
+
+/**
+ * SHA-256 digests (hex) of the checkpoint prefixes `[0, end)` for each of `ends`,
+ * in one pass over the messages, yielding to the event loop between slices.
+ * The hashed representation is each message's role, id, content pieces,
+ * tool-call ids, names and arguments, and `tool_call_id`: not artifacts, not
+ * metadata, never JSON of whole messages.
+ *
+ * @returns one digest per entry of `ends`, in the same order
+ */
+export async function digestPrefixes(messages: readonly SnapshotMessage[], ends: readonly number[], slicer: Slicer): Promise<string[]> {
+  const hasher = new PrefixHasher();
+  const order = [...new Set(ends)].sort((a, b) => a - b);
+  const found = new Map<number, string>();
+  let next = 0;
+  for (const end of order) {
+    for (; next < end; next++) {
+      const message = messages[next];
+      if (message === undefined) throw new RangeError(`A prefix of ${end} messages was asked of a snapshot of ${messages.length}`);
+      for (const part of message.parts) {
+        if (PrefixHasher.isLong(part)) await hasher.addLong(part, slicer);
+        else hasher.add(part);
+      }
+      if (slicer.due()) await slicer.pause();
+    }
+    found.set(end, hasher.digest());
+  }
+  return ends.map((end) => found.get(end) as string);
+}

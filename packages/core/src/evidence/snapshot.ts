@@ -1,0 +1,155 @@
+import { isBaseMessage } from "@langchain/core/messages";
+import { ContextViewError, describe } from "../errors.js";
+import { safeJson, utf8Length } from "../estimate.js";
+import { blockText, kindOf, type MessageKind } from "../messages.js";
+import type { Slicer } from "./slicer.js";
+
+/**
+ * What the evidence logic reads of one checkpoint message: the strings that
+ * identify it (hashed for lineage) and, for user text and assistant text without
+ * tool calls, the text that may enter evidence. Tool content, artifacts and
+ * tool-call prose never get a `text`.
+ */
+export interface SnapshotMessage {
+  readonly kind: MessageKind;
+  readonly id: string;
+  /** Role, id, content pieces, tool-call ids/names/arguments and `tool_call_id`, in order. */
+  readonly parts: readonly string[];
+  /** Set only for text that may enter evidence. */
+  readonly text: string | undefined;
+}
+
+/** A validated snapshot and the index of its newest HumanMessage (-1 when none). */
+export interface Snapshot {
+  readonly messages: readonly SnapshotMessage[];
+  readonly lastHuman: number;
+}
+
+/** ES2024 string methods, present in Node 20 but not in the ES2022 library this package compiles against. */
+interface WellFormedText {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
+const wellFormed = (text: string): WellFormedText => text as unknown as WellFormedText;
+
+function invalid(field: string, expected: string, got: string, index: number): ContextViewError {
+  return new ContextViewError("INVALID_MESSAGES", `Expected \`${field}\` to be ${expected}, got ${got}`, { index, field });
+}
+
+/** The record holding a message's fields, whatever shape it was serialized in. */
+function fieldsOf(value: object): Record<string, unknown> {
+  if (isBaseMessage(value)) return value as unknown as Record<string, unknown>;
+  const record = value as Record<string, unknown>;
+  if (record["type"] === "constructor" && typeof record["kwargs"] === "object" && record["kwargs"] !== null) {
+    return record["kwargs"] as Record<string, unknown>;
+  }
+  if (typeof record["data"] === "object" && record["data"] !== null && !("content" in record)) return record["data"] as Record<string, unknown>;
+  return record;
+}
+
+function nonEmpty(list: unknown): list is unknown[] {
+  return Array.isArray(list) && list.length > 0;
+}
+
+function hasToolCalls(fields: Record<string, unknown>): boolean {
+  const extra = fields["additional_kwargs"] as Record<string, unknown> | undefined;
+  return (
+    nonEmpty(fields["tool_calls"]) ||
+    nonEmpty(fields["invalid_tool_calls"]) ||
+    nonEmpty(extra?.["tool_calls"]) ||
+    (typeof extra?.["function_call"] === "object" && extra["function_call"] !== null)
+  );
+}
+
+function toolCallParts(fields: Record<string, unknown>): string[] {
+  const parts: string[] = [];
+  for (const list of [fields["tool_calls"], fields["invalid_tool_calls"]]) {
+    if (!Array.isArray(list)) continue;
+    for (const call of list as Record<string, unknown>[]) {
+      const fn = call?.["function"] as Record<string, unknown> | undefined;
+      const args = call?.["args"] ?? fn?.["arguments"];
+      parts.push(String(call?.["id"] ?? ""), String(call?.["name"] ?? fn?.["name"] ?? ""), typeof args === "string" ? args : safeJson(args ?? {}));
+    }
+  }
+  return parts;
+}
+
+/**
+ * Reads and checks one message. Text that may enter evidence (and every id) must
+ * be well-formed UTF-16: SQLite stores UTF-8, where a lone surrogate cannot be
+ * kept. Other text is hashed in its well-formed form.
+ */
+function readMessage(value: unknown, index: number, maxMessageBytes: number): SnapshotMessage {
+  const kind = kindOf(value, index);
+  const fields = fieldsOf(value as object);
+  const id = fields["id"];
+  if (typeof id !== "string" || id === "") {
+    throw invalid(`messages[${index}].id`, "a non-empty string (checkpoint messages carry ids)", describe(id), index);
+  }
+  if (!wellFormed(id).isWellFormed()) throw invalid(`messages[${index}].id`, "well-formed text", "a lone surrogate", index);
+  const content = fields["content"] ?? "";
+  const keepsText = kind === "human" || (kind === "ai" && !hasToolCalls(fields));
+  const parts: string[] = [kind, id];
+  const texts: string[] = [];
+  if (typeof content === "string") {
+    parts.push("s", content);
+    texts.push(content);
+  } else if (Array.isArray(content)) {
+    parts.push(`a${content.length}`);
+    for (const block of content) {
+      const text = blockText(block);
+      if (text === undefined) {
+        parts.push("j", safeJson(block));
+      } else {
+        parts.push("t", text);
+        texts.push(text);
+      }
+    }
+  } else {
+    throw invalid(`messages[${index}].content`, "a string or an array of content blocks", describe(content), index);
+  }
+  if (kind === "ai") parts.push(...toolCallParts(fields));
+  const toolCallId = fields["tool_call_id"];
+  if (typeof toolCallId === "string") parts.push(toolCallId);
+
+  let units = 0;
+  for (const part of parts) units += part.length;
+  // A UTF-16 code unit takes at most 3 UTF-8 bytes, so most messages need no exact count.
+  if (units * 3 > maxMessageBytes) {
+    let bytes = 0;
+    for (const part of parts) bytes += utf8Length(part);
+    if (bytes > maxMessageBytes) {
+      throw invalid(`messages[${index}]`, `at most ${maxMessageBytes} UTF-8 bytes (\`maxMessageBytes\`)`, `${bytes} bytes`, index);
+    }
+  }
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p] as string;
+    if (wellFormed(part).isWellFormed()) continue;
+    if (keepsText) throw invalid(`messages[${index}].content`, "well-formed text", "a lone surrogate", index);
+    parts[p] = wellFormed(part).toWellFormed();
+  }
+  return { kind, id, parts, text: keepsText ? texts.join("\n") : undefined };
+}
+
+/**
+ * Validates a checkpoint snapshot and reads what the evidence logic needs, in
+ * slices that yield to the event loop. Throws `INVALID_MESSAGES` naming the
+ * first offending message and field.
+ */
+export async function readSnapshot(messages: unknown, maxMessageBytes: number, slicer: Slicer): Promise<Snapshot> {
+  if (!Array.isArray(messages)) {
+    throw new ContextViewError("INVALID_MESSAGES", `Expected \`messages\` to be an array of chat messages, got ${describe(messages)}`, {
+      field: "messages",
+    });
+  }
+  const read: SnapshotMessage[] = [];
+  let lastHuman = -1;
+  for (let i = 0; i < messages.length; i++) {
+    const message = readMessage(messages[i], i, maxMessageBytes);
+    if (message.kind === "human") lastHuman = i;
+    read.push(message);
+    if (slicer.due()) await slicer.pause();
+  }
+  return { messages: read, lastHuman };
+}

@@ -1,0 +1,61 @@
+import { invalidOption } from "../errors.js";
+import type { CompactionState } from "./contracts.js";
+
+function objectAt(field: string, value: unknown): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidOption(field, "an object", value);
+  return value as Record<string, unknown>;
+}
+
+function countAt(field: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw invalidOption(field, "a non-negative integer", value);
+  return value;
+}
+
+function finiteAt(field: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) throw invalidOption(field, "a finite number", value);
+  return value;
+}
+
+function summaryFrom(value: unknown): CompactionState["summary"] {
+  if (value === null) return null;
+  if (value === undefined) throw invalidOption("state.summary", "null or an object", value);
+  const summary = objectAt("state.summary", value);
+  const prefixHash = summary["prefixHash"];
+  if (typeof prefixHash !== "string" || prefixHash === "") throw invalidOption("state.summary.prefixHash", "a non-empty string", prefixHash);
+  const text = summary["text"];
+  if (typeof text !== "string") throw invalidOption("state.summary.text", "a string", text);
+  return {
+    prefixN: countAt("state.summary.prefixN", summary["prefixN"]),
+    prefixHash,
+    text,
+    createdAt: finiteAt("state.summary.createdAt", summary["createdAt"]),
+  };
+}
+
+/**
+ * A checked copy of a compaction state holding only its known fields, so what a
+ * store writes always reads back equal through JSON. Throws `INVALID_OPTION`
+ * naming the first wrong field (`state.failures`, `state.summary.text`…).
+ *
+ * @example
+ * ```ts
+ * parseCompactionState(JSON.parse(row.state)); // CompactionState
+ * ```
+ */
+export function parseCompactionState(value: unknown): CompactionState {
+  const record = objectAt("state", value);
+  if (record["version"] !== 1) throw invalidOption("state.version", "1", record["version"]);
+  const state: CompactionState = {
+    version: 1,
+    summary: summaryFrom(record["summary"]),
+    failures: countAt("state.failures", record["failures"]),
+  };
+  if (record["skipUntil"] !== undefined) state.skipUntil = finiteAt("state.skipUntil", record["skipUntil"]);
+  if (record["calibration"] !== undefined) {
+    const calibration = objectAt("state.calibration", record["calibration"]);
+    const ratio = finiteAt("state.calibration.ratio", calibration["ratio"]);
+    if (ratio <= 0) throw invalidOption("state.calibration.ratio", "a positive finite number", ratio);
+    state.calibration = { ratio, samples: countAt("state.calibration.samples", calibration["samples"]) };
+  }
+  return state;
+}

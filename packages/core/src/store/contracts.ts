@@ -1,0 +1,94 @@
+import type { EvidenceState } from "../evidence/state.js";
+import type { MessageInput } from "../messages.js";
+
+/**
+ * Scopes every stored state: the authenticated user and the conversation
+ * (LangGraph's `thread_id`). Both are non-empty strings.
+ */
+export interface ConversationKey {
+  userId: string;
+  conversationId: string;
+}
+
+/** Per-call options of {@link EvidenceStore.update}. */
+export interface EvidenceCallOptions {
+  /**
+   * Cancels the update; it then rejects with the signal's reason and writes nothing.
+   * @default undefined
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * Persistent extractive evidence (seed 1), keyed by user and conversation.
+ *
+ * @example
+ * ```ts
+ * const state = await store.update(userId, threadId, checkpointMessages);
+ * const message = state.asMessage(); // AIMessage | null
+ * const later = await store.load(userId, threadId); // no update, one request of lag
+ * ```
+ */
+export interface EvidenceStore {
+  /**
+   * Summarize a full, stable, append-only snapshot that includes the new current
+   * HumanMessage; returns the state after the update (or the unchanged state for
+   * a repeated or stale snapshot). Throws `PREFIX_CHANGED` when the summarized
+   * prefix differs, `INVALID_MESSAGES` for bad input, `STORE_ERROR` when storage
+   * fails; the stored state is then unchanged.
+   */
+  update(userId: string, conversationId: string, messages: readonly MessageInput[], options?: EvidenceCallOptions): Promise<EvidenceState>;
+  /** The stored state, or the empty state when none is stored. */
+  load(userId: string, conversationId: string): Promise<EvidenceState>;
+}
+
+/**
+ * The persistent part of one conversation's compaction state (seed 2): the
+ * summary cache, consecutive summarizer failures, back-off and token calibration.
+ * Plain data that round-trips through JSON.
+ */
+export interface CompactionState {
+  version: 1;
+  /** The cached summary of messages `[0, prefixN)`, valid while their hash is `prefixHash`. */
+  summary: { prefixN: number; prefixHash: string; text: string; createdAt: number } | null;
+  /** Consecutive summarizer failures. */
+  failures: number;
+  /** Epoch milliseconds before which summarizing is not retried. */
+  skipUntil?: number;
+  /** Estimator calibration against reported usage. */
+  calibration?: { ratio: number; samples: number };
+}
+
+/**
+ * Where compaction state lives. Calls sit on the request path: implementations
+ * are fast, and a failure is treated by callers as "no cache".
+ *
+ * @example
+ * ```ts
+ * const key = { userId, conversationId: threadId };
+ * const cached = await store.getCompaction(key);
+ * await store.putCompaction(key, { version: 1, summary: null, failures: 1 });
+ * ```
+ */
+export interface CompactionStore {
+  /** The stored state, or null. */
+  getCompaction(key: ConversationKey): Promise<CompactionState | null>;
+  /** Replace the stored state as a whole. */
+  putCompaction(key: ConversationKey, state: CompactionState): Promise<void>;
+  /** Remove the stored state (a no-op when there is none). */
+  deleteCompaction(key: ConversationKey): Promise<void>;
+}
+
+/**
+ * Evidence and compaction state of every conversation, in one store.
+ *
+ * @example
+ * ```ts
+ * const store: ContextStore = new InMemoryContextStore();
+ * await store.deleteConversation(userId, threadId); // evidence and compaction state
+ * ```
+ */
+export interface ContextStore extends EvidenceStore, CompactionStore {
+  /** Remove everything stored for the conversation (authorized deletion). */
+  deleteConversation(userId: string, conversationId: string): Promise<void>;
+}

@@ -1,0 +1,11 @@
+export type {
+  CompactionState,
+  CompactionStore,
+  ContextStore,
+  ConversationKey,
+  EvidenceCallOptions,
+  EvidenceStore,
+} from "./contracts.js";
+export { conversationKey, checkConversationKey } from "./keys.js";
+export { parseCompactionState } from "./compaction-state.js";
+export { InMemoryContextStore, type InMemoryContextStoreOptions } from "./in-memory-store.js";

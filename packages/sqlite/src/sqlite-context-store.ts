@@ -1,0 +1,309 @@
+import type Database from "better-sqlite3";
+import {
+  ContextViewError,
+  EvidenceState,
+  checkConversationKey,
+  conversationKey,
+  parseCompactionState,
+  resolveMaxMessageBytes,
+  updateEvidence,
+  type CompactionState,
+  type ContextStore,
+  type ConversationKey,
+  type EvidenceCallOptions,
+  type EvidenceRecord,
+  type MessageInput,
+} from "@contextview/core";
+import { migrate } from "./migrations.js";
+import { SUMMARY_DB_PATH_ENV, isMemoryPath, openDatabase, sidecarPath } from "./sidecar.js";
+
+/** Options of {@link SqliteContextStore}. */
+export interface SqliteContextStoreOptions {
+  /**
+   * Milliseconds a write waits for another process's transaction before failing
+   * with `STORE_ERROR` (SQLite `busy_timeout`).
+   * @default 5000
+   */
+  busyTimeoutMs?: number;
+  /**
+   * UTF-8 bytes a single checkpoint message may carry before `update` refuses it.
+   * @default 16777216 (16 MiB)
+   */
+  maxMessageBytes?: number;
+  /**
+   * Receives storage failures of `getCompaction` and `putCompaction`, which then
+   * behave as "no cache" instead of failing the model call.
+   * @default process.emitWarning
+   */
+  onCompactionError?: (error: ContextViewError) => void;
+}
+
+/** A SqliteSaver from @langchain/langgraph-checkpoint-sqlite, or anything holding its better-sqlite3 handle. */
+export interface CheckpointerWithDatabase {
+  readonly db: Database.Database;
+}
+
+interface EvidenceRow {
+  revision: number;
+  state: string;
+}
+
+interface Statements {
+  readEvidence: Database.Statement<[string, string], EvidenceRow>;
+  deleteEvidence: Database.Statement<[string, string]>;
+  readCompaction: Database.Statement<[string, string], { state: string }>;
+  writeCompaction: Database.Statement<[string, string, string, number]>;
+  deleteCompaction: Database.Statement<[string, string]>;
+  /** Re-reads the revision and writes, in one `BEGIN IMMEDIATE` transaction. */
+  commitEvidence: (key: Readonly<ConversationKey>, expected: number, next: EvidenceState) => boolean;
+}
+
+function checkBusyTimeout(value: number | undefined): number {
+  if (value === undefined) return 5000;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new ContextViewError("INVALID_OPTION", `Expected \`busyTimeoutMs\` to be a non-negative integer, got ${String(value)}`, { field: "busyTimeoutMs" });
+  }
+  return value;
+}
+
+/** A `STORE_ERROR` naming the operation; one that already is a store error passes through. */
+function storeError(operation: string, cause: unknown): ContextViewError {
+  if (ContextViewError.isInstance(cause) && cause.code === "STORE_ERROR") return cause as ContextViewError;
+  const code = (cause as { code?: unknown })?.code;
+  return new ContextViewError(
+    "STORE_ERROR",
+    `SQLite context store could not ${operation}: ${(cause as Error)?.message ?? String(cause)}`,
+    { operation, ...(typeof code === "string" ? { sqliteCode: code } : {}) },
+    { cause },
+  );
+}
+
+/**
+ * Evidence and compaction state on SQLite (better-sqlite3), in its own tables,
+ * beside LangGraph's `SqliteSaver`. Every write is one short `BEGIN IMMEDIATE`
+ * transaction, so several processes sharing the file are serialized; heavy work
+ * (validating and hashing the checkpoint) runs before it, yielding to the event
+ * loop. Schema set-up is lazy and idempotent; migrations are versioned by position.
+ *
+ * @example
+ * ```ts
+ * import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+ * const saver = SqliteSaver.fromConnString("/data/checkpoints.sqlite");
+ * const store = SqliteContextStore.nextTo(saver); // /data/checkpoints.contextview.sqlite
+ * const state = await store.update(userId, threadId, checkpointMessages);
+ * const evidence = state.asMessage(); // AIMessage | null
+ * ```
+ */
+export class SqliteContextStore implements ContextStore {
+  // Private fields: the handle never shows up through enumeration, JSON or inspection.
+  readonly #db: Database.Database;
+  #statements: Statements | undefined;
+  private readonly busyTimeoutMs: number;
+  private readonly maxMessageBytes: number;
+  private readonly onCompactionError: (error: ContextViewError) => void;
+  private ownsDatabase = false;
+
+  /**
+   * A store on an open better-sqlite3 database. The handle stays the caller's:
+   * `close()` does not close it.
+   */
+  constructor(db: Database.Database, options: SqliteContextStoreOptions = {}) {
+    if (typeof db !== "object" || db === null || typeof (db as { prepare?: unknown }).prepare !== "function") {
+      throw new ContextViewError("INVALID_OPTION", "Expected `db` to be a better-sqlite3 Database", { field: "db" });
+    }
+    this.busyTimeoutMs = checkBusyTimeout(options.busyTimeoutMs);
+    this.maxMessageBytes = resolveMaxMessageBytes(options.maxMessageBytes);
+    const onError = options.onCompactionError;
+    if (onError !== undefined && typeof onError !== "function") {
+      throw new ContextViewError("INVALID_OPTION", "Expected `onCompactionError` to be a function (error) => void", { field: "onCompactionError" });
+    }
+    this.onCompactionError = onError ?? ((error) => process.emitWarning(error));
+    this.#db = db;
+  }
+
+  /**
+   * A store on the SQLite file at `path` (or `:memory:`), opened and later closed
+   * by the store. The parent directory must exist.
+   *
+   * @example
+   * ```ts
+   * const store = SqliteContextStore.fromConnString("/data/conversation-summaries.sqlite");
+   * ```
+   */
+  static fromConnString(path: string, options: SqliteContextStoreOptions = {}): SqliteContextStore {
+    const store = new SqliteContextStore(openDatabase(path, "path", checkBusyTimeout(options.busyTimeoutMs)), options);
+    store.ownsDatabase = true;
+    return store;
+  }
+
+  /**
+   * A store in a sidecar file beside a `SqliteSaver`'s database:
+   * `<dir>/<checkpoint name without extension>.contextview.sqlite`, or the path
+   * in `CONVERSATION_SUMMARY_DB_PATH` when set. A saver on `:memory:` gets an
+   * in-memory store. The checkpointer's tables are never touched.
+   *
+   * @example
+   * ```ts
+   * const saver = SqliteSaver.fromConnString("/data/checkpoints.sqlite");
+   * const store = SqliteContextStore.nextTo(saver);
+   * store.file; // "/data/checkpoints.contextview.sqlite"
+   * ```
+   */
+  static nextTo(saver: CheckpointerWithDatabase, options: SqliteContextStoreOptions = {}): SqliteContextStore {
+    const db = (saver as { db?: unknown } | null)?.db as Database.Database | undefined;
+    if (typeof db?.name !== "string") {
+      throw new ContextViewError("INVALID_OPTION", "Expected `saver` to be a SqliteSaver (an object with a better-sqlite3 `db`)", { field: "saver" });
+    }
+    const override = process.env[SUMMARY_DB_PATH_ENV];
+    const busyTimeoutMs = checkBusyTimeout(options.busyTimeoutMs);
+    let opened: Database.Database;
+    if (override !== undefined && override !== "") opened = openDatabase(override, SUMMARY_DB_PATH_ENV, busyTimeoutMs);
+    else if (db.memory || isMemoryPath(db.name)) opened = openDatabase(":memory:", "saver.db", busyTimeoutMs);
+    else opened = openDatabase(sidecarPath(db.name), "saver.db.name", busyTimeoutMs);
+    const store = new SqliteContextStore(opened, options);
+    store.ownsDatabase = true;
+    return store;
+  }
+
+  /** The database file (`:memory:` for an in-memory store). */
+  get file(): string {
+    return this.#db.memory ? ":memory:" : this.#db.name;
+  }
+
+  async update(userId: string, conversationId: string, messages: readonly MessageInput[], options: EvidenceCallOptions = {}): Promise<EvidenceState> {
+    const key = conversationKey(userId, conversationId);
+    return updateEvidence(
+      messages,
+      {
+        read: () => this.readEvidence(key),
+        commit: (expected, next) => {
+          try {
+            return this.prepared().commitEvidence(key, expected, next);
+          } catch (cause) {
+            throw storeError("write evidence", cause);
+          }
+        },
+      },
+      { maxMessageBytes: this.maxMessageBytes, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+  }
+
+  async load(userId: string, conversationId: string): Promise<EvidenceState> {
+    return this.readEvidence(conversationKey(userId, conversationId))?.state ?? EvidenceState.empty();
+  }
+
+  async getCompaction(key: ConversationKey): Promise<CompactionState | null> {
+    const { userId, conversationId } = checkConversationKey(key);
+    try {
+      const row = this.prepared().readCompaction.get(userId, conversationId);
+      return row === undefined ? null : parseCompactionState(JSON.parse(row.state));
+    } catch (cause) {
+      this.report(storeError("read compaction state", cause));
+      return null;
+    }
+  }
+
+  async putCompaction(key: ConversationKey, state: CompactionState): Promise<void> {
+    const { userId, conversationId } = checkConversationKey(key);
+    const json = JSON.stringify(parseCompactionState(state));
+    try {
+      this.prepared().writeCompaction.run(userId, conversationId, json, Date.now());
+    } catch (cause) {
+      this.report(storeError("write compaction state", cause));
+    }
+  }
+
+  async deleteCompaction(key: ConversationKey): Promise<void> {
+    const { userId, conversationId } = checkConversationKey(key);
+    try {
+      this.prepared().deleteCompaction.run(userId, conversationId);
+    } catch (cause) {
+      throw storeError("delete compaction state", cause);
+    }
+  }
+
+  async deleteConversation(userId: string, conversationId: string): Promise<void> {
+    const key = conversationKey(userId, conversationId);
+    try {
+      const statements = this.prepared();
+      this.#db
+        .transaction(() => {
+          statements.deleteEvidence.run(key.userId, key.conversationId);
+          statements.deleteCompaction.run(key.userId, key.conversationId);
+        })
+        .immediate();
+    } catch (cause) {
+      throw storeError("delete the conversation", cause);
+    }
+  }
+
+  /** Closes the database when the store opened it (`fromConnString`, `nextTo`); an injected handle stays open. */
+  close(): void {
+    if (this.ownsDatabase && this.#db.open) this.#db.close();
+  }
+
+  /** A description without the database handle, safe in traces and `config.configurable`. */
+  toJSON(): { store: "SqliteContextStore"; file: string } {
+    return { store: "SqliteContextStore", file: this.file };
+  }
+
+  private report(error: ContextViewError): void {
+    try {
+      this.onCompactionError(error);
+    } catch {
+      // A failing reporter must not turn "no cache" into a failed model call.
+    }
+  }
+
+  private readEvidence(key: Readonly<ConversationKey>): EvidenceRecord | null {
+    let row: EvidenceRow | undefined;
+    try {
+      row = this.prepared().readEvidence.get(key.userId, key.conversationId);
+    } catch (cause) {
+      throw storeError("read evidence", cause);
+    }
+    if (row === undefined) return null;
+    try {
+      return { revision: row.revision, state: EvidenceState.fromJSON(JSON.parse(row.state)) };
+    } catch (cause) {
+      throw new ContextViewError("STORE_ERROR", `The stored evidence of this conversation is unreadable: ${(cause as Error).message}`, { operation: "read evidence" }, { cause });
+    }
+  }
+
+  /** Runs the migrations and prepares statements on first use. */
+  private prepared(): Statements {
+    if (this.#statements) return this.#statements;
+    const db = this.#db;
+    if (!db.memory) db.pragma("journal_mode = WAL");
+    // A pragma takes no bound parameter; the value is an integer checked in the constructor.
+    db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    migrate(db);
+    const where = "WHERE user_id = ? AND conversation_id = ?";
+    const statements: Omit<Statements, "commitEvidence"> = {
+      readEvidence: db.prepare(`SELECT revision, state FROM contextview_evidence ${where}`),
+      deleteEvidence: db.prepare(`DELETE FROM contextview_evidence ${where}`),
+      readCompaction: db.prepare(`SELECT state FROM contextview_compaction ${where}`),
+      writeCompaction: db.prepare(
+        `INSERT INTO contextview_compaction (user_id, conversation_id, state, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (user_id, conversation_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+      ),
+      deleteCompaction: db.prepare(`DELETE FROM contextview_compaction ${where}`),
+    };
+    const readRevision = db.prepare<[string, string], { revision: number }>(`SELECT revision FROM contextview_evidence ${where}`);
+    const writeEvidence = db.prepare<[string, string, number, number, string, string, number]>(
+      `INSERT INTO contextview_evidence (user_id, conversation_id, revision, cursor, prefix_digest, state, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, conversation_id) DO UPDATE SET
+         revision = excluded.revision, cursor = excluded.cursor, prefix_digest = excluded.prefix_digest,
+         state = excluded.state, updated_at = excluded.updated_at`,
+    );
+    const commit = db.transaction((key: Readonly<ConversationKey>, expected: number, next: EvidenceState): boolean => {
+      const current = readRevision.get(key.userId, key.conversationId)?.revision ?? 0;
+      if (current !== expected) return false;
+      writeEvidence.run(key.userId, key.conversationId, expected + 1, next.cursor, next.prefixDigest, JSON.stringify(next), Date.now());
+      return true;
+    });
+    this.#statements = { ...statements, commitEvidence: (key, expected, next) => commit.immediate(key, expected, next) };
+    return this.#statements;
+  }
+}
