@@ -1,0 +1,162 @@
+// contextview's summarizing compaction against langchain v1 summarizationMiddleware,
+// over the same 200-turn scripted agent conversation, same trigger, keep and summarizer.
+// Run: pnpm bench summarize
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { MemorySaver } from "@langchain/langgraph";
+import { createAgent, summarizationMiddleware } from "langchain";
+import { chatModelSummarizer, createContextManager, createEstimator, InMemoryContextStore } from "@contextview/core";
+import { ScriptedChatModel } from "../examples/finance-agent/scripted-model";
+import { userRequest } from "../examples/finance-agent/script";
+import { TOOLS } from "../examples/finance-agent/tools";
+import { table } from "./fixtures";
+
+const TURNS = 200;
+const TRIGGER = 16000;
+const KEEP = 3000;
+const estimator = createEstimator();
+
+/** The same fake summarizer for both: records what it is sent, answers with a fixed-size summary. */
+class RecordingSummarizerModel extends BaseChatModel {
+  inputs: string[] = [];
+  _llmType(): string {
+    return "recording-summarizer";
+  }
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const text = messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+    this.inputs.push(text);
+    const reply = new AIMessage(`Summary ${this.inputs.length}: the user tracks spending by category and month, reads budget notes, prefers EUR.`);
+    return { generations: [{ message: reply, text: String(reply.content) }] };
+  }
+}
+
+/** Tokens of the longest common prefix of two views, over the tokens of the second. */
+function prefixReuse(previous: BaseMessage[] | undefined, next: BaseMessage[]): number | undefined {
+  if (!previous) return undefined;
+  const total = estimator.estimateMessages(next);
+  let shared = 0;
+  for (let i = 0; i < Math.min(previous.length, next.length); i++) {
+    const a = previous[i] as BaseMessage;
+    const b = next[i] as BaseMessage;
+    if (a.type !== b.type || JSON.stringify(a.content) !== JSON.stringify(b.content) || JSON.stringify((a as AIMessage).tool_calls ?? []) !== JSON.stringify((b as AIMessage).tool_calls ?? [])) break;
+    shared += estimator.estimateMessage(b);
+  }
+  return total === 0 ? 0 : shared / total;
+}
+
+interface Outcome {
+  name: string;
+  calls: number;
+  summarizerTokens: number;
+  prefixSeen: number;
+  reuse: number;
+  maxView: number;
+  overBudget: number;
+}
+
+/** Share of the user requests that left the model's view and that some summarizer input contained. */
+function seenShare(inputs: string[], summarized: number[]): number {
+  if (summarized.length === 0) return 1;
+  const all = inputs.join("\n");
+  return summarized.filter((i) => all.includes(`[r${i}]`)).length / summarized.length;
+}
+
+function measure(name: string, views: BaseMessage[][], summarizer: RecordingSummarizerModel, summarizedRequests: number[]): Outcome {
+  const reuses: number[] = [];
+  for (let i = 1; i < views.length; i++) reuses.push(prefixReuse(views[i - 1], views[i] as BaseMessage[]) ?? 0);
+  const sizes = views.map((v) => estimator.estimateMessages(v));
+  return {
+    name,
+    calls: summarizer.inputs.length,
+    summarizerTokens: summarizer.inputs.reduce((sum, text) => sum + estimator.estimateText(text), 0),
+    prefixSeen: seenShare(summarizer.inputs, summarizedRequests),
+    reuse: reuses.reduce((a, b) => a + b, 0) / Math.max(1, reuses.length),
+    maxView: Math.max(...sizes),
+    overBudget: sizes.filter((s) => s > TRIGGER).length,
+  };
+}
+
+/** Requests whose marker is missing from every view after a given one: they were summarized away. */
+function summarizedAway(views: BaseMessage[][]): number[] {
+  const last = views.at(-1) ?? [];
+  const visible = JSON.stringify(last.map((m) => m.content));
+  const out: number[] = [];
+  for (let i = 0; i < TURNS; i++) if (!visible.includes(`[r${i}]`)) out.push(i);
+  return out;
+}
+
+async function runLangChain(): Promise<Outcome> {
+  const model = new ScriptedChatModel();
+  const summarizer = new RecordingSummarizerModel({});
+  const agent = createAgent({
+    model,
+    tools: TOOLS,
+    checkpointer: new MemorySaver(),
+    middleware: [
+      summarizationMiddleware({
+        model: summarizer,
+        trigger: { tokens: TRIGGER },
+        keep: { tokens: KEEP },
+        tokenCounter: (messages: BaseMessage[]) => estimator.estimateMessages(messages),
+      }),
+    ],
+  });
+  const config = { configurable: { thread_id: "bench" }, recursionLimit: 50 };
+  for (let i = 0; i < TURNS; i++) await agent.invoke({ messages: [new HumanMessage(userRequest(i))] }, config);
+  const views = model.calls.map((c) => c.messages);
+  return measure("langchain summarizationMiddleware", views, summarizer, summarizedAway(views));
+}
+
+async function runContextview(): Promise<Outcome> {
+  const model = new ScriptedChatModel();
+  const summarizer = new RecordingSummarizerModel({});
+  const manager = createContextManager({
+    budget: { contextWindow: 32768, promptBudget: TRIGGER, responseReserve: 4096, safetyReserve: 2048 },
+    summarizer: chatModelSummarizer(summarizer),
+    keepMinTokens: KEEP,
+    keepMaxTokens: KEEP * 2,
+    store: new InMemoryContextStore(),
+    estimator,
+  });
+  const tools = new Map(TOOLS.map((t) => [t.name, t]));
+  const messages: BaseMessage[] = [];
+  const key = { userId: "bench", conversationId: "bench" };
+  for (let i = 0; i < TURNS; i++) {
+    messages.push(new HumanMessage({ id: `h${i}`, content: userRequest(i) }));
+    for (let step = 0; step < 5; step++) {
+      const view = await manager.build({ messages, key });
+      const reply = (await model.invoke(view.messages)) as AIMessage;
+      messages.push(new AIMessage({ id: `a${i}-${step}`, content: reply.content, tool_calls: reply.tool_calls ?? [] }));
+      if (!reply.tool_calls?.length) break;
+      for (const call of reply.tool_calls) {
+        const result = (await (tools.get(call.name) as (typeof TOOLS)[number]).invoke({ ...call, type: "tool_call" } as never)) as ToolMessage;
+        messages.push(result);
+      }
+    }
+  }
+  const views = model.calls.map((c) => c.messages);
+  return measure("contextview", views, summarizer, summarizedAway(views));
+}
+
+async function main(): Promise<void> {
+  const ours = await runContextview();
+  const theirs = await runLangChain();
+  console.log(`${TURNS} turns, trigger ${TRIGGER} tokens, keep ${KEEP} tokens, the same fake summarizer and scripted model`);
+  console.log("targets: no more summarizer calls than the middleware; 100% of the summarized prefix seen; ≥ 70% prefix reuse");
+  console.log(
+    table(
+      [ours, theirs].map((o) => ({
+        system: o.name,
+        "summarizer calls": o.calls,
+        "tokens to summarizer": o.summarizerTokens,
+        "summarized requests seen": `${(o.prefixSeen * 100).toFixed(1)}%`,
+        "prefix reuse": `${(o.reuse * 100).toFixed(1)}%`,
+        "largest view": o.maxView,
+        "views over trigger": o.overBudget,
+      })),
+    ),
+  );
+}
+
+void main();
