@@ -30,7 +30,8 @@ for (const [pkg, deps] of Object.entries(allowed)) {
     continue;
   }
   for (const file of list) {
-    const text = readFileSync(file, "utf8");
+    // Examples in doc comments are not imports.
+    const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     for (const match of text.matchAll(specifier)) {
       const spec = match[1] ?? match[2] ?? match[3];
       const where = relative(root, file);

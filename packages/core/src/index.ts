@@ -12,7 +12,102 @@ export {
 export { textOf, countImages, isImageBlock, type MessageInput, type MessageKind } from "./messages.js";
 
 // -- view (issue: core view engine) --
+export { buildContext } from "./view/build-context.js";
+export { DEFAULT_VIEW_OPTIONS, resolveViewOptions } from "./view/options.js";
+export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
+export { IMAGE_PLACEHOLDER } from "./view/older.js";
+export type { BuildContextInput, ContextReport, ContextView, TokenReport, ViewOptions } from "./view/types.js";
+
+// -- summarizing compaction (issue: summarizing compaction) --
+export { createContextManager } from "./manager/context-manager.js";
+export { isContextOverflow } from "./manager/overflow.js";
+export { nextCalibration, CALIBRATION_BOUNDS } from "./manager/calibration.js";
+export type {
+  CompactionEvent,
+  CompactionKind,
+  ContextManager,
+  ContextManagerOptions,
+  ContextRequest,
+  ContextSettings,
+  ManagedReport,
+  ManagedView,
+} from "./manager/types.js";
+export { summaryThreshold, summaryTrigger } from "./summarize/threshold.js";
+export { findSafeCut, forbiddenCuts, isSafeCut, DEFAULT_KEEP, type KeepOptions } from "./summarize/safe-cut.js";
+export { renderTranscript, chunkTranscript } from "./summarize/transcript.js";
+export {
+  chatModelSummarizer,
+  DEFAULT_SUMMARY_PROMPT,
+  SUMMARIZER_TAGS,
+  type ChatModelSummarizerOptions,
+  type Summarizer,
+  type SummarizerContext,
+} from "./summarize/summarizer.js";
+export { summaryMessage, isSummaryMessage, SUMMARY_MARKER } from "./summarize/summary-message.js";
+export { summaryPrefixHash } from "./summarize/prefix-hash.js";
 
 // -- compaction (issue: structured tool-result compaction) --
+export {
+  compactToolResult,
+  microCompact,
+  isClearedToolResult,
+  isCompactedToolResult,
+  compactionMarkerOf,
+  readNoteLines,
+  COMPACTED_KEY,
+  COMPACTION_METADATA_KEY,
+  DEFAULT_COLLECTION_KEYS,
+  DEFAULT_PRESERVED_KEYS,
+  DEFAULT_REFERENCE_FIELDS,
+  DEFAULT_TEXT_FIELDS,
+  type CompactToolResultOptions,
+  type MicroCompactOptions,
+  type MicroCompactResult,
+  type CompactionMarker,
+  type CompactionOrigin,
+  type JsonCompactionMarker,
+  type TextCompactionMarker,
+  type ClearedCompactionMarker,
+  type NoteLines,
+  type NoteLinesOptions,
+  type ReferenceTable,
+} from "./compact/index.js";
 
 // -- stores and evidence (issue: evidence and compaction store) --
+export {
+  EvidenceState,
+  EVIDENCE_BUCKETS,
+  EVIDENCE_LIMITS,
+  EVIDENCE_KEYWORDS,
+  EVIDENCE_NOTICE,
+  EVIDENCE_MESSAGE_ID_PREFIX,
+  EVIDENCE_STATE_VERSION,
+  EMPTY_PREFIX_DIGEST,
+  EXCERPT_GAP,
+  classifyEvidence,
+  makeExcerpt,
+  truncateUtf8,
+  updateEvidence,
+  resolveMaxMessageBytes,
+  type EvidenceAccess,
+  type EvidenceBucket,
+  type EvidenceEntry,
+  type EvidenceLabel,
+  type EvidenceRecord,
+  type EvidenceStateJSON,
+  type EvidenceUpdateOptions,
+  type Excerpt,
+} from "./evidence/index.js";
+export {
+  InMemoryContextStore,
+  conversationKey,
+  checkConversationKey,
+  parseCompactionState,
+  type CompactionState,
+  type CompactionStore,
+  type ContextStore,
+  type ConversationKey,
+  type EvidenceCallOptions,
+  type EvidenceStore,
+  type InMemoryContextStoreOptions,
+} from "./store/index.js";

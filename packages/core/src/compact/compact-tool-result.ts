@@ -1,0 +1,202 @@
+import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
+import { ContextViewError, describe, invalidOption } from "../errors.js";
+import { safeJson } from "../estimate.js";
+import { blockText, copyMessage, isImageBlock } from "../messages.js";
+import { inspectPayload, jsonNestsDeeperThan, type PayloadOrigin } from "./inspect.js";
+import { compactionMarkerOf, withCompaction, type CompactionOrigin } from "./marker.js";
+import { resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
+import { createProjector, type Projection } from "./project.js";
+import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
+
+/**
+ * The text a model reads from a content (text blocks, other non-image blocks as
+ * JSON) and the image blocks, which compaction keeps beside the compacted text.
+ */
+export function splitContent(content: MessageContent): { text: string; images: unknown[] } {
+  if (typeof content === "string") return { text: content, images: [] };
+  const parts: string[] = [];
+  const images: unknown[] = [];
+  for (const block of content as unknown[]) {
+    if (isImageBlock(block)) images.push(block);
+    else parts.push(blockText(block) ?? safeJson(block));
+  }
+  return { text: parts.join("\n"), images };
+}
+
+type Source =
+  | { kind: "tree"; value: unknown; origin: PayloadOrigin; trusted: boolean }
+  | { kind: "text"; excerpt: ExcerptSource; origin: CompactionOrigin; fresh: boolean };
+
+function readArtifactSource(artifact: unknown): { value: unknown; origin: PayloadOrigin } | undefined {
+  if (typeof artifact !== "object" || artifact === null) return undefined;
+  let focus: unknown;
+  try {
+    focus = Array.isArray(artifact) ? undefined : Object.hasOwn(artifact, "model_context") ? (artifact as Record<string, unknown>)["model_context"] : undefined;
+  } catch (cause) {
+    throw new ContextViewError("INVALID_TOOL_RESULT", `The tool result artifact could not be read: ${describe(cause)} thrown`, { origin: "artifact" }, { cause });
+  }
+  if (focus !== undefined && focus !== null) return { value: focus, origin: "model_context" };
+  return { value: artifact, origin: "artifact" };
+}
+
+function parseJsonContent(text: string, options: ResolvedCompactOptions): unknown {
+  const first = text.trimStart().charCodeAt(0);
+  if (first !== 123 && first !== 91) return undefined;
+  // Content is only text the model would read anyway: too deep to project, it is excerpted as text.
+  if (jsonNestsDeeperThan(text, options.maxDepth)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function chooseSource(message: ToolMessage, text: string, options: ResolvedCompactOptions): Source {
+  const marker = compactionMarkerOf(message);
+  if (marker?.form === "json") {
+    const value = parseJsonContent(text, options);
+    if (value !== undefined) return { kind: "tree", value, origin: marker.origin, trusted: true };
+  } else if (marker?.form === "text") {
+    const previous = parseTextExcerpt(text, marker);
+    if (previous !== undefined) return { kind: "text", excerpt: sourceOfExcerpt(previous), origin: marker.origin, fresh: false };
+  } else if (marker === undefined) {
+    const artifact = readArtifactSource(message.artifact);
+    if (artifact !== undefined && typeof artifact.value === "string") {
+      return { kind: "text", excerpt: sourceOfText(artifact.value), origin: artifact.origin, fresh: true };
+    }
+    if (artifact !== undefined && typeof artifact.value === "object") {
+      inspectPayload(artifact.value, artifact.origin, options);
+      return { kind: "tree", value: artifact.value, origin: artifact.origin, trusted: false };
+    }
+    const value = parseJsonContent(text, options);
+    if (value !== undefined) return { kind: "tree", value, origin: "content", trusted: false };
+  }
+  return { kind: "text", excerpt: sourceOfText(text), origin: "content", fresh: true };
+}
+
+function limitError(limit: number, required: number, original: number, origin: CompactionOrigin): ContextViewError {
+  return new ContextViewError(
+    "COMPACTION_LIMIT",
+    `The required structure and references of a tool result (${origin}) need ${required} estimated tokens but the limit is ${limit}; ` +
+      "raise the limit, or have the tool return fewer rows or a `model_context` projection.",
+    { limitTokens: limit, requiredTokens: required, originalTokens: original, origin },
+  );
+}
+
+/** Stop searching once the level is known within this share (about 3%): the last probes would add a row or two. */
+const LEVEL_TOLERANCE = 1 / 32;
+
+/**
+ * The most generous projection that fits. Output size grows about linearly with
+ * the level, so levels are predicted from the last two probes (falling back to
+ * bisection when a prediction does not halve the bracket): a handful of probes,
+ * each proportional to the output, not the payload.
+ */
+function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, original: number, options: ResolvedCompactOptions): { json: string; projection: Projection } {
+  const projector = createProjector(source.value, options, source.trusted);
+  const attempt = (level: number) => {
+    const projection = projector(level);
+    const json = JSON.stringify(projection.value);
+    return { level, json, projection, tokens: options.estimator.estimateText(json) };
+  };
+  let best = attempt(0);
+  if (best.tokens > limit) throw limitError(limit, best.tokens, original, source.origin);
+  let last = best;
+  let high: { level: number; tokens: number } | undefined;
+  let guess = 1;
+  while (best.projection.shortened > 0) {
+    const width = high === undefined ? Infinity : high.level - best.level;
+    const next = attempt(guess);
+    if (next.tokens <= limit) best = next;
+    else high = next;
+    if (next.tokens <= limit && next.projection.shortened === 0) break;
+    if (high !== undefined && high.level - best.level <= Math.max(1, Math.floor(best.level * LEVEL_TOLERANCE))) break;
+    const from = next === best ? last : best;
+    const slope = (next.tokens - from.tokens) / (next.level - from.level);
+    const predicted = slope > 0 ? best.level + Math.floor((limit - best.tokens) / slope) : best.level * 2 + 1;
+    if (high === undefined) guess = Math.min(Math.max(predicted, best.level + 1), best.level * 8 + 8);
+    else {
+      const midpoint = Math.floor((best.level + high.level) / 2);
+      const shrank = high.level - best.level <= width / 2;
+      guess = shrank && predicted > best.level && predicted < high.level ? predicted : midpoint;
+    }
+    last = next;
+  }
+  return best;
+}
+
+/**
+ * Compact one tool result so its content fits `limitTokens` estimated tokens
+ * (`estimator.estimateText` of the content's text).
+ *
+ * The source is, in order: `artifact.model_context` (a projection the tool
+ * prepared), the artifact (object or array), JSON content, then plain text.
+ * Structured payloads become valid JSON in which shortened collections and texts
+ * are `$compacted` nodes that count what they leave out and keep the references
+ * of omitted rows; plain text becomes a marked beginning-and-end excerpt. A
+ * result that already fits is returned with its content unchanged.
+ *
+ * The returned ToolMessage keeps `tool_call_id`, `name`, `id`, `status` and the
+ * artifact, and carries `response_metadata.contextview_compaction` (a
+ * {@link CompactionMarker}); compacting it again cuts further and adds up the
+ * omissions. Nothing of the input is mutated.
+ *
+ * Throws `COMPACTION_LIMIT` when the required structure and references do not fit,
+ * `INVALID_TOOL_RESULT` for an artifact that cannot be projected safely (cyclic,
+ * too deep, BigInt, Map…), `INVALID_OPTION` for a bad limit or option.
+ *
+ * @example
+ * ```ts
+ * const compact = compactToolResult(toolMessage, 1500);
+ * JSON.parse(compact.content as string).transactions;
+ * // { "$compacted": "rows", returned: 500, retained: 12, omitted: 488, notice: "…", rows: [...],
+ * //   omitted_refs: { fields: ["id", "date"], rows: [["t13", "2024-03-02"], …] } }
+ * ```
+ */
+export function compactToolResult(message: BaseMessage, limitTokens: number, options?: CompactToolResultOptions): ToolMessage {
+  if (!ToolMessage.isInstance(message)) throw invalidOption("message", "a ToolMessage", message);
+  if (!Number.isSafeInteger(limitTokens) || limitTokens < 1) throw invalidOption("limitTokens", "a positive integer", limitTokens);
+  const resolved = resolveCompactOptions(options);
+  const estimate = (text: string) => resolved.estimator.estimateText(text);
+  const { text, images } = splitContent(message.content);
+  const original = estimate(text);
+  if (original <= limitTokens) return copyMessage(message, "tool") as ToolMessage;
+  const withImages = (out: string): MessageContent => (images.length > 0 ? ([{ type: "text", text: out }, ...images] as MessageContent) : out);
+
+  const previous = compactionMarkerOf(message);
+  if (previous?.form === "cleared") throw limitError(limitTokens, original, original, "content");
+  const source = chooseSource(message, text, resolved);
+  if (source.kind === "tree") {
+    const { json, projection } = fitTree(source, limitTokens, original, resolved);
+    return withCompaction(message, withImages(json), {
+      form: "json",
+      origin: source.origin,
+      limitTokens,
+      omittedRows: projection.omittedRows,
+      omittedChars: projection.omittedChars,
+    });
+  }
+  if (source.fresh && estimate(source.excerpt.head) <= limitTokens) {
+    // A text `model_context` the tool prepared that fits is shown as it is.
+    const total = source.excerpt.total;
+    return withCompaction(message, withImages(source.excerpt.head), {
+      form: "text",
+      origin: source.origin,
+      limitTokens,
+      headChars: total,
+      tailChars: 0,
+      omittedChars: 0,
+      totalChars: total,
+    });
+  }
+  const excerpt = fitTextExcerpt(source.excerpt, limitTokens, estimate);
+  return withCompaction(message, withImages(renderTextExcerpt(excerpt)), {
+    form: "text",
+    origin: source.origin,
+    limitTokens,
+    headChars: excerpt.head.length,
+    tailChars: excerpt.tail.length,
+    omittedChars: excerpt.omitted,
+    totalChars: excerpt.total,
+  });
+}

@@ -1,0 +1,103 @@
+import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
+import { copyMessage } from "../messages.js";
+import type { PayloadOrigin } from "./inspect.js";
+
+/**
+ * The `response_metadata` key that marks a tool result contextview has changed.
+ * Its value is a {@link CompactionMarker}; later passes read it to accumulate
+ * omissions instead of wrapping the result again.
+ *
+ * @example
+ * ```ts
+ * message.response_metadata[COMPACTION_METADATA_KEY]; // { form: "json", omittedRows: 480, … }
+ * ```
+ */
+export const COMPACTION_METADATA_KEY = "contextview_compaction";
+
+/** Where the compacted content was projected from. */
+export type CompactionOrigin = PayloadOrigin;
+
+/** A tool result projected to JSON: shortened collections and texts are `$compacted` nodes in it. */
+export interface JsonCompactionMarker {
+  readonly form: "json";
+  readonly origin: CompactionOrigin;
+  /** The limit, in estimated tokens, of the last pass. */
+  readonly limitTokens: number;
+  /** Rows omitted over every collection, earlier passes included. */
+  readonly omittedRows: number;
+  /** Characters omitted over every text field, earlier passes included. */
+  readonly omittedChars: number;
+}
+
+/** A plain-text tool result shown as its beginning and end. */
+export interface TextCompactionMarker {
+  readonly form: "text";
+  readonly origin: CompactionOrigin;
+  readonly limitTokens: number;
+  readonly headChars: number;
+  readonly tailChars: number;
+  /** Characters omitted, earlier passes included. */
+  readonly omittedChars: number;
+  /** Characters of the original result. */
+  readonly totalChars: number;
+}
+
+/** An older tool result replaced by a short notice (micro-compaction). */
+export interface ClearedCompactionMarker {
+  readonly form: "cleared";
+  /** Estimated tokens of the content it replaced. */
+  readonly originalTokens: number;
+}
+
+/** What `response_metadata.contextview_compaction` holds on a changed tool result. */
+export type CompactionMarker = JsonCompactionMarker | TextCompactionMarker | ClearedCompactionMarker;
+
+/**
+ * The compaction marker of a message, or undefined for a message contextview has
+ * not changed (or whose marker is malformed).
+ *
+ * @example
+ * ```ts
+ * const marker = compactionMarkerOf(view.messages[3]);
+ * if (marker?.form === "json") console.log(marker.omittedRows);
+ * ```
+ */
+export function compactionMarkerOf(message: BaseMessage): CompactionMarker | undefined {
+  if (!ToolMessage.isInstance(message)) return undefined;
+  const value = (message.response_metadata as Record<string, unknown> | undefined)?.[COMPACTION_METADATA_KEY];
+  if (typeof value !== "object" || value === null) return undefined;
+  const form = (value as { form?: unknown }).form;
+  return form === "json" || form === "text" || form === "cleared" ? (value as CompactionMarker) : undefined;
+}
+
+/**
+ * True for a tool result compacted or cleared by contextview.
+ *
+ * @example
+ * ```ts
+ * isCompactedToolResult(compactToolResult(message, 500)); // true
+ * ```
+ */
+export function isCompactedToolResult(message: BaseMessage): boolean {
+  return compactionMarkerOf(message) !== undefined;
+}
+
+/**
+ * True for a tool result micro-compaction replaced by a cleared notice.
+ *
+ * @example
+ * ```ts
+ * const { messages } = microCompact(history, { keepRecent: 1 });
+ * messages.filter(isClearedToolResult).length; // every tool result but the last
+ * ```
+ */
+export function isClearedToolResult(message: BaseMessage): boolean {
+  return compactionMarkerOf(message)?.form === "cleared";
+}
+
+/** A new ToolMessage with the same ids, name, status and artifact, the given content and marker. */
+export function withCompaction(message: ToolMessage, content: MessageContent, marker: CompactionMarker): ToolMessage {
+  const copy = copyMessage(message, "tool", { content }) as ToolMessage;
+  copy.response_metadata = { ...copy.response_metadata, [COMPACTION_METADATA_KEY]: marker };
+  return copy;
+}

@@ -1,0 +1,148 @@
+import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { ContextViewError, invalidOption } from "../errors.js";
+import { createEstimator, type Estimator } from "../estimate.js";
+import { compactToolResult, splitContent } from "./compact-tool-result.js";
+import { isClearedToolResult, withCompaction } from "./marker.js";
+import type { CompactToolResultOptions } from "./options.js";
+
+/**
+ * Options of {@link microCompact}.
+ *
+ * @example
+ * ```ts
+ * microCompact(messages, { keepRecent: 2, maxResultTokens: 1500, estimator: createEstimator({ scale: 1.1 }) });
+ * ```
+ */
+export interface MicroCompactOptions {
+  /**
+   * Newest tool results kept (compacted only when over `maxResultTokens`); older
+   * ones are cleared to a notice. `0` clears every result.
+   * @default 3
+   */
+  keepRecent?: number;
+  /**
+   * Largest kept result, in estimated tokens of its text; larger ones are compacted to it.
+   * @default 2000
+   */
+  maxResultTokens?: number;
+  /**
+   * How tokens are estimated.
+   * @default createEstimator()
+   */
+  estimator?: Estimator;
+}
+
+/**
+ * What {@link microCompact} returns.
+ *
+ * @example
+ * ```ts
+ * const { messages, cleared, compacted } = microCompact(history);
+ * report.toolResults = { cleared, compacted };
+ * ```
+ */
+export interface MicroCompactResult {
+  /** The same positions as the input; unchanged messages are the same objects. */
+  messages: BaseMessage[];
+  /** Tool results cleared by this call (results already cleared are not counted again). */
+  cleared: number;
+  /** Kept tool results compacted by this call. */
+  compacted: number;
+}
+
+/**
+ * The notice a tool result is replaced with; it names the call so the model can
+ * repeat it. `reason` says why a kept result was cleared; older results need none.
+ */
+function clearedNotice(message: ToolMessage, tokens: number, reason?: string): string {
+  const tool = message.name ? `\`${message.name}\`` : "tool";
+  return (
+    `[${reason === undefined ? "Older" : `${reason};`} ${tool} result cleared from this view (tool_call_id ${message.tool_call_id}, about ${tokens} tokens). ` +
+    "The original is kept in the conversation checkpoint; call the tool again if you need it.]"
+  );
+}
+
+/**
+ * A kept result that cannot be compacted (its references exceed the limit, or its
+ * artifact is unsafe to project) is cleared rather than failing the whole view:
+ * the notice still counts it and says how to get it back.
+ */
+function compactOrClear(message: ToolMessage, tokens: number, limit: number, options: CompactToolResultOptions): ToolMessage {
+  try {
+    return compactToolResult(message, limit, options);
+  } catch (error) {
+    if (!ContextViewError.isInstance(error) || (error.code !== "COMPACTION_LIMIT" && error.code !== "INVALID_TOOL_RESULT")) throw error;
+    const reason = error.code === "COMPACTION_LIMIT" ? `Too large to compact to ${limit} tokens` : "Could not be compacted safely";
+    return withCompaction(message, clearedNotice(message, tokens, reason), { form: "cleared", originalTokens: tokens });
+  }
+}
+
+let defaultEstimator: Estimator | undefined;
+
+function count(field: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) throw invalidOption(field, min === 0 ? "a non-negative integer" : "a positive integer", value);
+  return value;
+}
+
+/**
+ * Micro-compaction: clear every tool result but the newest `keepRecent` to a
+ * notice that keeps `tool_call_id`, the tool name and the pairing with its call,
+ * and compact kept results over `maxResultTokens` with {@link compactToolResult}
+ * (structurally when the payload has structure, beginning and end otherwise).
+ *
+ * Positions never change. Idempotent: a cleared notice is recognised (see
+ * {@link isClearedToolResult}) and left as it is, and a compacted result that
+ * fits is not compacted again. Unchanged messages are returned as the same
+ * objects; changed ones are new ToolMessages. The input is not mutated.
+ *
+ * A kept result that cannot be compacted (its references alone exceed
+ * `maxResultTokens`, or its artifact is cyclic, too deep…) is cleared, and counted
+ * in `cleared`, instead of failing the view.
+ *
+ * @example
+ * ```ts
+ * const { messages, cleared, compacted } = microCompact(history, { keepRecent: 2, maxResultTokens: 1500 });
+ * ```
+ */
+export function microCompact(messages: readonly BaseMessage[], options: MicroCompactOptions = {}): MicroCompactResult {
+  if (!Array.isArray(messages)) throw invalidOption("messages", "an array of messages", messages);
+  const keepRecent = count("keepRecent", options.keepRecent, 3, 0);
+  const maxResultTokens = count("maxResultTokens", options.maxResultTokens, 2000, 1);
+  const estimator = options.estimator ?? (defaultEstimator ??= createEstimator());
+  const compactOptions = { estimator };
+
+  let toolResults = 0;
+  for (const message of messages) if (ToolMessage.isInstance(message)) toolResults++;
+  const firstKept = toolResults - keepRecent;
+
+  const out: BaseMessage[] = [];
+  let cleared = 0;
+  let compacted = 0;
+  let seen = 0;
+  for (const message of messages) {
+    if (!ToolMessage.isInstance(message)) {
+      out.push(message);
+      continue;
+    }
+    const position = seen++;
+    if (isClearedToolResult(message)) {
+      out.push(message);
+      continue;
+    }
+    const text = splitContent(message.content).text;
+    const tokens = estimator.estimateText(text);
+    if (position < firstKept) {
+      out.push(withCompaction(message, clearedNotice(message, tokens), { form: "cleared", originalTokens: tokens }));
+      cleared++;
+    } else if (tokens > maxResultTokens) {
+      const compact = compactOrClear(message, tokens, maxResultTokens, compactOptions);
+      out.push(compact);
+      if (isClearedToolResult(compact)) cleared++;
+      else compacted++;
+    } else {
+      out.push(message);
+    }
+  }
+  return { messages: out, cleared, compacted };
+}

@@ -1,0 +1,184 @@
+import { invalidOption } from "../errors.js";
+import { createEstimator, type Estimator } from "../estimate.js";
+
+/**
+ * Options of {@link compactToolResult}. Every field has a default; the key lists
+ * replace the defaults (spread the exported defaults to extend them).
+ *
+ * @example
+ * ```ts
+ * import { compactToolResult, DEFAULT_TEXT_FIELDS } from "@contextview/core";
+ * compactToolResult(message, 1500, { textFields: [...DEFAULT_TEXT_FIELDS, "body"] });
+ * ```
+ */
+export interface CompactToolResultOptions {
+  /**
+   * How tokens are estimated; the limit bounds `estimator.estimateText(content)`.
+   * @default createEstimator()
+   */
+  estimator?: Estimator;
+  /**
+   * Keys whose arrays are the main row collections: they are shortened first.
+   * Arrays under other keys are shortened too, but keep twice as many rows.
+   * @default DEFAULT_COLLECTION_KEYS
+   */
+  collectionKeys?: readonly string[];
+  /**
+   * Keys whose strings are prose that may become a prefix excerpt of any length.
+   * Other strings keep at least 256 characters.
+   * @default DEFAULT_TEXT_FIELDS
+   */
+  textFields?: readonly string[];
+  /**
+   * Row fields that identify a row; an omitted row keeps them in `omitted_refs`.
+   * An entry starting with `*` matches a key suffix (`"*_id"` matches `account_id`).
+   * @default DEFAULT_REFERENCE_FIELDS
+   */
+  referenceFields?: readonly string[];
+  /**
+   * Keys whose values are never shortened, at any depth (filters, query, totals…).
+   * @default DEFAULT_PRESERVED_KEYS
+   */
+  preserveKeys?: readonly string[];
+  /**
+   * Longest heading index attached to a markdown excerpt.
+   * @default 24
+   */
+  maxHeadings?: number;
+  /**
+   * Deepest nesting accepted in a structured payload; deeper artifacts are rejected
+   * with `INVALID_TOOL_RESULT`, deeper JSON content is excerpted as text. The
+   * projection recurses this deep, so keep it well under the stack's limit.
+   * @default 200
+   */
+  maxDepth?: number;
+  /**
+   * Most values a payload may expand to (shared sub-objects count each time they
+   * are reached), so a small artifact that expands exponentially is rejected.
+   * @default 20_000_000
+   */
+  maxNodes?: number;
+}
+
+/**
+ * Row collections named by the seed specification.
+ *
+ * @example
+ * ```ts
+ * compactToolResult(message, 2000, { collectionKeys: [...DEFAULT_COLLECTION_KEYS, "items"] });
+ * ```
+ */
+export const DEFAULT_COLLECTION_KEYS: readonly string[] = Object.freeze(["transactions", "rows", "results", "documents", "categories", "accounts", "payees"]);
+
+/**
+ * Prose fields that may be excerpted to any length.
+ *
+ * @example
+ * ```ts
+ * compactToolResult(message, 2000, { textFields: [...DEFAULT_TEXT_FIELDS, "body"] });
+ * ```
+ */
+export const DEFAULT_TEXT_FIELDS: readonly string[] = Object.freeze(["markdown", "snippet", "content", "text", "memo", "description"]);
+
+/**
+ * Identifying fields kept for omitted rows: ids, numbers, paths, dates, urls and
+ * source references. `*` entries match key suffixes.
+ *
+ * @example
+ * ```ts
+ * compactToolResult(message, 2000, { referenceFields: [...DEFAULT_REFERENCE_FIELDS, "name"] });
+ * ```
+ */
+export const DEFAULT_REFERENCE_FIELDS: readonly string[] = Object.freeze([
+  "id", "uuid", "key", "number", "path", "file", "filename", "url", "uri", "href", "link", "date",
+  "source", "source_ref", "sourceRef", "ref", "reference", "line", "page",
+  "*_id", "*Id", "*_number", "*Number", "*_path", "*Path", "*_url", "*Url", "*_date", "*Date", "*_at", "*_ref", "*Ref",
+]);
+
+/**
+ * Metadata kept whole wherever it appears: filters, query, source references,
+ * totals, counts, date ranges and note frontmatter.
+ *
+ * @example
+ * ```ts
+ * compactToolResult(message, 2000, { preserveKeys: [...DEFAULT_PRESERVED_KEYS, "params"] });
+ * ```
+ */
+export const DEFAULT_PRESERVED_KEYS: readonly string[] = Object.freeze([
+  "frontmatter", "filters", "filter", "query", "source", "sources", "source_ref", "source_refs", "sourceRef", "sourceRefs",
+  "totals", "total", "count", "date_range", "dateRange", "period",
+]);
+
+/** Options after validation, with key lists turned into lookups. */
+export interface ResolvedCompactOptions {
+  readonly estimator: Estimator;
+  readonly collectionKeys: ReadonlySet<string>;
+  readonly textFields: ReadonlySet<string>;
+  readonly preserveKeys: ReadonlySet<string>;
+  readonly isReference: (key: string) => boolean;
+  readonly maxHeadings: number;
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+}
+
+function keyList(field: string, value: readonly string[] | undefined, fallback: readonly string[]): readonly string[] {
+  if (value === undefined) return fallback;
+  if (!Array.isArray(value) || value.some((key) => typeof key !== "string")) throw invalidOption(field, "an array of strings", value);
+  return value;
+}
+
+function positiveInteger(field: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw invalidOption(field, max === Number.MAX_SAFE_INTEGER ? "a positive integer" : `an integer from 1 to ${max}`, value);
+  }
+  return value;
+}
+
+/** Most distinct keys whose answer is remembered; rows repeat a few keys many times. */
+const MATCH_CACHE_LIMIT = 4096;
+
+function referenceMatcher(fields: readonly string[]): (key: string) => boolean {
+  const exact = new Set<string>();
+  const suffixes: string[] = [];
+  for (const field of fields) {
+    if (field.startsWith("*") && field.length > 1) suffixes.push(field.slice(1));
+    else exact.add(field);
+  }
+  const seen = new Map<string, boolean>();
+  return (key) => {
+    let match = seen.get(key);
+    if (match === undefined) {
+      // A bare suffix ("_id") is not a reference by itself; it needs a prefix.
+      match = exact.has(key) || suffixes.some((suffix) => key.length > suffix.length && key.endsWith(suffix));
+      if (seen.size < MATCH_CACHE_LIMIT) seen.set(key, match);
+    }
+    return match;
+  };
+}
+
+let defaultResolved: ResolvedCompactOptions | undefined;
+
+/** Validate options; throws `INVALID_OPTION` naming the field. The defaults are resolved once. */
+export function resolveCompactOptions(options: CompactToolResultOptions | undefined): ResolvedCompactOptions {
+  if (options === undefined) return (defaultResolved ??= resolveFresh({}));
+  if (typeof options !== "object" || options === null) throw invalidOption("options", "an object", options);
+  return resolveFresh(options);
+}
+
+function resolveFresh(options: CompactToolResultOptions): ResolvedCompactOptions {
+  const estimator = options.estimator ?? createEstimator();
+  if (typeof estimator !== "object" || estimator === null || typeof estimator.estimateText !== "function") {
+    throw invalidOption("estimator", "an Estimator (see createEstimator)", estimator);
+  }
+  return Object.freeze({
+    estimator,
+    collectionKeys: new Set(keyList("collectionKeys", options.collectionKeys, DEFAULT_COLLECTION_KEYS)),
+    textFields: new Set(keyList("textFields", options.textFields, DEFAULT_TEXT_FIELDS)),
+    preserveKeys: new Set(keyList("preserveKeys", options.preserveKeys, DEFAULT_PRESERVED_KEYS)),
+    isReference: referenceMatcher(keyList("referenceFields", options.referenceFields, DEFAULT_REFERENCE_FIELDS)),
+    maxHeadings: positiveInteger("maxHeadings", options.maxHeadings, 24),
+    maxDepth: positiveInteger("maxDepth", options.maxDepth, 200, 1000),
+    maxNodes: positiveInteger("maxNodes", options.maxNodes, 20_000_000),
+  });
+}
