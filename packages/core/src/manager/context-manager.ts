@@ -8,7 +8,7 @@ import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
 import { summaryPrefixHash } from "../summarize/prefix-hash.js";
 import { runSummarizer } from "../summarize/run-summarizer.js";
-import { findSafeCut } from "../summarize/safe-cut.js";
+import { DEFAULT_KEEP, findSafeCut } from "../summarize/safe-cut.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { summaryTrigger } from "../summarize/threshold.js";
 import { chunkTranscript, renderTranscript } from "../summarize/transcript.js";
@@ -18,6 +18,14 @@ import type { ContextView } from "../view/types.js";
 import { nextCalibration } from "./calibration.js";
 import { isContextOverflow } from "./overflow.js";
 import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView } from "./types.js";
+
+/**
+ * Default share of the prompt limit kept verbatim after a summary (at least, and at
+ * most): the kept tail must leave room for the turns to come, or every call would
+ * summarize again.
+ */
+const KEEP_MIN_SHARE = 0.15;
+const KEEP_MAX_SHARE = 0.4;
 
 /** Share of the limit used when compacting harder after a provider overflow. */
 const HARDER_LIMIT_SHARE = 0.6;
@@ -163,7 +171,12 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       tail.forEach((m, i) => {
         if (m.type === "human") newest = i;
       });
-      const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, settings) : null;
+      const keep = {
+        keepMinTokens: settings.keepMinTokens ?? Math.round(KEEP_MIN_SHARE * limit),
+        keepMinText: settings.keepMinText ?? DEFAULT_KEEP.keepMinText,
+        keepMaxTokens: settings.keepMaxTokens ?? Math.round(KEEP_MAX_SHARE * limit),
+      };
+      const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, keep) : null;
       if (cut !== null && cut > 0) {
         const chunks = chunkTranscript(renderTranscript(tail.slice(0, cut)), chunkTokens, estimator);
         const outcome = await runSummarizer(summarizer, chunks, summary?.text ?? null, timeoutMs, request.signal);

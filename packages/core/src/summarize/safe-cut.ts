@@ -6,7 +6,7 @@ import { textOf, toolCallsOf } from "../messages.js";
 export interface KeepOptions {
   /**
    * Keep at least this many estimated tokens of the newest messages.
-   * @default 2000
+   * @default 2000 in findSafeCut; the context manager uses 15% of the prompt limit
    */
   keepMinTokens?: number;
   /**
@@ -16,7 +16,7 @@ export interface KeepOptions {
   keepMinText?: number;
   /**
    * Stop gathering at this many tokens even if the minimums are not met.
-   * @default 6000
+   * @default 6000 in findSafeCut; the context manager uses 40% of the prompt limit
    */
   keepMaxTokens?: number;
 }
@@ -83,7 +83,9 @@ export function findSafeCut(
   estimator: Estimator,
   keep: KeepOptions = {},
 ): number | null {
-  const { keepMinTokens, keepMinText, keepMaxTokens } = { ...DEFAULT_KEEP, ...keep };
+  const keepMinTokens = keep.keepMinTokens ?? DEFAULT_KEEP.keepMinTokens;
+  const keepMinText = keep.keepMinText ?? DEFAULT_KEEP.keepMinText;
+  const keepMaxTokens = keep.keepMaxTokens ?? DEFAULT_KEEP.keepMaxTokens;
   const table = forbiddenCuts(messages);
   const safe = (c: number) => c > minCut && c <= maxCut && c < messages.length && table[c] === false;
   let tokens = 0;
