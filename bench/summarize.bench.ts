@@ -4,6 +4,7 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, summarizationMiddleware } from "langchain";
 import { chatModelSummarizer, createContextManager, createEstimator, InMemoryContextStore } from "@contextview/core";
@@ -89,21 +90,16 @@ function summarizedAway(views: BaseMessage[][]): number[] {
 async function runLangChain(): Promise<Outcome> {
   const model = new ScriptedChatModel();
   const summarizer = new RecordingSummarizerModel({});
-  const agent = createAgent({
-    model,
-    tools: TOOLS,
-    checkpointer: new MemorySaver(),
-    middleware: [
-      summarizationMiddleware({
-        model: summarizer,
-        trigger: { tokens: TRIGGER },
-        keep: { tokens: KEEP },
-        tokenCounter: (messages: BaseMessage[]) => estimator.estimateMessages(messages),
-      }),
-    ],
-  });
+  // langchain's middleware types do not compile under exactOptionalPropertyTypes; the values are right.
+  const summarization = summarizationMiddleware({
+    model: summarizer,
+    trigger: { tokens: TRIGGER },
+    keep: { tokens: KEEP },
+    tokenCounter: (messages: BaseMessage[]) => estimator.estimateMessages(messages),
+  } as never);
+  const agent = createAgent({ model, tools: TOOLS, checkpointer: new MemorySaver(), middleware: [summarization] as never });
   const config = { configurable: { thread_id: "bench" }, recursionLimit: 50 };
-  for (let i = 0; i < TURNS; i++) await agent.invoke({ messages: [new HumanMessage(userRequest(i))] }, config);
+  for (let i = 0; i < TURNS; i++) await agent.invoke({ messages: [new HumanMessage(userRequest(i))] } as never, config as never);
   const views = model.calls.map((c) => c.messages);
   return measure("langchain summarizationMiddleware", views, summarizer, summarizedAway(views));
 }
@@ -119,7 +115,7 @@ async function runContextview(): Promise<Outcome> {
     store: new InMemoryContextStore(),
     estimator,
   });
-  const tools = new Map(TOOLS.map((t) => [t.name, t]));
+  const tools = new Map<string, StructuredToolInterface>(TOOLS.map((t) => [t.name, t as StructuredToolInterface]));
   const messages: BaseMessage[] = [];
   const key = { userId: "bench", conversationId: "bench" };
   for (let i = 0; i < TURNS; i++) {
@@ -130,7 +126,7 @@ async function runContextview(): Promise<Outcome> {
       messages.push(new AIMessage({ id: `a${i}-${step}`, content: reply.content, tool_calls: reply.tool_calls ?? [] }));
       if (!reply.tool_calls?.length) break;
       for (const call of reply.tool_calls) {
-        const result = (await (tools.get(call.name) as (typeof TOOLS)[number]).invoke({ ...call, type: "tool_call" } as never)) as ToolMessage;
+        const result = (await (tools.get(call.name) as StructuredToolInterface).invoke({ ...call, type: "tool_call" })) as ToolMessage;
         messages.push(result);
       }
     }

@@ -34,7 +34,8 @@ export class ScriptedChatModel extends BaseChatModel {
     return "scripted";
   }
 
-  override bindTools(): this {
+  // The script decides the calls itself; binding only has to keep the same model.
+  override bindTools(_tools: readonly unknown[]): this {
     return this;
   }
 

@@ -1,0 +1,73 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
+import type { AgentMiddleware } from "langchain";
+import { createContextPipeline } from "./context-pipeline.js";
+import { ContextIntegrationError } from "./errors.js";
+import type { ContextOptions } from "./options.js";
+
+/** The name the middleware registers under in createAgent. */
+export const CONTEXT_MIDDLEWARE_NAME = "ContextViewMiddleware";
+
+type CreateMiddleware = (config: { name: string; wrapModelCall: NonNullable<AgentMiddleware["wrapModelCall"]> }) => AgentMiddleware;
+
+/** `langchain` is an optional peer: loaded only when the middleware is asked for. */
+function loadCreateMiddleware(): CreateMiddleware {
+  try {
+    return (require("langchain") as { createMiddleware: CreateMiddleware }).createMiddleware;
+  } catch (cause) {
+    throw new ContextIntegrationError("MISSING_PEER_DEPENDENCY", "contextMiddleware needs the optional peer dependency `langchain` (>=1.0.0 <2); install it next to @contextview/langgraph", {
+      field: "langchain",
+      cause,
+    });
+  }
+}
+
+/** An agent middleware with a `drain()` for its background evidence updates. */
+export type ContextMiddleware = AgentMiddleware & {
+  /** Wait for background evidence updates (`evidence: "background"`); call on shutdown. */
+  drain(): Promise<void>;
+};
+
+/**
+ * createAgent middleware (`langchain` v1): the same pipeline as the node, in
+ * `wrapModelCall`. The model is called with a request whose `messages` are the
+ * view; `request.messages` and the agent state are never mutated, so the
+ * checkpoint keeps every message as it was (LangChain's own `contextEditingMiddleware`
+ * edits them in place and the cleared content reaches the checkpoint). The agent's
+ * system message and tools are charged to the budget; one context overflow is
+ * recovered; `usage_metadata` feeds calibration.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from "langchain";
+ * const checkpointer = SqliteSaver.fromConnString("/data/checkpoints.sqlite");
+ * const agent = createAgent({
+ *   model,
+ *   tools,
+ *   checkpointer,
+ *   middleware: [contextMiddleware({ store: SqliteContextStore.nextTo(checkpointer) })],
+ * });
+ * await agent.invoke({ messages: [{ role: "user", content: "hi" }] }, { configurable: { thread_id: "t-1", user_id: "u-1" } });
+ * ```
+ */
+export function contextMiddleware(options: ContextOptions = {}): ContextMiddleware {
+  const pipeline = createContextPipeline(options, "middleware");
+  const createMiddleware = loadCreateMiddleware();
+  const middleware = createMiddleware({
+    name: CONTEXT_MIDDLEWARE_NAME,
+    wrapModelCall: async (request, handler) => {
+      // The agent node's config (callbacks for the custom event) comes from async local storage.
+      const ambient = ensureConfig();
+      const config: RunnableConfig = { ...ambient, configurable: request.runtime.configurable ?? ambient.configurable ?? {} };
+      if (request.runtime.signal !== undefined) config.signal = request.runtime.signal;
+      const prepared = await pipeline.prepare({ config, messages: request.messages, systemPrompt: request.systemMessage, tools: request.tools });
+      const { result, view } = await pipeline.run(prepared, async (messages: BaseMessage[]) =>
+        // The handler puts the agent's own system message back in front.
+        handler({ ...request, messages: messages[0]?.type === "system" ? messages.slice(1) : messages }),
+      );
+      await pipeline.recordUsage(prepared.key, view, result);
+      return result;
+    },
+  });
+  return Object.defineProperty(middleware, "drain", { value: () => pipeline.drain(), enumerable: false }) as ContextMiddleware;
+}

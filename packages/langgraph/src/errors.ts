@@ -1,0 +1,56 @@
+/**
+ * Every `code` a {@link ContextIntegrationError} can carry. Stable: match on it, not on messages.
+ *
+ * - `INVALID_OPTION`: a factory option is missing or out of range (named in the message).
+ * - `INVALID_REQUEST_CONFIG`: `config.configurable.context` of one request is invalid.
+ * - `MISSING_CONVERSATION_KEY`: the request has no `thread_id` or no user.
+ * - `INVALID_STATE`: the graph state has no message list where one is expected.
+ * - `MISSING_PEER_DEPENDENCY`: an optional peer dependency (`langchain`) is not installed.
+ */
+export type ContextIntegrationErrorCode =
+  | "INVALID_OPTION"
+  | "INVALID_REQUEST_CONFIG"
+  | "MISSING_CONVERSATION_KEY"
+  | "INVALID_STATE"
+  | "MISSING_PEER_DEPENDENCY";
+
+/** Registered globally so that duplicate copies of this package agree. */
+const MARK = Symbol.for("contextview.langgraph.error");
+
+/**
+ * Base class of every error `@contextview/langgraph` throws itself. Errors of the
+ * view (budget, messages, store) stay `@contextview/core` errors and pass through.
+ *
+ * `ContextIntegrationError.isInstance(err)` also recognises errors thrown by
+ * another copy of this package.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await graph.invoke(input, { configurable: { thread_id, user_id, context: { budget: { promptBudget: -1 } } } });
+ * } catch (err) {
+ *   if (ContextIntegrationError.isInstance(err) && err.code === "INVALID_REQUEST_CONFIG") {
+ *     console.error(err.field, err.message); // "context.budget.promptBudget", "Expected `context.budget.promptBudget` …"
+ *   }
+ * }
+ * ```
+ */
+export class ContextIntegrationError extends Error {
+  override readonly name: string = "ContextIntegrationError";
+  /** What went wrong, as a stable literal. */
+  readonly code: ContextIntegrationErrorCode;
+  /** The option or config field at fault, when there is one (e.g. `context.budget.promptBudget`). */
+  readonly field: string | undefined;
+
+  constructor(code: ContextIntegrationErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.field = options.field;
+    Object.defineProperty(this, MARK, { value: true, enumerable: false });
+  }
+
+  /** True for any error of this package, whichever copy threw it. */
+  static isInstance(value: unknown): value is ContextIntegrationError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
+  }
+}

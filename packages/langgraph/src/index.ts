@@ -1,0 +1,22 @@
+// @contextview/langgraph: the bounded model view inside LangGraph.js and LangChain.js agents.
+
+export { ContextIntegrationError, type ContextIntegrationErrorCode } from "./errors.js";
+export { contextConfigSchema, parseContextConfig, CONTEXT_SETTING_KEYS, type ContextConfig } from "./request-config.js";
+export { integrationOptionsSchema, type ContextOptions, type IntegrationOptions } from "./options.js";
+export { conversationKeyOf } from "./conversation-key.js";
+export {
+  CONTEXT_REPORT_EVENT,
+  budgetRecords,
+  type ContextBudgetRecord,
+  type ContextLogger,
+  type ContextLogRecord,
+  type ContextReportEvent,
+  type ContextSource,
+  type EvidenceErrorRecord,
+  type PromptBudgetRecord,
+} from "./observability.js";
+export { LLM_INPUT_MESSAGES, ViewMessagesChannel, ContextViewAnnotation, contextViewFields, ContextViewStateSchema } from "./view-state.js";
+export { createContextNode, type ContextNode, type ContextNodeInput, type ContextNodeUpdate } from "./context-node.js";
+export { withContext, ContextModel } from "./with-context.js";
+export { contextMiddleware, CONTEXT_MIDDLEWARE_NAME, type ContextMiddleware } from "./context-middleware.js";
+export { deleteConversation, type ThreadDeleter } from "./delete-conversation.js";

@@ -1,0 +1,30 @@
+import { textOf } from "@contextview/core";
+import { AIMessageChunk, type MessageContent } from "@langchain/core/messages";
+
+/**
+ * The text of a streamed part when it is a content segment, else undefined. Knows
+ * the shapes LangGraph and LangChain stream: an `AIMessageChunk`; a
+ * `[chunk, metadata]` pair (`streamMode: "messages"`); the `["messages", [chunk, metadata]]`
+ * pair of a multi-mode stream; an `on_chat_model_stream` event of
+ * `streamEvents`; a plain string. Whole messages a node returns (the context node's
+ * view, state updates) are not content segments: only chunks count.
+ *
+ * @example
+ * ```ts
+ * streamedText([new AIMessageChunk("Hel"), { langgraph_node: "model" }]); // "Hel"
+ * streamedText({ messages: [] }); // undefined
+ * ```
+ */
+export function streamedText(part: unknown): string | undefined {
+  if (typeof part === "string") return part;
+  if (AIMessageChunk.isInstance(part)) return textOf(part.content as MessageContent);
+  if (Array.isArray(part) && part.length === 2) {
+    if (part[0] === "messages" && Array.isArray(part[1])) return streamedText(part[1]);
+    if (AIMessageChunk.isInstance(part[0])) return streamedText(part[0]);
+    return undefined;
+  }
+  if (typeof part === "object" && part !== null && (part as { event?: unknown }).event === "on_chat_model_stream") {
+    return streamedText((part as { data?: { chunk?: unknown } }).data?.chunk);
+  }
+  return undefined;
+}

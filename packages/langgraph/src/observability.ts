@@ -1,0 +1,213 @@
+import type { ManagedReport } from "@contextview/core";
+import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch/web";
+import type { RunnableConfig } from "@langchain/core/runnables";
+
+/** Name of the LangChain custom event that carries each view's report. */
+export const CONTEXT_REPORT_EVENT = "contextview_report";
+
+/**
+ * Where the records go: anything with `info` and `warn` taking an object first,
+ * such as `console` or a pino logger. Records never hold message content.
+ */
+export interface ContextLogger {
+  info(record: ContextLogRecord, message?: string): void;
+  warn(record: ContextLogRecord, message?: string): void;
+}
+
+/** Which integration built a view. */
+export type ContextSource = "node" | "wrapper" | "middleware";
+
+/**
+ * `context_budget` (seed 1): what the view kept and left out. Tokens are estimated
+ * tokens (UTF-8 bytes / 3 plus overheads, times calibration); durations are milliseconds.
+ */
+export interface ContextBudgetRecord {
+  event: "context_budget";
+  source: ContextSource;
+  /** LangGraph `thread_id`. The user id is left out of records on purpose. */
+  conversationId: string;
+  /** Estimated tokens of the whole view. */
+  estimatedTokens: number;
+  /** The prompt limit the view fits, in estimated tokens. */
+  limit: number;
+  /** Checkpoint messages given. */
+  messagesIn: number;
+  messagesKept: number;
+  messagesDropped: number;
+  turnsKept: number;
+  turnsDropped: number;
+  exchangesDropped: number;
+  /** Older messages whose text became an excerpt. */
+  excerptedMessages: number;
+  /** Excerpt lines of dropped turns shown because no summary was given (transient, not stored). */
+  droppedTurnExcerpts: number;
+  imagesReplaced: number;
+  toolResultsCleared: number;
+  toolResultsCompacted: number;
+  orphanResults: number;
+  unfinishedCalls: number;
+  /** Durable evidence or summary given, and whether it fit. */
+  summaryGiven: boolean;
+  summaryIncluded: boolean;
+  /** `none` | `micro` | `summary` | `drop`. */
+  compaction: ManagedReport["compaction"]["kind"];
+  summaryCacheHit: boolean;
+  summarizerCalls: number;
+  summarizerFailure: string | null;
+  /** Actual/estimated token ratio learnt from `usage_metadata`. */
+  calibration: number;
+  /** The view was rebuilt smaller after the provider reported an overflow. */
+  overflowRecovery: boolean;
+  /** Milliseconds spent selecting the view (not counting the summarizer or the store). */
+  elapsedMs: number;
+}
+
+/** `prompt_budget` (seed 1): fixed overhead and the complete prompt estimate, in estimated tokens. */
+export interface PromptBudgetRecord {
+  event: "prompt_budget";
+  source: ContextSource;
+  conversationId: string;
+  systemTokens: number;
+  memoryTokens: number;
+  toolTokens: number;
+  /** Evidence or summary message. */
+  summaryTokens: number;
+  /** System + memories + tools: charged before any history. */
+  fixedTokens: number;
+  historyTokens: number;
+  currentTokens: number;
+  totalTokens: number;
+  limit: number;
+  contextWindow: number;
+  promptBudget: number;
+  responseReserve: number;
+  safetyReserve: number;
+}
+
+/** A failed evidence update; `error` is the error's name and code, never content. */
+export interface EvidenceErrorRecord {
+  event: "context_evidence_error";
+  source: ContextSource;
+  conversationId: string;
+  /** `inline` (this request went on without evidence) or `background`. */
+  mode: "inline" | "background";
+  error: string;
+  code: string | null;
+}
+
+/** Any record passed to a {@link ContextLogger}. */
+export type ContextLogRecord = ContextBudgetRecord | PromptBudgetRecord | EvidenceErrorRecord;
+
+/** Payload of the {@link CONTEXT_REPORT_EVENT} custom event. */
+export interface ContextReportEvent {
+  context_budget: ContextBudgetRecord;
+  prompt_budget: PromptBudgetRecord;
+  /** The full report of the view: counts and estimates only. */
+  report: ManagedReport;
+}
+
+/**
+ * The two seed-1 records of one view.
+ *
+ * @example
+ * ```ts
+ * const { context_budget, prompt_budget } = budgetRecords(view.report, { source: "wrapper", conversationId: "t-1", overflowRecovery: false });
+ * ```
+ */
+export function budgetRecords(
+  report: ManagedReport,
+  meta: { source: ContextSource; conversationId: string; overflowRecovery: boolean },
+): { context_budget: ContextBudgetRecord; prompt_budget: PromptBudgetRecord } {
+  const { tokens, budget, compaction } = report;
+  return {
+    context_budget: {
+      event: "context_budget",
+      source: meta.source,
+      conversationId: meta.conversationId,
+      estimatedTokens: tokens.total,
+      limit: report.limit,
+      messagesIn: report.messages.in,
+      messagesKept: report.messages.kept,
+      messagesDropped: report.messages.in - report.messages.kept,
+      turnsKept: report.turns.kept,
+      turnsDropped: report.turns.dropped,
+      exchangesDropped: report.exchanges.dropped,
+      excerptedMessages: report.excerpted,
+      droppedTurnExcerpts: report.droppedTurnExcerpts,
+      imagesReplaced: report.imagesReplaced,
+      toolResultsCleared: report.toolResults.cleared,
+      toolResultsCompacted: report.toolResults.compacted,
+      orphanResults: report.orphanResults,
+      unfinishedCalls: report.unfinishedCalls,
+      summaryGiven: report.summary.given,
+      summaryIncluded: report.summary.included,
+      compaction: compaction.kind,
+      summaryCacheHit: compaction.summaryCacheHit,
+      summarizerCalls: compaction.summarizerCalls,
+      summarizerFailure: compaction.summarizerFailure ?? null,
+      calibration: compaction.calibration,
+      overflowRecovery: meta.overflowRecovery,
+      elapsedMs: Math.round(report.elapsedMs * 1000) / 1000,
+    },
+    prompt_budget: {
+      event: "prompt_budget",
+      source: meta.source,
+      conversationId: meta.conversationId,
+      systemTokens: tokens.system,
+      memoryTokens: tokens.memories,
+      toolTokens: tokens.tools,
+      summaryTokens: tokens.summary,
+      fixedTokens: tokens.system + tokens.memories + tokens.tools,
+      historyTokens: tokens.history,
+      currentTokens: tokens.current,
+      totalTokens: tokens.total,
+      limit: report.limit,
+      contextWindow: budget.contextWindow,
+      promptBudget: budget.promptBudget,
+      responseReserve: budget.responseReserve,
+      safetyReserve: budget.safetyReserve,
+    },
+  };
+}
+
+/**
+ * Log both records and dispatch the custom event. Observability never fails a
+ * model call: a throwing logger or callback handler is ignored.
+ */
+export async function publishReport(
+  report: ManagedReport,
+  meta: { source: ContextSource; conversationId: string; overflowRecovery: boolean },
+  logger: ContextLogger | undefined,
+  config: RunnableConfig | undefined,
+): Promise<void> {
+  const records = budgetRecords(report, meta);
+  if (logger) {
+    try {
+      logger.info(records.context_budget, "context_budget");
+      logger.info(records.prompt_budget, "prompt_budget");
+    } catch {
+      // A logger must never fail the model call.
+    }
+  }
+  if (config === undefined) return;
+  try {
+    const payload: ContextReportEvent = { ...records, report };
+    await dispatchCustomEvent(CONTEXT_REPORT_EVENT, payload, config);
+  } catch {
+    // Same for callback handlers of the custom event.
+  }
+}
+
+/** Log a failed evidence update without its message (which could quote content). */
+export function logEvidenceError(logger: ContextLogger | undefined, error: unknown, meta: { source: ContextSource; conversationId: string; mode: "inline" | "background" }): void {
+  if (!logger) return;
+  const code = (error as { code?: unknown } | null)?.code;
+  try {
+    logger.warn(
+      { event: "context_evidence_error", ...meta, error: error instanceof Error ? error.name : typeof error, code: typeof code === "string" ? code : null },
+      "context_evidence_error",
+    );
+  } catch {
+    // A logger must never fail the model call.
+  }
+}

@@ -1,0 +1,144 @@
+import {
+  InMemoryContextStore,
+  createContextManager,
+  type ContextManager,
+  type ContextManagerOptions,
+  type ContextSettings,
+  type ContextStore,
+} from "@contextview/core";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { z } from "zod";
+import { ContextIntegrationError } from "./errors.js";
+import type { ContextLogger } from "./observability.js";
+import { CONTEXT_SETTING_KEYS, describeValue, parseContextConfig } from "./request-config.js";
+
+const isFunction = (value: unknown): boolean => typeof value === "function";
+const hasMethods =
+  (...names: string[]) =>
+  (value: unknown): boolean =>
+    typeof value === "object" && value !== null && names.every((name) => typeof (value as Record<string, unknown>)[name] === "function");
+
+/** What each integration option accepts, for error messages. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  store: "a ContextStore (update, load, getCompaction, putCompaction, deleteCompaction, deleteConversation)",
+  evidence: '"update", "background" or "off"',
+  strictEvidence: "a boolean",
+  resolveUserId: "a function (config) => string | undefined",
+  systemPrompt: "a string or a SystemMessage",
+  tools: "an array of tools or tool schemas",
+  logger: "an object with info(record) and warn(record)",
+};
+
+/**
+ * The zod schema of the options `@contextview/langgraph` adds to the core context
+ * manager's (`ContextManagerOptions`). Validated once, when a factory is called.
+ */
+export const integrationOptionsSchema = z.object({
+  /**
+   * Where evidence and compaction state live. Use `SqliteContextStore.nextTo(checkpointer)`
+   * so they sit beside the checkpoints.
+   * @default new InMemoryContextStore()
+   */
+  store: z.custom<ContextStore>(hasMethods("update", "load", "getCompaction", "putCompaction", "deleteCompaction", "deleteConversation")).optional(),
+  /**
+   * `update`: update the durable evidence with the full messages before each view.
+   * `background`: load the stored evidence for this view and update it in a tracked
+   * background task (one request of lag; failures are logged; `drain()` on shutdown).
+   * `off`: no evidence.
+   * @default "update"
+   */
+  evidence: z.enum(["update", "background", "off"]).optional(),
+  /**
+   * Throw when the evidence update fails (a changed checkpoint prefix, a store error)
+   * instead of logging it and building this view without evidence.
+   * @default false
+   */
+  strictEvidence: z.boolean().optional(),
+  /**
+   * The authenticated user of a request. Without it, `config.configurable.user_id` is used.
+   * @default (config) => config.configurable?.user_id
+   */
+  resolveUserId: z.custom<(config: RunnableConfig) => string | undefined>(isFunction).optional(),
+  /**
+   * System instructions charged first and placed at the head of the view
+   * (node and wrapper; the middleware uses the agent's own).
+   * @default undefined (leading system messages of the state are kept)
+   */
+  systemPrompt: z.custom<string | BaseMessage>((value) => typeof value === "string" || (typeof value === "object" && value !== null && "content" in value)).optional(),
+  /**
+   * Tool schemas charged to the budget (node). The wrapper reads the tools bound
+   * with `bindTools` when this is not given; the middleware uses the request's tools.
+   * @default []
+   */
+  tools: z.custom<readonly unknown[]>((value) => Array.isArray(value)).optional(),
+  /**
+   * Receives the `context_budget` and `prompt_budget` records of every view and
+   * `context_evidence_error` warnings. Records never contain message content.
+   * @default undefined
+   */
+  logger: z.custom<ContextLogger>(hasMethods("info", "warn")).optional(),
+});
+
+/** Integration options, inferred from {@link integrationOptionsSchema}. */
+export type IntegrationOptions = z.infer<typeof integrationOptionsSchema>;
+
+/**
+ * Options of {@link createContextNode}, {@link withContext} and {@link contextMiddleware}:
+ * the core context manager's options (budget, view and keep settings, summarizer,
+ * calibration, …) as defaults for every request, plus {@link IntegrationOptions}.
+ */
+export type ContextOptions = Omit<ContextManagerOptions, "store"> & IntegrationOptions;
+
+/** Options after validation, with the manager built from them. */
+export interface ResolvedContextOptions {
+  manager: ContextManager;
+  store: ContextStore;
+  /** The factory's settings, the base of each request's overrides. */
+  settings: ContextSettings;
+  evidence: "update" | "background" | "off";
+  strictEvidence: boolean;
+  resolveUserId: ((config: RunnableConfig) => string | undefined) | undefined;
+  systemPrompt: string | BaseMessage | undefined;
+  tools: readonly unknown[] | undefined;
+  logger: ContextLogger | undefined;
+}
+
+const INTEGRATION_KEYS = Object.keys(integrationOptionsSchema.shape) as (keyof IntegrationOptions)[];
+
+/**
+ * Validate factory options once. Throws a {@link ContextIntegrationError}
+ * (`INVALID_OPTION`) naming the option, or a core `ContextViewError` for core options.
+ */
+export function resolveContextOptions(options: ContextOptions | undefined): ResolvedContextOptions {
+  if (options === undefined) options = {};
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new ContextIntegrationError("INVALID_OPTION", `Expected \`options\` to be an object, got ${describeValue(options)}`, { field: "options" });
+  }
+  const picked: Record<string, unknown> = {};
+  for (const key of INTEGRATION_KEYS) if (options[key] !== undefined) picked[key] = options[key];
+  const parsed = integrationOptionsSchema.safeParse(picked);
+  if (!parsed.success) {
+    const field = String(parsed.error.issues[0]?.path[0] ?? "options");
+    throw new ContextIntegrationError("INVALID_OPTION", `Expected \`${field}\` to be ${EXPECTED[field] ?? "valid"}, got ${describeValue(picked[field])}`, { field });
+  }
+  const settingsInput: Record<string, unknown> = {};
+  for (const key of CONTEXT_SETTING_KEYS) if (options[key] !== undefined) settingsInput[key] = options[key];
+  const settings = parseContextConfig(settingsInput, "", "INVALID_OPTION");
+
+  const store = options.store ?? new InMemoryContextStore();
+  const managerOptions: ContextManagerOptions = { ...options, store };
+  for (const key of INTEGRATION_KEYS) delete (managerOptions as Record<string, unknown>)[key];
+  managerOptions.store = store;
+  return {
+    manager: createContextManager(managerOptions),
+    store,
+    settings,
+    evidence: options.evidence ?? "update",
+    strictEvidence: options.strictEvidence ?? false,
+    resolveUserId: options.resolveUserId,
+    systemPrompt: options.systemPrompt,
+    tools: options.tools,
+    logger: options.logger,
+  };
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import { BaseChatModel, type BaseChatModelParams } from "@langchain/core/language_models/chat_models";
+import { ContextOverflowError } from "@langchain/core/errors";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { Runnable } from "@langchain/core/runnables";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+
+/** Asks the fake model for `n` parallel tool calls in the turn: put it in the user text. */
+export const toolsMarker = (n: number) => `[tools:${n}]`;
+
+// Providers give globally unique call ids; ToolNode skips a call whose id already has a result in the state.
+const CALL_PREFIX = `call-${randomUUID().slice(0, 8)}`;
+let callIds = 0;
+
+export interface RecordingChatModelOptions extends BaseChatModelParams {
+  /** Throw a ContextOverflowError when the received messages exceed this many UTF-8 bytes. */
+  overflowAboveBytes?: number;
+  /** Reported `usage_metadata.input_tokens` = bytes / 3 × this. */
+  usageRatio?: number;
+  /** Words of each final answer. */
+  answerWords?: number;
+}
+
+/**
+ * A scripted chat model that records every list of messages it receives. For a
+ * user turn it answers with the parallel tool calls the turn's marker asks for,
+ * after tool results with a text answer, and always reports `usage_metadata`.
+ */
+export class RecordingChatModel extends BaseChatModel {
+  readonly calls: BaseMessage[][] = [];
+  readonly options: RecordingChatModelOptions;
+  overflows = 0;
+
+  constructor(options: RecordingChatModelOptions = {}) {
+    super(options);
+    this.options = options;
+  }
+
+  _llmType(): string {
+    return "recording";
+  }
+
+  override bindTools(tools: unknown[]): Runnable<BaseMessage[], AIMessageChunk> {
+    return this.withConfig({ tools } as never) as unknown as Runnable<BaseMessage[], AIMessageChunk>;
+  }
+
+  private respond(messages: BaseMessage[]): AIMessage {
+    this.calls.push(messages);
+    const bytes = Buffer.byteLength(JSON.stringify(messages.map((m) => [m.type, m.content, (m as AIMessage).tool_calls ?? null])));
+    if (this.options.overflowAboveBytes !== undefined && bytes > this.options.overflowAboveBytes) {
+      this.overflows++;
+      throw new ContextOverflowError(`prompt is too long: ${bytes} bytes`);
+    }
+    const usage_metadata = { input_tokens: Math.ceil((bytes / 3) * (this.options.usageRatio ?? 1)), output_tokens: 20, total_tokens: 0 };
+    usage_metadata.total_tokens = usage_metadata.input_tokens + 20;
+    const last = messages[messages.length - 1];
+    const human = [...messages].reverse().find((m) => m.type === "human");
+    const wanted = Number(/\[tools:(\d+)\]/.exec(String(human?.content ?? ""))?.[1] ?? 0);
+    if (last?.type === "human" && wanted > 0) {
+      const calls = Array.from({ length: wanted }, (_, k) => ({ id: `${CALL_PREFIX}-${++callIds}`, name: "search_transactions", args: { query: `q${k}`, limit: 10 + k }, type: "tool_call" as const }));
+      return new AIMessage({ content: "", tool_calls: calls, usage_metadata } as never);
+    }
+    const words = Array.from({ length: this.options.answerWords ?? 12 }, (_, i) => `word${i}`).join(" ");
+    return new AIMessage({ content: `Answer ${this.calls.length}: ${words}. We decided to keep the budget.`, usage_metadata } as never);
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const message = this.respond(messages);
+    return { generations: [{ message, text: String(message.content) }] };
+  }
+
+  override async *_streamResponseChunks(messages: BaseMessage[], _options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
+    const message = this.respond(messages);
+    const tokens = String(message.content).split(/(?<= )/);
+    for (const [i, token] of tokens.entries()) {
+      const last = i === tokens.length - 1;
+      const chunk = new ChatGenerationChunk({
+        text: token,
+        message: new AIMessageChunk({
+          content: token,
+          ...(last ? { usage_metadata: message.usage_metadata, tool_call_chunks: message.tool_calls?.map((call, index) => ({ id: call.id, name: call.name, args: JSON.stringify(call.args), index, type: "tool_call_chunk" as const })) } : {}),
+        } as never),
+      });
+      yield chunk;
+      await runManager?.handleLLMNewToken(token, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
+
+/** A search tool whose result is `rows` rows of JSON (about 30 bytes each). */
+export function searchTool(rows = 40) {
+  return tool(
+    async ({ query, limit }: { query: string; limit: number }) =>
+      JSON.stringify({ query, limit, rows: Array.from({ length: rows }, (_, r) => ({ id: `row-${r}`, amount: r * 3.5, memo: `payment ${r}` })) }),
+    { name: "search_transactions", description: "Search transactions.", schema: z.object({ query: z.string(), limit: z.number() }) },
+  );
+}
