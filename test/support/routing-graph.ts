@@ -1,5 +1,5 @@
 import { createEstimator } from "@contextview/core";
-import { ContextViewAnnotation, createContextNode, type ContextLogRecord, type ContextNode, type PromptBudgetRecord } from "@contextview/langgraph";
+import { ContextViewAnnotation, createContextNode, type ContextLogRecord, type PromptBudgetRecord } from "@contextview/langgraph";
 import type { SqliteContextStore } from "@contextview/sqlite";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
@@ -10,7 +10,7 @@ import { Annotation, END, MessagesAnnotation, START, StateGraph, type BaseCheckp
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 // Imported by path until the routing exports are added to @contextview/core's index.
-import { bindSelection, createToolRouter, type ToolRouter, type ToolSelection } from "../../packages/core/src/routing/index.js";
+import { bindSelection, createToolRouter, type ToolRouter, type ToolSelection } from "@contextview/core";
 
 /** Scripted tool calls, keyed by the id of the user message that asks for them (so no marker text can steer routing). */
 export type ToolScript = Record<string, { name: string; args: Record<string, unknown> }>;
@@ -102,14 +102,13 @@ const estimator = createEstimator();
  * context → model ⇄ tools. The context step and the model step each compute the
  * router's selection from the checkpoint messages and the request config; the
  * context node charges the selected tools, the model (and its fallback) binds them.
- * `createContextNode` takes a static `tools` array, so one node per selected set is
- * kept (all sharing the store).
+ * The context node takes the selection as a function of the call, so it charges
+ * exactly what the model binds.
  */
 export function routedGraph(input: { saver: BaseCheckpointSaver; store: SqliteContextStore; router: ToolRouter; primary: ScriptedToolModel; fallback: ScriptedToolModel }) {
   const { router, store } = input;
   const charged: ChargedView[] = [];
   const modelSelections: ToolSelection[] = [];
-  const nodes = new Map<string, ContextNode>();
   let lastPrompt: PromptBudgetRecord | undefined;
   const logger = {
     info: (record: ContextLogRecord) => {
@@ -117,17 +116,12 @@ export function routedGraph(input: { saver: BaseCheckpointSaver; store: SqliteCo
     },
     warn: () => undefined,
   };
-  const contextNodeFor = (selection: ToolSelection): ContextNode => {
-    const key = selection.tools.map((t) => t.name).join(",");
-    let node = nodes.get(key);
-    if (!node) nodes.set(key, (node = createContextNode({ store, tools: selection.tools, logger })));
-    return node;
-  };
+  const context = createContextNode({ store, tools: (call) => router.select(call).tools, logger });
 
   const graph = new StateGraph(RoutedState)
     .addNode("context", async (state, config: RunnableConfig) => {
       const selection = input.router.select({ messages: state.messages, config });
-      const update = await contextNodeFor(selection).invoke(state, config);
+      const update = await context.invoke(state, config);
       charged.push({ selection, toolTokens: lastPrompt?.toolTokens ?? -1, expectedToolTokens: estimator.estimateTools(selection.tools) });
       return update;
     })
@@ -143,7 +137,7 @@ export function routedGraph(input: { saver: BaseCheckpointSaver; store: SqliteCo
     .addConditionalEdges("model", (state) => ((state.messages[state.messages.length - 1] as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
     .addEdge("tools", "context")
     .compile({ checkpointer: input.saver });
-  return { graph, charged, modelSelections, drain: () => Promise.all([...nodes.values()].map((node) => node.drain())) };
+  return { graph, charged, modelSelections, drain: () => context.drain() };
 }
 
 export const routedConfig = (threadId: string, userId: string, role: "user" | "admin" = "user"): RunnableConfig => ({

@@ -111,3 +111,41 @@ export {
   type EvidenceStore,
   type InMemoryContextStoreOptions,
 } from "./store/index.js";
+
+// -- tool routing and saved memories (issue: tool routing, memories, stream measurements) --
+export {
+  createToolRouter,
+  routingRecord,
+  bindSelection,
+  guardTool,
+  readGrants,
+  isToolGroupsArtifact,
+  DEFAULT_ROUTER_OPTIONS,
+  DISCOVER_TOOL_NAME,
+  TOOL_GROUPS_ARTIFACT,
+  type AuthorizeTools,
+  type BindSelectionOptions,
+  type DeniedToolArtifact,
+  type RouteReason,
+  type SelectedModel,
+  type SelectToolsInput,
+  type ToolGroup,
+  type ToolGroupsArtifact,
+  type ToolRouter,
+  type ToolRouterOptions,
+  type ToolRoutingRecord,
+  type ToolSelection,
+} from "./routing/index.js";
+export {
+  selectMemories,
+  renderMemoryBlock,
+  memoryLine,
+  MEMORY_BLOCK_HEADER,
+  DEFAULT_MEMORY_OPTIONS,
+  type MemoryInput,
+  type MemorySelection,
+  type RankedMemory,
+  type SavedMemory,
+  type SelectMemoriesOptions,
+} from "./memories/index.js";
+export { requestText, messageText } from "./lexical/index.js";

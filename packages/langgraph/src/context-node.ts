@@ -3,7 +3,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
 import { createContextPipeline } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
-import type { ContextOptions } from "./options.js";
+import type { ContextOptions, ToolsForCall } from "./options.js";
 import { LLM_INPUT_MESSAGES } from "./view-state.js";
 
 /** What the node reads from the graph state. */
@@ -61,6 +61,7 @@ const REMEMBERED_VIEWS = 512;
  */
 export function createContextNode(options: ContextOptions = {}): ContextNode {
   const pipeline = createContextPipeline(options, "node");
+  const toolsForCall = typeof options.tools === "function" ? (options.tools as ToolsForCall) : undefined;
   // The last view per conversation, without its messages: enough for `recordUsage`.
   const lastViews = new Map<string, { view: ManagedView; inputLength: number }>();
 
@@ -76,7 +77,8 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
     if (!Array.isArray(messages)) {
       throw new ContextIntegrationError("INVALID_STATE", "Expected the graph state to have a `messages` array (use MessagesAnnotation or MessagesValue)", { field: "state.messages" });
     }
-    const prepared = await pipeline.prepare({ config, messages });
+    const tools = toolsForCall?.({ messages, config: config ?? {} });
+    const prepared = await pipeline.prepare({ config, messages, ...(tools === undefined ? {} : { tools }) });
     const id = JSON.stringify([prepared.key.userId, prepared.key.conversationId]);
     await calibrateFromAnswer(prepared.key, id, messages);
     const view = await pipeline.build(prepared);

@@ -12,7 +12,8 @@ export type ContextIntegrationErrorCode =
   | "INVALID_REQUEST_CONFIG"
   | "MISSING_CONVERSATION_KEY"
   | "INVALID_STATE"
-  | "MISSING_PEER_DEPENDENCY";
+  | "MISSING_PEER_DEPENDENCY"
+  | "STREAM_STALLED";
 
 /** Registered globally so that duplicate copies of this package agree. */
 const MARK = Symbol.for("contextview.langgraph.error");

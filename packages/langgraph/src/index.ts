@@ -2,7 +2,7 @@
 
 export { ContextIntegrationError, type ContextIntegrationErrorCode } from "./errors.js";
 export { contextConfigSchema, parseContextConfig, CONTEXT_SETTING_KEYS, type ContextConfig } from "./request-config.js";
-export { integrationOptionsSchema, type ContextOptions, type IntegrationOptions } from "./options.js";
+export { integrationOptionsSchema, type ContextOptions, type IntegrationOptions, type ToolsForCall } from "./options.js";
 export { conversationKeyOf } from "./conversation-key.js";
 export {
   CONTEXT_REPORT_EVENT,
@@ -20,3 +20,20 @@ export { createContextNode, type ContextNode, type ContextNodeInput, type Contex
 export { withContext, ContextModel } from "./with-context.js";
 export { contextMiddleware, CONTEXT_MIDDLEWARE_NAME, type ContextMiddleware } from "./context-middleware.js";
 export { deleteConversation, type ThreadDeleter } from "./delete-conversation.js";
+export {
+  measureStreamRequest,
+  StreamMeter,
+  createStreamMetrics,
+  streamedText,
+  DEFAULT_STALL_TIMEOUT_MS,
+  DEFAULT_DURATION_BUCKETS,
+  type MeasureStreamOptions,
+  type MeasuredRequest,
+  type StreamMetricsOptions,
+  type ModelCallRecord,
+  type StreamLogger,
+  type StreamMetrics,
+  type StreamOutcome,
+  type StreamPhase,
+  type StreamRequestRecord,
+} from "./measure/index.js";

@@ -5,6 +5,7 @@ import {
   type ContextManagerOptions,
   type ContextSettings,
   type ContextStore,
+  type MessageInput,
 } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -26,7 +27,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   strictEvidence: "a boolean",
   resolveUserId: "a function (config) => string | undefined",
   systemPrompt: "a string or a SystemMessage",
-  tools: "an array of tools or tool schemas",
+  tools: "an array of tools or tool schemas, or a function ({ messages, config }) => tools",
   logger: "an object with info(record) and warn(record)",
 };
 
@@ -67,11 +68,13 @@ export const integrationOptionsSchema = z.object({
    */
   systemPrompt: z.custom<string | BaseMessage>((value) => typeof value === "string" || (typeof value === "object" && value !== null && "content" in value)).optional(),
   /**
-   * Tool schemas charged to the budget (node). The wrapper reads the tools bound
-   * with `bindTools` when this is not given; the middleware uses the request's tools.
+   * Tool schemas charged to the budget (node). The node also takes a function of
+   * the call (`({ messages, config }) => tools`, e.g. a tool router's selection).
+   * The wrapper reads the tools bound with `bindTools` when this is not given; the
+   * middleware uses the request's tools.
    * @default []
    */
-  tools: z.custom<readonly unknown[]>((value) => Array.isArray(value)).optional(),
+  tools: z.custom<readonly unknown[] | ToolsForCall>((value) => Array.isArray(value) || typeof value === "function").optional(),
   /**
    * Receives the `context_budget` and `prompt_budget` records of every view and
    * `context_evidence_error` warnings. Records never contain message content.
@@ -79,6 +82,13 @@ export const integrationOptionsSchema = z.object({
    */
   logger: z.custom<ContextLogger>(hasMethods("info", "warn")).optional(),
 });
+
+/**
+ * Tools chosen per call from the checkpoint messages and the request config, such
+ * as `(input) => router.select(input).tools` of a tool router: the node charges the
+ * set this returns, so the model node must bind the same set (compute it the same way).
+ */
+export type ToolsForCall = (input: { messages: readonly MessageInput[]; config: RunnableConfig }) => readonly unknown[];
 
 /** Integration options, inferred from {@link integrationOptionsSchema}. */
 export type IntegrationOptions = z.infer<typeof integrationOptionsSchema>;
@@ -100,6 +110,7 @@ export interface ResolvedContextOptions {
   strictEvidence: boolean;
   resolveUserId: ((config: RunnableConfig) => string | undefined) | undefined;
   systemPrompt: string | BaseMessage | undefined;
+  /** Fixed tools; a {@link ToolsForCall} function is applied by the node per call. */
   tools: readonly unknown[] | undefined;
   logger: ContextLogger | undefined;
 }
@@ -138,7 +149,7 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
     strictEvidence: options.strictEvidence ?? false,
     resolveUserId: options.resolveUserId,
     systemPrompt: options.systemPrompt,
-    tools: options.tools,
+    tools: Array.isArray(options.tools) ? (options.tools as readonly unknown[]) : undefined,
     logger: options.logger,
   };
 }

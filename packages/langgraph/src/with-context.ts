@@ -4,7 +4,7 @@ import { Runnable, ensureConfig, type RunnableConfig } from "@langchain/core/run
 import { concat } from "@langchain/core/utils/stream";
 import { createContextPipeline, type ContextPipeline } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
-import type { ContextOptions } from "./options.js";
+import type { ContextOptions, ToolsForCall } from "./options.js";
 import { describeValue } from "./request-config.js";
 
 /** Tools bound with `bindTools`/`withConfig`, found along a chain of `RunnableBinding`s. */
@@ -29,6 +29,7 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
   readonly model: Runnable<BaseMessage[], RunOutput, CallOptions>;
   readonly #pipeline: ContextPipeline;
   readonly #tools: readonly unknown[] | undefined;
+  readonly #toolsForCall: ToolsForCall | undefined;
 
   constructor(model: Runnable<BaseMessage[], RunOutput, CallOptions>, options: ContextOptions = {}) {
     super();
@@ -37,7 +38,13 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
     }
     this.model = model;
     this.#pipeline = createContextPipeline(options, "wrapper");
-    this.#tools = options.tools ?? boundTools(model);
+    this.#tools = Array.isArray(options.tools) ? options.tools : boundTools(model);
+    this.#toolsForCall = typeof options.tools === "function" ? (options.tools as ToolsForCall) : undefined;
+  }
+
+  /** The tools charged for this call: a per-call selection, the given list, or the bound tools. */
+  #toolsOf(messages: readonly MessageInput[], options: unknown): readonly unknown[] | undefined {
+    return this.#toolsForCall ? this.#toolsForCall({ messages, config: (options ?? {}) as RunnableConfig }) : this.#tools;
   }
 
   static override lc_name(): string {
@@ -50,7 +57,7 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
    * `usage_metadata` to calibration.
    */
   override async invoke(messages: readonly MessageInput[], options?: Partial<CallOptions>): Promise<RunOutput> {
-    const prepared = await this.#pipeline.prepare({ config: ensureConfig(options as RunnableConfig | undefined), messages, tools: this.#tools });
+    const prepared = await this.#pipeline.prepare({ config: ensureConfig(options as RunnableConfig | undefined), messages, tools: this.#toolsOf(messages, options) });
     const { result, view } = await this.#pipeline.run(prepared, (view) => this.model.invoke(view, options));
     await this.#pipeline.recordUsage(prepared.key, view, result);
     return result;
@@ -61,7 +68,7 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
    * chunk is retried once with a smaller view; after the first chunk it surfaces.
    */
   override async *_streamIterator(messages: readonly MessageInput[], options?: Partial<CallOptions>): AsyncGenerator<RunOutput> {
-    const prepared = await this.#pipeline.prepare({ config: options as RunnableConfig | undefined, messages, tools: this.#tools });
+    const prepared = await this.#pipeline.prepare({ config: options as RunnableConfig | undefined, messages, tools: this.#toolsOf(messages, options) });
     let view = await this.#pipeline.build(prepared);
     let final: RunOutput | undefined;
     for (let attempt = 0; ; attempt++) {

@@ -3,6 +3,7 @@ import { microCompact } from "../compact/index.js";
 import { ContextBudgetError, ContextViewError, describe } from "../errors.js";
 import { createEstimator, type Estimator } from "../estimate.js";
 import { copyMessage, kindOf, textOf, toBaseMessage, type MessageInput, type MessageKind } from "../messages.js";
+import { memoryBlockCost, renderMemoryBlock } from "../memories/memory-block.js";
 import { addCounts, groupExchanges, type GroupedSegment } from "./exchanges.js";
 import { asHistoryMessage, dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
@@ -301,17 +302,15 @@ function selectMemoriesInOrder(memories: readonly string[], budgetTokens: number
   memories.forEach((memory, index) => {
     if (typeof memory !== "string") throw new ContextViewError("INVALID_OPTION", `Expected \`memories[${index}]\` to be a string, got ${describe(memory)}`, { field: `memories[${index}]` });
   });
-  const header = "Saved memories about the user (facts they asked you to remember):";
-  let used = estimator.estimateText(header);
-  const lines: string[] = [];
+  let used = memoryBlockCost.header(estimator);
+  const kept: string[] = [];
   for (const memory of memories) {
-    const line = `- ${memory.replace(/\s+/g, " ").trim()}`;
-    const tokens = estimator.estimateText(`\n${line}`);
+    const tokens = memoryBlockCost.line(estimator, memory);
     if (used + tokens > budgetTokens) break;
     used += tokens;
-    lines.push(line);
+    kept.push(memory);
   }
-  return lines.length === 0 ? { block: "", kept: 0 } : { block: [header, ...lines].join("\n"), kept: lines.length };
+  return { block: renderMemoryBlock(kept), kept: kept.length };
 }
 
 function checkSummary(summary: unknown): BaseMessage {

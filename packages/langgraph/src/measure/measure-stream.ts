@@ -13,7 +13,7 @@ export interface MeasureStreamOptions {
   metrics?: StreamMetrics;
   /**
    * The request is `stalled` when the stream yields no part for this long: the run
-   * is aborted through `signal` and a `TimeoutError` is thrown. Tools that stream
+   * is aborted through `signal` and a `ContextIntegrationError` with code `STREAM_STALLED` is thrown. Tools that stream
    * nothing count too, so set it above your slowest tool. `0` turns it off.
    * @default 60000
    */
@@ -73,9 +73,7 @@ export interface MeasuredRequest {
 export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 
 function timeoutError(ms: number): Error {
-  const error = new Error(`The stream yielded nothing for ${ms} ms (\`stallTimeoutMs\`)`);
-  error.name = "TimeoutError";
-  return error;
+  return new ContextIntegrationError("STREAM_STALLED", `The stream yielded nothing for ${ms} ms (\`stallTimeoutMs\`)`, { field: "stallTimeoutMs" });
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -37,7 +37,7 @@ export interface StreamRequestRecord {
   outcome: StreamOutcome;
   /** Where a request that did not succeed stopped; null on success. */
   failedDuring: StreamPhase | null;
-  /** Name and `code` of the error (the stall's `TimeoutError`, the abort reason, …); null on success. */
+  /** Name and `code` of the error (the stall's `STREAM_STALLED` error, the abort reason, …); null on success. */
   error: { name: string; code: string | null } | null;
   /** Sum of output tokens over all model calls when every call reported usage, else null. */
   tokens: number | null;

@@ -121,16 +121,16 @@ describe("measureStreamRequest with real graph streams", () => {
     expect(record.modelCalls).toHaveLength(1);
   });
 
-  it("is stalled when no part arrives within stallTimeoutMs: the run is aborted and a TimeoutError thrown", async () => {
+  it("is stalled when no part arrives within stallTimeoutMs: the run is aborted and a STREAM_STALLED error thrown", async () => {
     const registry = new Registry();
     const log = logger();
     const slow = new FakeListChatModel({ responses: ["slow answer"], sleep: 150 });
     const started = performance.now();
     const error = await streamThrough(slow as unknown as ChatModel, { stallTimeoutMs: 40, metrics: createStreamMetrics({ registry }), logger: log }).catch((e: unknown) => e);
     expect(performance.now() - started).toBeLessThan(140);
-    expect(error).toMatchObject({ name: "TimeoutError" });
+    expect(error).toMatchObject({ name: "ContextIntegrationError", code: "STREAM_STALLED" });
     const record = log.records[0]?.record;
-    expect(record).toMatchObject({ outcome: "stalled", failedDuring: "stream", error: { name: "TimeoutError", code: null }, contentChunks: 0, usageComplete: false, tokens: null });
+    expect(record).toMatchObject({ outcome: "stalled", failedDuring: "stream", error: { name: "ContextIntegrationError", code: "STREAM_STALLED" }, contentChunks: 0, usageComplete: false, tokens: null });
     expect(log.records[0]?.level).toBe("warn");
     expect(await counterValues(registry, "contextview_stream_requests_total")).toEqual({ stalled: 1 });
   });
@@ -162,7 +162,7 @@ describe("measureStreamRequest with real graph streams", () => {
     expect(await counterValues(registry, "contextview_stream_requests_total")).toEqual({ error: 1 });
   });
 
-  it("stays stalled when the caller swallows the TimeoutError", async () => {
+  it("stays stalled when the caller swallows the stall error", async () => {
     const slow = new FakeListChatModel({ responses: ["slow"], sleep: 120 });
     const graph = agent(slow as unknown as ChatModel);
     const { result, record } = await measureStreamRequest({ stallTimeoutMs: 30 }, async ({ callbacks, signal, measure }) => {

@@ -1,0 +1,87 @@
+/**
+ * Lower-case words of a text: runs of letters and digits, NFKC-normalised, so
+ * "Café's", "café" and "CAFÉ" give the same words.
+ *
+ * @example
+ * ```ts
+ * wordsOf("Export my Q3 spending, please!"); // ["export", "my", "q3", "spending", "please"]
+ * ```
+ */
+export function wordsOf(text: string): string[] {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== "");
+}
+
+/** Endings tolerated between two forms of a word; lexical routing has no stemmer on purpose. */
+const SUFFIXES: ReadonlySet<string> = new Set(["s", "es", "ed", "ing"]);
+/** A shorter stem would let "as" match "a" + "s". */
+const MIN_STEM = 3;
+
+/**
+ * True when two lower-case words are the same word up to a plural or verb ending
+ * (`s`, `es`, `ed`, `ing`) on a stem of at least three letters:
+ * "transaction"/"transactions", "tax"/"taxes", "budget"/"budgeting".
+ *
+ * @example
+ * ```ts
+ * sameWord("payments", "payment"); // true
+ * sameWord("note", "nothing"); // false
+ * ```
+ */
+export function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= MIN_STEM && long.startsWith(short) && SUFFIXES.has(long.slice(short.length));
+}
+
+/**
+ * True when `phrase` (its words, in order) occurs in `words`, each word compared
+ * with {@link sameWord}.
+ *
+ * @example
+ * ```ts
+ * containsPhrase(wordsOf("check my bank accounts"), ["bank", "account"]); // true
+ * ```
+ */
+export function containsPhrase(words: readonly string[], phrase: readonly string[]): boolean {
+  if (phrase.length === 0) return false;
+  const last = words.length - phrase.length;
+  for (let i = 0; i <= last; i++) {
+    let k = 0;
+    while (k < phrase.length && sameWord(words[i + k] as string, phrase[k] as string)) k++;
+    if (k === phrase.length) return true;
+  }
+  return false;
+}
+
+/**
+ * Common English words that say nothing about what a memory is about; they never
+ * count as overlap.
+ */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    "a an and are as at be been but by can could did do does for from had has have he her him his how i if in into is it its " +
+    "me my no not of on or our please she so than that the their them then there these they this those to us was we were what " +
+    "when where which who why will with would you your yes ok okay"
+  ).split(" "),
+);
+
+/**
+ * The distinct words of a text that can carry meaning: stopwords and one-letter
+ * words left out, first occurrence order kept.
+ *
+ * @example
+ * ```ts
+ * contentWords("What is my rent in March?"); // ["rent", "march"]
+ * ```
+ */
+export function contentWords(text: string): string[] {
+  const seen = new Set<string>();
+  for (const word of wordsOf(text)) {
+    if (word.length > 1 && !STOPWORDS.has(word)) seen.add(word);
+  }
+  return [...seen];
+}
