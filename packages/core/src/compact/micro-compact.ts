@@ -26,6 +26,14 @@ export interface MicroCompactOptions {
    */
   maxResultTokens?: number;
   /**
+   * A kept result whose references alone need more than `maxResultTokens` is
+   * compacted to the size they need when that is at most this many tokens, and
+   * cleared otherwise. `buildContext` raises it to the room left for the current
+   * turn, so the result the model is answering from is not cleared while there is room.
+   * @default maxResultTokens (such a result is cleared)
+   */
+  fallbackResultTokens?: number;
+  /**
    * How tokens are estimated.
    * @default createEstimator()
    */
@@ -67,11 +75,15 @@ function clearedNotice(message: ToolMessage, tokens: number, reason?: string): s
  * artifact is unsafe to project) is cleared rather than failing the whole view:
  * the notice still counts it and says how to get it back.
  */
-function compactOrClear(message: ToolMessage, tokens: number, limit: number, options: CompactToolResultOptions): ToolMessage {
+function compactOrClear(message: ToolMessage, tokens: number, limit: number, fallback: number, options: CompactToolResultOptions): ToolMessage {
   try {
     return compactToolResult(message, limit, options);
   } catch (error) {
     if (!ContextViewError.isInstance(error) || (error.code !== "COMPACTION_LIMIT" && error.code !== "INVALID_TOOL_RESULT")) throw error;
+    const required = error.details["requiredTokens"];
+    if (error.code === "COMPACTION_LIMIT" && typeof required === "number" && required <= fallback && required < tokens) {
+      return compactToolResult(message, required, options);
+    }
     const reason = error.code === "COMPACTION_LIMIT" ? `Too large to compact to ${limit} tokens` : "Could not be compacted safely";
     return withCompaction(message, clearedNotice(message, tokens, reason), { form: "cleared", originalTokens: tokens });
   }
@@ -109,6 +121,7 @@ export function microCompact(messages: readonly BaseMessage[], options: MicroCom
   if (!Array.isArray(messages)) throw invalidOption("messages", "an array of messages", messages);
   const keepRecent = count("keepRecent", options.keepRecent, 3, 0);
   const maxResultTokens = count("maxResultTokens", options.maxResultTokens, 2000, 1);
+  const fallbackResultTokens = Math.max(maxResultTokens, count("fallbackResultTokens", options.fallbackResultTokens, maxResultTokens, 1));
   const estimator = options.estimator ?? (defaultEstimator ??= createEstimator());
   const compactOptions = { estimator };
 
@@ -136,7 +149,7 @@ export function microCompact(messages: readonly BaseMessage[], options: MicroCom
       out.push(withCompaction(message, clearedNotice(message, tokens), { form: "cleared", originalTokens: tokens }));
       cleared++;
     } else if (tokens > maxResultTokens) {
-      const compact = compactOrClear(message, tokens, maxResultTokens, compactOptions);
+      const compact = compactOrClear(message, tokens, maxResultTokens, fallbackResultTokens, compactOptions);
       out.push(compact);
       if (isClearedToolResult(compact)) cleared++;
       else compacted++;

@@ -14,6 +14,9 @@ import type { BuildContextInput, ContextReport, ContextView } from "./types.js";
 
 const defaultEstimator = createEstimator();
 
+/** Room left per tool result for its message framing (overhead, name, tool_call_id). */
+const RESULT_FRAMING_TOKENS = 24;
+
 /** A turn ready for the view: its messages (copies), their estimate, its exchanges. */
 interface PreparedTurn {
   messages: BaseMessage[];
@@ -157,13 +160,20 @@ export function buildContext(input: BuildContextInput): ContextView {
   let keepLeft = options.keepRecentToolResults;
   let clearedResults = 0;
   let compactedResults = 0;
-  const compactMessages = (turn: PreparedTurn): PreparedTurn => {
-    const result = microCompact(turn.messages, { keepRecent: keepLeft, maxResultTokens: options.maxToolResultTokens, estimator });
+  const compactMessages = (turn: PreparedTurn, fallbackResultTokens = options.maxToolResultTokens): PreparedTurn => {
+    const result = microCompact(turn.messages, { keepRecent: keepLeft, maxResultTokens: options.maxToolResultTokens, fallbackResultTokens, estimator });
     keepLeft = Math.max(0, keepLeft - turn.toolResults);
     clearedResults += result.cleared;
     compactedResults += result.compacted;
     if (result.cleared === 0 && result.compacted === 0) return turn;
     return { ...turn, messages: result.messages, tokens: estimator.estimateMessages(result.messages) };
+  };
+
+  const currentResultRoom = (turn: PreparedTurn, room: number): number => {
+    let other = 0;
+    for (const message of turn.messages) if (message.type !== "tool") other += estimator.estimateMessage(message);
+    const kept = Math.max(1, Math.min(turn.toolResults, options.keepRecentToolResults));
+    return Math.max(options.maxToolResultTokens, Math.floor((room - other) / kept) - RESULT_FRAMING_TOKENS);
   };
 
   const history: PreparedTurn[] = [];
@@ -193,7 +203,15 @@ export function buildContext(input: BuildContextInput): ContextView {
   let fit = fitting(limit - fixed - current.tokens - headTokens);
   if (!fit.all || fixed + current.tokens + headTokens > limit) {
     compacting = true;
-    current = compactMessages(current);
+    const uncompacted = current;
+    const before = { keepLeft, clearedResults, compactedResults };
+    // The results the model answers from may use the room the current turn has, shared
+    // evenly, rather than be cleared for exceeding the per-result cap.
+    current = compactMessages(uncompacted, currentResultRoom(uncompacted, limit - fixed));
+    if (fixed + current.tokens > limit) {
+      ({ keepLeft, clearedResults, compactedResults } = before);
+      current = compactMessages(uncompacted);
+    }
   }
   if (fixed + current.tokens > limit) {
     throw new ContextBudgetError({

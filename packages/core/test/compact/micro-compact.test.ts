@@ -105,10 +105,23 @@ describe("microCompact", () => {
     expect(textOf(out[2]!.content)).toMatch(/^\[Too large to compact to 300 tokens; `tool_1` result cleared/);
   });
 
+  it("compacts such a result to the size its references need when fallbackResultTokens allows it", () => {
+    const artifact = financeReport(400);
+    const messages = [new HumanMessage("q"), ...exchange(1, JSON.stringify(artifact), artifact)];
+    const { messages: out, cleared, compacted } = microCompact(messages, { maxResultTokens: 300, fallbackResultTokens: 100_000 });
+    expect([cleared, compacted]).toEqual([0, 1]);
+    const text = textOf(out[2]!.content);
+    expect(() => JSON.parse(text)).not.toThrow();
+    expect(compactionMarkerOf(out[2]!)).toMatchObject({ form: "json" });
+    const tight = microCompact(messages, { maxResultTokens: 300, fallbackResultTokens: 301 });
+    expect([tight.cleared, tight.compacted]).toEqual([1, 0]);
+  });
+
   it.each([
     [{ keepRecent: -1 }, "`keepRecent`"],
     [{ keepRecent: 1.5 }, "`keepRecent`"],
     [{ maxResultTokens: 0 }, "`maxResultTokens`"],
+    [{ fallbackResultTokens: -5 }, "`fallbackResultTokens`"],
   ])("rejects %p", (options, field) => {
     expect(() => microCompact(history(1), options)).toThrow(field);
   });

@@ -182,6 +182,24 @@ describe("buildContext: over budget", () => {
     expect(JSON.stringify(view.at(-1)?.content)).toContain("image_url");
   });
 
+  it("compacts the current turn's large result into the room it has instead of clearing it", () => {
+    const rows = Array.from({ length: 480 }, (_, i) => ({ id: `tx-${String(i).padStart(4, "0")}`, date: `2026-0${1 + (i % 6)}-1${i % 10}`, payee: "Fresh Market", amount: i + 0.5 }));
+    const payload = { query: "groceries", count: 480, total: 123456.78, transactions: rows };
+    const messages = [
+      ...conversation(Array.from({ length: 10 }, (_, i) => ({ text: `old ${i} ${"x".repeat(2000)}`, answer: "ok" }))),
+      new HumanMessage({ id: "now", content: "Show every grocery transaction" }),
+      new AIMessage({ id: "call", content: "", tool_calls: [{ id: "c-all", name: "search_transactions", args: { category: "groceries" } }] }),
+      new ToolMessage({ id: "res", tool_call_id: "c-all", name: "search_transactions", content: JSON.stringify(payload) }),
+    ];
+    const { messages: view, report } = buildContext({ messages, budget: { ...noEnv, promptBudget: 8000 } });
+    const result = view.find((m) => m.id === "res") as ToolMessage;
+    const text = String(result.content);
+    expect(text).toContain("123456.78");
+    for (const row of rows) expect(text).toContain(row.id);
+    expect(report.toolResults.compacted).toBe(1);
+    expect(report.tokens.total).toBeLessThanOrEqual(8000);
+  });
+
   it("moves the head of the view in steps, so prompt caches keep hitting", () => {
     const all = longHistory();
     const heads = (dropStep: number) => {
