@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createEstimator, resolveBudget } from "@contextview/core";
+import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { brokenExchanges, factsKept, orderViolations, quantile, requestKept } from "./metrics.js";
+import { answersOf, callPoints } from "./replay.js";
+import type { Fixture, LoadedFixture, RequiredFact, Strategy, StrategyRun } from "./types.js";
+
+/** One system on one fixture, measured. */
+export interface SystemResult {
+  fixture: string;
+  system: string;
+  harness: string;
+  settings: string;
+  limit: number;
+  /** Model calls the conversation has, and calls that received a view. */
+  calls: { expected: number; made: number };
+  tokens: {
+    /** Estimated input tokens (view + tool schemas) per model call; `null` where no call was made. */
+    perCall: (number | null)[];
+    input: number;
+    maxInput: number;
+    /** Estimated tokens of the recorded answers the model gave (the same for every system that completes). */
+    output: number;
+  };
+  retention: { kept: number; required: number; ratio: number; lost: RequiredFact[] };
+  budget: { within: number; calls: number; ratio: number };
+  brokenExchanges: number;
+  orderViolations: number;
+  orderExamples: string[];
+  /** Views in which the current request was missing or cut. */
+  requestLost: number;
+  checkpointRewritten: boolean | null;
+  timeMs: { total: number; median: number; max: number };
+  summarizerCalls: number;
+  error?: string;
+}
+
+/** A fixture as reported. */
+export interface FixtureSummary {
+  name: string;
+  description: string;
+  limit: number;
+  messages: number;
+  turns: number;
+  modelCalls: number;
+  /** Estimated tokens of the whole conversation, system prompt and tools included. */
+  conversationTokens: number;
+  facts: readonly RequiredFact[];
+}
+
+/** Everything one run measured. */
+export interface EvaluationResult {
+  generatedAt: string;
+  estimator: string;
+  fixtures: FixtureSummary[];
+  systems: { name: string; harness: string }[];
+  results: SystemResult[];
+}
+
+/** Options of {@link runEvaluation}. */
+export interface EvaluationOptions {
+  fixtures: readonly Fixture[];
+  strategies: readonly Strategy[];
+  /** Called before and after each (fixture, system) pair. */
+  onStep?: (event: { phase: "start" | "done"; fixture: string; system: string }) => void;
+  /** Receives each system's raw run (the views themselves), e.g. for the tokenizer check. */
+  onRun?: (event: { fixture: Fixture; system: string; run: StrategyRun; limit: number }) => void;
+}
+
+const estimator = createEstimator();
+
+/**
+ * Loads every fixture once and replays it through every system with the same
+ * limit, counter (contextview's default estimator) and fixed overhead, then
+ * measures each view the model received.
+ */
+export async function runEvaluation(options: EvaluationOptions): Promise<{ result: EvaluationResult; loaded: Map<string, LoadedFixture> }> {
+  const results: SystemResult[] = [];
+  const fixtures: FixtureSummary[] = [];
+  const loadedByName = new Map<string, LoadedFixture>();
+  for (const fixture of options.fixtures) {
+    const loaded = await fixture.load();
+    loadedByName.set(fixture.name, loaded);
+    const limit = resolveBudget(fixture.budget, {}).promptLimit;
+    const toolTokens = estimator.estimateTools(fixture.tools);
+    const fixedTokens = toolTokens + estimator.estimateMessage(new SystemMessage(fixture.systemPrompt));
+    checkFacts(fixture, loaded);
+    fixtures.push({
+      name: fixture.name,
+      description: fixture.description,
+      limit,
+      messages: loaded.messages.length,
+      turns: loaded.messages.filter((m) => m.type === "human").length,
+      modelCalls: callPoints(loaded.messages).length,
+      conversationTokens: fixedTokens + estimator.estimateMessages(loaded.messages),
+      facts: loaded.facts,
+    });
+    for (const strategy of options.strategies) {
+      options.onStep?.({ phase: "start", fixture: fixture.name, system: strategy.name });
+      const tempDir = mkdtempSync(join(tmpdir(), "contextview-eval-"));
+      let run: StrategyRun;
+      try {
+        run = await strategy.run(fixture, loaded, { limit, fixedTokens, toolTokens, count: (m) => estimator.estimateMessages(m), tempDir });
+      } finally {
+        rmSync(tempDir, { recursive: true, force: true });
+      }
+      options.onRun?.({ fixture, system: strategy.name, run, limit });
+      results.push(measure(fixture, loaded, strategy, run, { limit, toolTokens }));
+      options.onStep?.({ phase: "done", fixture: fixture.name, system: strategy.name });
+    }
+  }
+  return {
+    result: {
+      generatedAt: new Date().toISOString(),
+      estimator: "contextview default: ceil(UTF-8 bytes / 3) per text, 4 per message, 1024 per image, tool calls and schemas",
+      fixtures,
+      systems: options.strategies.map((s) => ({ name: s.name, harness: s.harness })),
+      results,
+    },
+    loaded: loadedByName,
+  };
+}
+
+/** A fixture whose facts are not all in its own conversation is a broken fixture. */
+function checkFacts(fixture: Fixture, loaded: LoadedFixture): void {
+  const missing = loaded.facts.filter((fact, i) => !factsKept(loaded.messages, loaded.facts)[i]);
+  if (missing.length > 0) throw new Error(`fixture ${fixture.name}: required facts not in the conversation: ${missing.map((f) => JSON.stringify(f.text)).join(", ")}`);
+}
+
+function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, run: StrategyRun, shared: { limit: number; toolTokens: number }): SystemResult {
+  const points = callPoints(loaded.messages);
+  const perCall: (number | null)[] = points.map((_, i) => {
+    const call = run.calls[i];
+    return call ? estimator.estimateMessages(call.view) + shared.toolTokens : null;
+  });
+  const made = run.calls.length;
+  const tokens = perCall.filter((t): t is number => t !== null);
+  const finalView: BaseMessage[] = made === points.length ? (run.calls[made - 1]?.view ?? []) : [];
+  const kept = factsKept(finalView, loaded.facts);
+  const examples = new Set<string>();
+  let order = 0;
+  let broken = 0;
+  let lost = 0;
+  for (const call of run.calls) {
+    const problems = orderViolations(call.view);
+    order += problems.length;
+    for (const p of problems) examples.add(p);
+    broken += brokenExchanges(call.view);
+    if (!requestKept(call.view, loaded.messages.slice(0, call.historyLength))) lost++;
+  }
+  const within = tokens.filter((t) => t <= shared.limit).length;
+  const times = run.contextMs;
+  return {
+    fixture: fixture.name,
+    system: strategy.name,
+    harness: strategy.harness,
+    settings: strategy.settings(fixture, shared.limit),
+    limit: shared.limit,
+    calls: { expected: points.length, made },
+    tokens: {
+      perCall,
+      input: tokens.reduce((a, b) => a + b, 0),
+      maxInput: tokens.length ? Math.max(...tokens) : 0,
+      output: estimator.estimateMessages(answersOf(loaded.messages).slice(0, made)),
+    },
+    retention: { kept: kept.filter(Boolean).length, required: loaded.facts.length, ratio: loaded.facts.length ? kept.filter(Boolean).length / loaded.facts.length : 1, lost: loaded.facts.filter((_, i) => !kept[i]) },
+    // A call that never happened (the system failed) counts as not within the budget.
+    budget: { within, calls: points.length, ratio: points.length ? within / points.length : 1 },
+    brokenExchanges: broken,
+    orderViolations: order,
+    orderExamples: [...examples].slice(0, 4),
+    requestLost: lost,
+    checkpointRewritten: run.checkpointRewritten,
+    timeMs: { total: times.reduce((a, b) => a + b, 0), median: quantile(times, 0.5) || 0, max: times.length ? Math.max(...times) : 0 },
+    summarizerCalls: run.summarizerCalls,
+    ...(run.error === undefined ? {} : { error: run.error }),
+  };
+}

@@ -1,0 +1,72 @@
+import type { EvaluationResult, SystemResult } from "./run.js";
+import type { TokenizerReport } from "./tokenizer-check.js";
+
+type Row = Record<string, string>;
+
+const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+const rewritten = (value: boolean | null) => (value === null ? "n/a (no checkpoint)" : value ? "yes" : "no");
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+
+/** One row per system and fixture. */
+export function detailRows(result: EvaluationResult): Row[] {
+  return result.results.map((r) => ({
+    fixture: r.fixture,
+    system: r.system,
+    "facts kept": `${r.retention.kept}/${r.retention.required}`,
+    "within budget": `${r.budget.within}/${r.budget.calls}`,
+    "largest view / limit": `${r.tokens.maxInput}/${r.limit}`,
+    "input tokens": String(r.tokens.input),
+    "output tokens": String(r.tokens.output),
+    "broken exchanges": String(r.brokenExchanges),
+    "order violations": String(r.orderViolations),
+    "request lost": String(r.requestLost),
+    "checkpoint rewritten": rewritten(r.checkpointRewritten),
+    "context ms": ms(r.timeMs.total),
+    ...(r.error ? { error: r.error } : {}),
+  }));
+}
+
+/** One row per system over every fixture: the comparison table. */
+export function comparisonRows(result: EvaluationResult): Row[] {
+  return result.systems.map(({ name }) => {
+    const rows = result.results.filter((r) => r.system === name);
+    const sum = (f: (r: SystemResult) => number) => rows.reduce((a, r) => a + f(r), 0);
+    const observed = [...new Set(rows.map((r) => rewritten(r.checkpointRewritten)))];
+    return {
+      system: name,
+      "fact retention": `${pct(sum((r) => r.retention.kept) / Math.max(1, sum((r) => r.retention.required)))} (${sum((r) => r.retention.kept)}/${sum((r) => r.retention.required)})`,
+      "budget compliance": `${pct(sum((r) => r.budget.within) / Math.max(1, sum((r) => r.budget.calls)))} (${sum((r) => r.budget.within)}/${sum((r) => r.budget.calls)})`,
+      "largest view / limit": rows.map((r) => `${(r.tokens.maxInput / r.limit).toFixed(2)}×`).join(" "),
+      "broken exchanges": String(sum((r) => r.brokenExchanges)),
+      "order violations": String(sum((r) => r.orderViolations)),
+      "request lost": String(sum((r) => r.requestLost)),
+      "checkpoint rewritten": observed.join(", "),
+      "context ms": ms(sum((r) => r.timeMs.total)),
+    };
+  });
+}
+
+/** The estimated/actual distributions of the tokenizer check. */
+export function tokenizerRows(report: TokenizerReport): Row[] {
+  const f = (n: number) => n.toFixed(2);
+  return report.encodings.flatMap((e) => [
+    { encoding: e.encoding, over: "messages", samples: String(e.messages.samples), min: f(e.messages.min), p5: f(e.messages.p5), median: f(e.messages.p50), p95: f(e.messages.p95), max: f(e.messages.max), "max shortfall (tokens)": "", "views over limit + reserve": "" },
+    { encoding: e.encoding, over: "contextview views", samples: String(e.views.samples), min: f(e.views.min), p5: f(e.views.p5), median: f(e.views.p50), p95: f(e.views.p95), max: f(e.views.max), "max shortfall (tokens)": String(e.maxViewShortfall), "views over limit + reserve": String(e.viewsOverReserve) },
+    ...Object.entries(e.byFixture).map(([fixture, d]) => ({ encoding: e.encoding, over: `messages: ${fixture}`, samples: String(d.samples), min: f(d.min), p5: f(d.p5), median: f(d.p50), p95: f(d.p95), max: f(d.max), "max shortfall (tokens)": "", "views over limit + reserve": "" })),
+  ]);
+}
+
+/** A table for the terminal: right-aligned columns. */
+export function terminalTable(rows: Row[]): string {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cells = [keys, ...rows.map((row) => keys.map((k) => row[k] ?? ""))];
+  const widths = keys.map((_, i) => Math.max(...cells.map((r) => (r[i] as string).length)));
+  return cells.map((r) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ")).join("\n");
+}
+
+/** A GitHub-flavoured Markdown table. */
+export function markdownTable(rows: Row[]): string {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const escape = (s: string) => s.replace(/\|/g, "\\|");
+  return [`| ${keys.join(" | ")} |`, `|${keys.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${keys.map((k) => escape(r[k] ?? "")).join(" | ")} |`)].join("\n");
+}

@@ -1,0 +1,80 @@
+// The offline context evaluation as CI bounds: contextview's required-fact retention,
+// budget compliance, whole exchanges and provider order on the eval fixtures, what the
+// other systems do to the checkpoint (observed), and the default estimator against
+// js-tiktoken. A reduced run (the node skips the finance fixture, LangChain's systems
+// run on transaction-search only); `pnpm eval` runs everything. Timings are not asserted.
+import { evaluate, type EvaluationReport } from "../eval/evaluate.js";
+import { FIXTURES } from "../eval/fixtures/index.js";
+import type { SystemResult } from "../eval/run.js";
+import { buildContextStrategy, contextEditingStrategy, contextNodeStrategy, summarizationStrategy } from "../eval/strategies/index.js";
+import type { Fixture, Strategy } from "../eval/types.js";
+
+jest.setTimeout(180_000);
+
+const byName = (name: string) => FIXTURES.find((f) => f.name === name) as Fixture;
+
+// Facts each contextview system keeps at least, per fixture (measured; see docs/evaluation.md for the lost ones).
+const MIN_KEPT: Record<string, Record<string, number>> = {
+  "contextview buildContext": { finance: 7, notes: 6, "transaction-search": 3, "mixed-agent": 5 },
+  "contextview node": { notes: 6, "transaction-search": 3, "mixed-agent": 7 },
+};
+
+const results: SystemResult[] = [];
+let tokenizerReport: EvaluationReport;
+
+
+beforeAll(async () => {
+  const runs: [Strategy, Fixture[]][] = [
+    [buildContextStrategy, FIXTURES.slice()],
+    [contextNodeStrategy, ["notes", "transaction-search", "mixed-agent"].map(byName)],
+    [summarizationStrategy, [byName("transaction-search")]],
+    [contextEditingStrategy, [byName("transaction-search")]],
+  ];
+  for (const [strategy, fixtures] of runs) {
+    const report = await evaluate({ fixtures, strategies: [strategy], tokenizer: strategy === buildContextStrategy });
+    results.push(...report.results);
+    if (strategy === buildContextStrategy) tokenizerReport = report;
+  }
+});
+
+const contextview = () => results.filter((r) => r.system.startsWith("contextview"));
+
+test("contextview keeps at least the measured required facts on every fixture", () => {
+  expect(contextview()).toHaveLength(7);
+  for (const r of contextview()) {
+    const min = MIN_KEPT[r.system]?.[r.fixture];
+    expect({ at: `${r.system} / ${r.fixture}`, ok: min !== undefined && r.retention.kept >= min }).toEqual({ at: `${r.system} / ${r.fixture}`, ok: true });
+  }
+});
+
+test("every contextview view fits the prompt limit, keeps exchanges whole and obeys provider order", () => {
+  for (const r of contextview()) {
+    const at = `${r.system} / ${r.fixture}`;
+    expect({ at, error: r.error, made: r.calls.made }).toEqual({ at, error: undefined, made: r.calls.expected });
+    expect({ at, within: r.budget.within, maxInput: r.tokens.maxInput <= r.limit }).toEqual({ at, within: r.calls.expected, maxInput: true });
+    expect({ at, broken: r.brokenExchanges, order: r.orderViolations, requestLost: r.requestLost }).toEqual({ at, broken: 0, order: 0, requestLost: 0 });
+  }
+});
+
+test("the checkpoint: contextview's node leaves it whole; LangChain's middlewares rewrite it (observed)", () => {
+  const observed = Object.fromEntries(results.filter((r) => r.system !== "contextview buildContext").map((r) => [`${r.system} / ${r.fixture}`, r.checkpointRewritten]));
+  expect(observed).toEqual({
+    "contextview node / notes": false,
+    "contextview node / transaction-search": false,
+    "contextview node / mixed-agent": false,
+    "summarizationMiddleware / transaction-search": true,
+    "contextEditingMiddleware / transaction-search": true,
+  });
+});
+
+test("the default estimator never under-estimates a view by more than the safety reserve (js-tiktoken o200k_base, cl100k_base)", () => {
+  const tokenizer = tokenizerReport.tokenizer;
+  expect(tokenizer?.encodings.map((e) => e.encoding)).toEqual(["o200k_base", "cl100k_base"]);
+  for (const e of tokenizer?.encodings ?? []) {
+    expect(e.views.samples).toBeGreaterThan(200);
+    expect(e.viewsOverReserve).toBe(0);
+    expect(e.maxViewShortfall).toBeLessThanOrEqual(tokenizer?.safetyReserve ?? 0);
+    // Per message the estimate may fall short; never by more than the share of an 8k limit the reserve covers.
+    expect(e.messages.min).toBeGreaterThan(1 - 2048 / 8000);
+  }
+});
