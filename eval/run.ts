@@ -125,7 +125,8 @@ export async function runEvaluation(options: EvaluationOptions): Promise<{ resul
 
 /** A fixture whose facts are not all in its own conversation is a broken fixture. */
 function checkFacts(fixture: Fixture, loaded: LoadedFixture): void {
-  const missing = loaded.facts.filter((fact, i) => !factsKept(loaded.messages, loaded.facts)[i]);
+  const kept = factsKept(loaded.messages, loaded.facts);
+  const missing = loaded.facts.filter((_, i) => !kept[i]);
   if (missing.length > 0) throw new Error(`fixture ${fixture.name}: required facts not in the conversation: ${missing.map((f) => JSON.stringify(f.text)).join(", ")}`);
 }
 

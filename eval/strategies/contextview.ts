@@ -23,7 +23,7 @@ export const buildContextStrategy: Strategy = {
   name: "contextview buildContext",
   harness: "pure function over the transcript",
   settings: () => "defaults (keep 3 tool results, 2,000-token results, excerpts of dropped turns), system prompt and tools charged",
-  async run(fixture, loaded, context): Promise<StrategyRun> {
+  async run(fixture, loaded): Promise<StrategyRun> {
     const transcript = loaded.messages.map(cloneMessage);
     const before = JSON.stringify(transcript);
     const run: StrategyRun = { calls: [], contextMs: [], checkpointRewritten: null, summarizerCalls: 0 };

@@ -1,4 +1,4 @@
-import { describe, invalidOption } from "./errors.js";
+import { describeValue, invalidOption } from "./errors.js";
 import { ContextViewError } from "./errors.js";
 
 /** Token budget of one model call. All values are estimated tokens. */
@@ -97,7 +97,7 @@ export function resolveBudget(
       if (!/^\d+$/.test(text)) {
         throw new ContextViewError(
           "INVALID_OPTION",
-          `Expected \`${envName}\` (environment, for \`${field}\`) to be a ${POSITIVE.has(field) ? "positive" : "non-negative"} integer, got ${describe(raw)}`,
+          `Expected \`${envName}\` (environment, for \`${field}\`) to be a ${POSITIVE.has(field) ? "positive" : "non-negative"} integer, got ${describeValue(raw)}`,
           { field, env: envName },
         );
       }

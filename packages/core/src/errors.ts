@@ -129,11 +129,11 @@ export class ContextBudgetError extends ContextOverflowError {
 
 /** Shorthand for an `INVALID_OPTION` error naming the field and what was expected. */
 export function invalidOption(field: string, expected: string, got: unknown): ContextViewError {
-  return new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to be ${expected}, got ${describe(got)}`, { field });
+  return new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to be ${expected}, got ${describeValue(got)}`, { field });
 }
 
 /** A short, content-free description of a value for error messages. */
-export function describe(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return `an array of ${value.length}`;
   switch (typeof value) {

@@ -10,7 +10,7 @@ import {
   type MessageContent,
   type StoredMessage,
 } from "@langchain/core/messages";
-import { ContextViewError, describe } from "./errors.js";
+import { ContextViewError, describeValue } from "./errors.js";
 
 /** The four roles a view is made of. */
 export type MessageKind = "system" | "human" | "ai" | "tool";
@@ -44,7 +44,14 @@ const CLASS_KIND: Readonly<Record<string, MessageKind>> = {
 };
 
 function invalidMessage(index: number, expected: string, got: unknown): ContextViewError {
-  return new ContextViewError("INVALID_MESSAGES", `Expected \`messages[${index}]\` to be ${expected}, got ${describe(got)}`, { index });
+  return new ContextViewError("INVALID_MESSAGES", `Expected \`messages[${index}]\` to be ${expected}, got ${describeValue(got)}`, { index });
+}
+
+/** Throws `INVALID_MESSAGES` unless `messages` is an array (of anything; each element is checked when read). */
+export function checkMessageArray(messages: unknown): asserts messages is readonly unknown[] {
+  if (!Array.isArray(messages)) {
+    throw new ContextViewError("INVALID_MESSAGES", `Expected \`messages\` to be an array of chat messages, got ${describeValue(messages)}`, { field: "messages" });
+  }
 }
 
 /**
@@ -101,7 +108,7 @@ function slowKind(value: unknown, index: number): MessageKind {
     if (typeof id !== "string" || id === "") {
       throw new ContextViewError(
         "INVALID_MESSAGES",
-        `Expected \`messages[${index}].tool_call_id\` to be a non-empty string on a ToolMessage, got ${describe(id)}`,
+        `Expected \`messages[${index}].tool_call_id\` to be a non-empty string on a ToolMessage, got ${describeValue(id)}`,
         { index, field: "tool_call_id" },
       );
     }

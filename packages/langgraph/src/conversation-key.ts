@@ -1,7 +1,7 @@
 import type { ConversationKey } from "@contextview/core";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ContextIntegrationError } from "./errors.js";
-import { describeValue } from "./request-config.js";
+import { describeValue } from "@contextview/core";
 
 /**
  * The conversation key of a request: `config.configurable.thread_id` and the

@@ -1,6 +1,6 @@
 import type { ContextStore } from "@contextview/core";
 import { ContextIntegrationError } from "./errors.js";
-import { describeValue } from "./request-config.js";
+import { describeValue } from "@contextview/core";
 
 /** A checkpointer that can delete a thread (every LangGraph saver can). */
 export interface ThreadDeleter {

@@ -1,6 +1,7 @@
 import {
   InMemoryContextStore,
   createContextManager,
+  describeValue,
   type ContextManager,
   type ContextManagerOptions,
   type ContextSettings,
@@ -12,7 +13,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
 import type { ContextLogger } from "./observability.js";
-import { CONTEXT_SETTING_KEYS, describeValue, parseContextConfig } from "./request-config.js";
+import { CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
 const hasMethods =

@@ -1,4 +1,4 @@
-import type { ContextSettings } from "@contextview/core";
+import { describeValue, type ContextSettings } from "@contextview/core";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
 
@@ -139,26 +139,3 @@ function withoutUndefined<T extends object>(value: T): T {
   return out as T;
 }
 
-/** A short, content-free description of a value for error messages. */
-export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  switch (typeof value) {
-    case "string":
-      return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-    case "number":
-    case "boolean":
-    case "bigint":
-      return String(value);
-    case "undefined":
-      return "undefined";
-    case "function":
-      return "a function";
-    case "symbol":
-      return "a symbol";
-    default: {
-      const name = (value as object).constructor?.name;
-      return name && name !== "Object" ? `a ${name}` : "an object";
-    }
-  }
-}

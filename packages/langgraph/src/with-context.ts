@@ -5,7 +5,7 @@ import { concat } from "@langchain/core/utils/stream";
 import { createContextPipeline, type ContextPipeline } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
 import type { ContextOptions, ToolsForCall } from "./options.js";
-import { describeValue } from "./request-config.js";
+import { describeValue } from "@contextview/core";
 
 /** Tools bound with `bindTools`/`withConfig`, found along a chain of `RunnableBinding`s. */
 function boundTools(model: unknown): readonly unknown[] | undefined {

@@ -1,5 +1,5 @@
 import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
-import { ContextViewError, describe, invalidOption } from "../errors.js";
+import { ContextViewError, describeValue, invalidOption } from "../errors.js";
 import { safeJson } from "../estimate.js";
 import { blockText, copyMessage, isImageBlock } from "../messages.js";
 import { inspectPayload, jsonNestsDeeperThan, type PayloadOrigin } from "./inspect.js";
@@ -33,7 +33,7 @@ function readArtifactSource(artifact: unknown): { value: unknown; origin: Payloa
   try {
     focus = Array.isArray(artifact) ? undefined : Object.hasOwn(artifact, "model_context") ? (artifact as Record<string, unknown>)["model_context"] : undefined;
   } catch (cause) {
-    throw new ContextViewError("INVALID_TOOL_RESULT", `The tool result artifact could not be read: ${describe(cause)} thrown`, { origin: "artifact" }, { cause });
+    throw new ContextViewError("INVALID_TOOL_RESULT", `The tool result artifact could not be read: ${describeValue(cause)} thrown`, { origin: "artifact" }, { cause });
   }
   if (focus !== undefined && focus !== null) return { value: focus, origin: "model_context" };
   return { value: artifact, origin: "artifact" };

@@ -1,4 +1,4 @@
-import { ContextViewError, describe } from "../errors.js";
+import { ContextViewError, describeValue } from "../errors.js";
 
 /** Where a structured payload came from; named in errors and in the compaction marker. */
 export type PayloadOrigin = "artifact" | "model_context" | "content";
@@ -89,7 +89,7 @@ export function inspectPayload(root: unknown, origin: PayloadOrigin, limits: Pay
     walk(root);
   } catch (cause) {
     if (ContextViewError.isInstance(cause)) throw cause;
-    throw new ContextViewError("INVALID_TOOL_RESULT", `The tool result ${origin} could not be read: ${describe(cause)} thrown at ${pathOf(keys)}`, { origin }, { cause });
+    throw new ContextViewError("INVALID_TOOL_RESULT", `The tool result ${origin} could not be read: ${describeValue(cause)} thrown at ${pathOf(keys)}`, { origin }, { cause });
   }
 }
 

@@ -1,7 +1,7 @@
 import { isBaseMessage } from "@langchain/core/messages";
-import { ContextViewError, describe } from "../errors.js";
+import { ContextViewError, describeValue } from "../errors.js";
 import { safeJson, utf8Length } from "../estimate.js";
-import { blockText, kindOf, type MessageKind } from "../messages.js";
+import { blockText, checkMessageArray, kindOf, type MessageKind } from "../messages.js";
 import type { Slicer } from "./slicer.js";
 
 /**
@@ -85,7 +85,7 @@ function readMessage(value: unknown, index: number, maxMessageBytes: number): Sn
   const fields = fieldsOf(value as object);
   const id = fields["id"];
   if (typeof id !== "string" || id === "") {
-    throw invalid(`messages[${index}].id`, "a non-empty string (checkpoint messages carry ids)", describe(id), index);
+    throw invalid(`messages[${index}].id`, "a non-empty string (checkpoint messages carry ids)", describeValue(id), index);
   }
   if (!wellFormed(id).isWellFormed()) throw invalid(`messages[${index}].id`, "well-formed text", "a lone surrogate", index);
   const content = fields["content"] ?? "";
@@ -107,7 +107,7 @@ function readMessage(value: unknown, index: number, maxMessageBytes: number): Sn
       }
     }
   } else {
-    throw invalid(`messages[${index}].content`, "a string or an array of content blocks", describe(content), index);
+    throw invalid(`messages[${index}].content`, "a string or an array of content blocks", describeValue(content), index);
   }
   if (kind === "ai") parts.push(...toolCallParts(fields));
   const toolCallId = fields["tool_call_id"];
@@ -138,11 +138,7 @@ function readMessage(value: unknown, index: number, maxMessageBytes: number): Sn
  * first offending message and field.
  */
 export async function readSnapshot(messages: unknown, maxMessageBytes: number, slicer: Slicer): Promise<Snapshot> {
-  if (!Array.isArray(messages)) {
-    throw new ContextViewError("INVALID_MESSAGES", `Expected \`messages\` to be an array of chat messages, got ${describe(messages)}`, {
-      field: "messages",
-    });
-  }
+  checkMessageArray(messages);
   const read: SnapshotMessage[] = [];
   let lastHuman = -1;
   for (let i = 0; i < messages.length; i++) {

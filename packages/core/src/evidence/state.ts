@@ -2,6 +2,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { invalidOption } from "../errors.js";
 import { utf8Length } from "../estimate.js";
 import { EMPTY_PREFIX_DIGEST, EVIDENCE_LIMITS, EVIDENCE_STATE_VERSION } from "./limits.js";
+import { objectAt, countAt } from "../validate.js";
 
 /**
  * The four buckets, in the order they are serialized. Labels come from keyword
@@ -182,16 +183,6 @@ export class EvidenceState {
     for (const bucket of EVIDENCE_BUCKETS) buckets[bucket] = this.buckets[bucket].map((entry) => ({ ...entry }));
     return { version: this.version, cursor: this.cursor, prefixDigest: this.prefixDigest, omitted: this.omitted, buckets };
   }
-}
-
-function objectAt(field: string, value: unknown): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidOption(field, "an object", value);
-  return value as Record<string, unknown>;
-}
-
-function countAt(field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw invalidOption(field, "a non-negative integer", value);
-  return value;
 }
 
 function entryFrom(field: string, value: unknown, cursor: number): EvidenceEntry {

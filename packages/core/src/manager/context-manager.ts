@@ -1,8 +1,8 @@
 import type { Budget } from "../budget.js";
 import { resolveBudget } from "../budget.js";
-import { ContextViewError, describe, invalidOption } from "../errors.js";
+import { invalidOption } from "../errors.js";
 import { createEstimator } from "../estimate.js";
-import { kindOf, toBaseMessage, type MessageInput } from "../messages.js";
+import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
 import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
@@ -127,9 +127,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const trigger = Math.min(summaryTrigger(baseBudget, settings.triggerRatio), limit);
 
     const messages = request.messages;
-    if (!Array.isArray(messages)) {
-      throw new ContextViewError("INVALID_MESSAGES", `Expected \`messages\` to be an array of chat messages, got ${describe(messages)}`, { field: "messages" });
-    }
+    checkMessageArray(messages);
     let lead = 0;
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
 

@@ -1,6 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { ContextViewError, describe, invalidOption } from "../errors.js";
+import { invalidOption } from "../errors.js";
+import { checkMessageArray } from "../messages.js";
 import { createDiscoveryTool, DISCOVER_TOOL_NAME } from "./discovery.js";
 import { resolveGroups } from "./groups.js";
 import { chooseGroups } from "./select.js";
@@ -75,9 +76,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
   const allTools = Object.freeze([...lead, ...groups.flatMap((group) => group.tools)]);
 
   const select = (input: SelectToolsInput): ToolSelection => {
-    if (typeof input !== "object" || input === null || !Array.isArray(input.messages)) {
-      throw new ContextViewError("INVALID_MESSAGES", `Expected \`messages\` to be an array of chat messages, got ${describe(input?.messages)}`, { field: "messages" });
-    }
+    checkMessageArray((input as Partial<SelectToolsInput> | null | undefined)?.messages);
     const allowed = groups.some((group) => group.admin) && isAuthorized(input.config);
     const choice = chooseGroups(input.messages, { groups, followUpMaxWords, followUpDepth, allowed });
     return {

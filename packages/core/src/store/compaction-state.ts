@@ -1,20 +1,6 @@
 import { invalidOption } from "../errors.js";
 import type { CompactionState } from "./contracts.js";
-
-function objectAt(field: string, value: unknown): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidOption(field, "an object", value);
-  return value as Record<string, unknown>;
-}
-
-function countAt(field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw invalidOption(field, "a non-negative integer", value);
-  return value;
-}
-
-function finiteAt(field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) throw invalidOption(field, "a finite number", value);
-  return value;
-}
+import { objectAt, countAt, finiteAt } from "../validate.js";
 
 function summaryFrom(value: unknown): CompactionState["summary"] {
   if (value === null) return null;

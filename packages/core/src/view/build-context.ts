@@ -1,8 +1,8 @@
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { microCompact } from "../compact/index.js";
-import { ContextBudgetError, ContextViewError, describe } from "../errors.js";
+import { ContextBudgetError, ContextViewError, describeValue } from "../errors.js";
 import { createEstimator, type Estimator } from "../estimate.js";
-import { copyMessage, kindOf, textOf, toBaseMessage, type MessageInput, type MessageKind } from "../messages.js";
+import { checkMessageArray, copyMessage, kindOf, textOf, toBaseMessage, type MessageInput, type MessageKind } from "../messages.js";
 import { memoryBlockCost, renderMemoryBlock } from "../memories/memory-block.js";
 import { addCounts, groupExchanges, type GroupedSegment } from "./exchanges.js";
 import { asHistoryMessage, dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
@@ -57,12 +57,10 @@ interface PreparedTurn {
 export function buildContext(input: BuildContextInput): ContextView {
   const started = performance.now();
   if (input === null || typeof input !== "object") {
-    throw new ContextViewError("INVALID_MESSAGES", `Expected the input of buildContext to be an object with \`messages\`, got ${describe(input)}`);
+    throw new ContextViewError("INVALID_MESSAGES", `Expected the input of buildContext to be an object with \`messages\`, got ${describeValue(input)}`);
   }
   const source = input.messages;
-  if (!Array.isArray(source)) {
-    throw new ContextViewError("INVALID_MESSAGES", `Expected \`messages\` to be an array of chat messages, got ${describe(source)}`, { field: "messages" });
-  }
+  checkMessageArray(source);
   const budget = budgetOf(input.budget);
   const options = resolveViewOptions(input);
   const estimator = input.estimator ?? defaultEstimator;
@@ -308,7 +306,7 @@ function systemPromptText(systemPrompt: BuildContextInput["systemPrompt"], sourc
   if (systemPrompt !== undefined) {
     if (typeof systemPrompt === "string") return systemPrompt;
     if (systemPrompt !== null && typeof systemPrompt === "object" && "content" in systemPrompt) return textOf(systemPrompt.content);
-    throw new ContextViewError("INVALID_OPTION", `Expected \`systemPrompt\` to be a string or a SystemMessage, got ${describe(systemPrompt)}`, { field: "systemPrompt" });
+    throw new ContextViewError("INVALID_OPTION", `Expected \`systemPrompt\` to be a string or a SystemMessage, got ${describeValue(systemPrompt)}`, { field: "systemPrompt" });
   }
   const parts: string[] = [];
   for (let i = 0; i < lead; i++) parts.push(textOf(toBaseMessage(source[i] as MessageInput, i).content));
@@ -316,9 +314,9 @@ function systemPromptText(systemPrompt: BuildContextInput["systemPrompt"], sourc
 }
 
 function selectMemoriesInOrder(memories: readonly string[], budgetTokens: number, estimator: Estimator): { block: string; kept: number } {
-  if (!Array.isArray(memories)) throw new ContextViewError("INVALID_OPTION", `Expected \`memories\` to be an array of strings, got ${describe(memories)}`, { field: "memories" });
+  if (!Array.isArray(memories)) throw new ContextViewError("INVALID_OPTION", `Expected \`memories\` to be an array of strings, got ${describeValue(memories)}`, { field: "memories" });
   memories.forEach((memory, index) => {
-    if (typeof memory !== "string") throw new ContextViewError("INVALID_OPTION", `Expected \`memories[${index}]\` to be a string, got ${describe(memory)}`, { field: `memories[${index}]` });
+    if (typeof memory !== "string") throw new ContextViewError("INVALID_OPTION", `Expected \`memories[${index}]\` to be a string, got ${describeValue(memory)}`, { field: `memories[${index}]` });
   });
   let used = memoryBlockCost.header(estimator);
   const kept: string[] = [];
@@ -333,7 +331,7 @@ function selectMemoriesInOrder(memories: readonly string[], budgetTokens: number
 
 function checkSummary(summary: unknown): BaseMessage {
   if (summary === null || typeof summary !== "object" || !("content" in summary) || typeof (summary as BaseMessage).type !== "string") {
-    throw new ContextViewError("INVALID_OPTION", `Expected \`summaryMessage\` to be a chat message (an AIMessage), got ${describe(summary)}`, { field: "summaryMessage" });
+    throw new ContextViewError("INVALID_OPTION", `Expected \`summaryMessage\` to be a chat message (an AIMessage), got ${describeValue(summary)}`, { field: "summaryMessage" });
   }
   return summary as BaseMessage;
 }

@@ -1,5 +1,5 @@
 import { ContextIntegrationError } from "../errors.js";
-import { describeValue } from "../request-config.js";
+import { describeValue } from "@contextview/core";
 import { streamedText } from "./content.js";
 import type { StreamLogger, StreamMetrics, StreamOutcome, StreamPhase, StreamRequestRecord } from "./records.js";
 import { StreamMeter } from "./stream-meter.js";
