@@ -1,26 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import Database from "better-sqlite3";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { toolsMarker } from "../../packages/langgraph/test/support/recording-model.js";
 
-/** A fresh temporary directory per test, removed after it. */
-export function useTempDir(): () => string {
-  let dir: string | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "contextview-langgraph-"));
-  });
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-  return () => {
-    if (!dir) throw new Error("useTempDir() is only available inside a test");
-    return dir;
-  };
-}
+export { useTempDir } from "../../packages/sqlite/test/support/temp.js";
 
 /**
  * The user message of turn `i`: every third turn asks for 3 parallel tool calls,
