@@ -23,9 +23,9 @@ export interface JsonCompactionMarker {
   readonly origin: CompactionOrigin;
   /** The limit, in estimated tokens, of the last pass. */
   readonly limitTokens: number;
-  /** Rows omitted over every collection, earlier passes included. */
+  /** Rows omitted over every collection, earlier passes included (`omitted` and `nested_omissions` of every node). */
   readonly omittedRows: number;
-  /** Characters omitted over every text field, earlier passes included. */
+  /** Characters omitted over every text field, earlier passes included (`omitted_chars` of every node and nested omission). */
   readonly omittedChars: number;
 }
 

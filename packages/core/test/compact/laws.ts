@@ -32,6 +32,44 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
  */
 export function projectionProblems(source: unknown, output: unknown, path = "$"): string[] {
   const problems: string[] = [];
+  /** `src[from..]` are omitted: `refs` must hold one row each, with every reference they carry. */
+  const referenceProblems = (src: readonly unknown[], from: number, refs: unknown, at: string): void => {
+    const table = refs as { fields: string[]; rows: unknown[][] } | undefined;
+    const omitted = src.length - from;
+    if (table && table.rows.length !== omitted) problems.push(`${at}: ${table.rows.length} reference rows for ${omitted} omitted`);
+    for (let j = 0; j < omitted; j++) {
+      const row = src[from + j];
+      if (!isObject(row)) continue;
+      for (const key of Object.keys(row)) {
+        if (!isReference(key) || row[key] === undefined) continue;
+        const column = table?.fields.indexOf(key) ?? -1;
+        const cell = column >= 0 ? table!.rows[j]![column] : undefined;
+        if (JSON.stringify(cell) !== JSON.stringify(row[key])) problems.push(`${at}[${from + j}].${key}: reference missing`);
+      }
+    }
+  };
+  /**
+   * Earlier omissions inside omitted rows: each entry's path leads, in the source,
+   * to the whole collection (every row counted, every reference kept) or the whole
+   * text it counts, inside a row at or after `from`, in source order.
+   */
+  const nestedProblems = (src: readonly unknown[], from: number, nested: unknown, at: string): void => {
+    if (nested === undefined) return;
+    if (!Array.isArray(nested) || nested.length === 0) return void problems.push(`${at}: nested_omissions is not a non-empty list`);
+    let lastRow = from;
+    for (const entry of nested as Json[]) {
+      const path = entry["path"] as Array<string | number>;
+      const where = `${at}.nested_omissions${JSON.stringify(path)}`;
+      if (typeof path[0] !== "number" || path[0] < lastRow || path[0] >= src.length) problems.push(`${where}: row out of order or not omitted`);
+      else lastRow = path[0];
+      let value: unknown = src;
+      for (const step of path) value = Array.isArray(value) || isObject(value) ? (value as Record<string | number, unknown>)[step] : undefined;
+      if (typeof entry["omitted_chars"] === "number") {
+        if (typeof value !== "string" || value.length !== entry["omitted_chars"]) problems.push(`${where}: omitted_chars is not the whole text`);
+      } else if (!Array.isArray(value) || value.length !== entry["omitted"]) problems.push(`${where}: omitted is not the whole collection`);
+      else referenceProblems(value, 0, entry["omitted_refs"], where);
+    }
+  };
   const walk = (src: unknown, out: unknown, at: string): void => {
     if (isObject(out) && out["$compacted"] === "rows") {
       if (!Array.isArray(src)) return void problems.push(`${at}: rows node for a non-array`);
@@ -42,18 +80,8 @@ export function projectionProblems(source: unknown, output: unknown, path = "$")
       if (retained + omitted !== returned) problems.push(`${at}: retained + omitted != returned`);
       if (typeof out["notice"] !== "string" || !/tool/.test(out["notice"] as string)) problems.push(`${at}: no notice`);
       rows.forEach((row, i) => walk(src[i], row, `${at}[${i}]`));
-      const table = out["omitted_refs"] as { fields: string[]; rows: unknown[][] } | undefined;
-      if (table && table.rows.length !== omitted) problems.push(`${at}: ${table.rows.length} reference rows for ${omitted} omitted`);
-      for (let j = 0; j < omitted; j++) {
-        const row = src[retained + j];
-        if (!isObject(row)) continue;
-        for (const key of Object.keys(row)) {
-          if (!isReference(key) || row[key] === undefined) continue;
-          const column = table?.fields.indexOf(key) ?? -1;
-          const cell = column >= 0 ? table!.rows[j]![column] : undefined;
-          if (JSON.stringify(cell) !== JSON.stringify(row[key])) problems.push(`${at}[${retained + j}].${key}: reference missing`);
-        }
-      }
+      referenceProblems(src, retained, out["omitted_refs"], at);
+      nestedProblems(src, retained, out["nested_omissions"], at);
       return;
     }
     if (isObject(out) && out["$compacted"] === "text") {
@@ -97,4 +125,42 @@ export function compactedNodes(value: unknown, path = "$"): Array<{ path: string
   };
   walk(value, path);
   return found;
+}
+
+/** Rows and characters omitted, over every node and every nested omission: what the marker must report. */
+export function omissionTotals(value: unknown): { omittedRows: number; omittedChars: number } {
+  let omittedRows = 0;
+  let omittedChars = 0;
+  for (const { node } of compactedNodes(value)) {
+    if (node["$compacted"] === "text") omittedChars += node["omitted_chars"] as number;
+    if (node["$compacted"] !== "rows") continue;
+    omittedRows += node["omitted"] as number;
+    for (const entry of (node["nested_omissions"] ?? []) as Json[]) {
+      omittedRows += (entry["omitted"] as number | undefined) ?? 0;
+      omittedChars += (entry["omitted_chars"] as number | undefined) ?? 0;
+    }
+  }
+  return { omittedRows, omittedChars };
+}
+
+/**
+ * Every reference row of every `omitted_refs` table, nested omissions included,
+ * as its identifying fields (nulls dropped, keys sorted), so tables whose columns
+ * differ can be compared.
+ */
+export function omittedReferences(value: unknown): string[] {
+  const found: string[] = [];
+  const collect = (refs: unknown): void => {
+    const table = refs as { fields: string[]; rows: unknown[][] } | undefined;
+    for (const row of table?.rows ?? []) {
+      const pairs = table!.fields.map((field, i) => [field, row[i] ?? null] as const).filter(([, cell]) => cell !== null);
+      found.push(JSON.stringify(pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+    }
+  };
+  for (const { node } of compactedNodes(value)) {
+    if (node["$compacted"] !== "rows") continue;
+    collect(node["omitted_refs"]);
+    for (const entry of (node["nested_omissions"] ?? []) as Json[]) collect(entry["omitted_refs"]);
+  }
+  return found.sort();
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { ToolMessage } from "@langchain/core/messages";
 import { ContextViewError, compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
 import { textOf } from "../../src/messages.js";
-import { contentJson, deepFreeze, projectionProblems } from "./laws.js";
+import { contentJson, deepFreeze, omissionTotals, omittedReferences, projectionProblems } from "./laws.js";
 
 const estimator = createEstimator();
 const char = fc.constantFrom("a", "b", " ", "é", "😀", "\n", "#", "\ud800", '"', "\\");
@@ -28,6 +28,27 @@ const payload = fc.record({
   items: fc.array(fc.oneof(row, fc.integer(), fc.string({ maxLength: 20 })), { maxLength: 60, size: "max" }),
   markdown: text(4000),
 });
+
+/**
+ * Seeds stay random so every run explores new payloads, but a failure must end
+ * in bounded time instead of shrinking for minutes (each run compacts a payload
+ * of up to ~100 KB several times, and CI read the long shrink as a hang). Every
+ * property is interrupted, as a failure, past a limit far above its usual time
+ * (about a second) that a loaded two-core machine does not reach; the costliest,
+ * repeated compaction, also reports its first counterexample unshrunk. The seed
+ * and path in the report replay it.
+ */
+const bounded = (timeLimitMs: number, endOnFailure = false): fc.Parameters<unknown> => ({
+  endOnFailure,
+  plugins: [fc.interruptAfterTimeLimit(timeLimitMs, { failOnInterrupt: true })],
+});
+
+/** The marker reports what the nodes say: its totals are those of every node and nested omission. */
+function expectHonestMarker(out: ToolMessage): void {
+  const marker = compactionMarkerOf(out);
+  if (marker?.form !== "json") return;
+  expect(omissionTotals(contentJson(out))).toEqual({ omittedRows: marker.omittedRows, omittedChars: marker.omittedChars });
+}
 
 const message = (artifact: unknown) => new ToolMessage({ content: JSON.stringify(artifact), artifact, tool_call_id: "call-p" });
 
@@ -60,8 +81,9 @@ describe("compactToolResult laws", () => {
         if (compactionMarkerOf(out) !== undefined) compacted++;
         if (compactionMarkerOf(out) !== undefined) expect(projectionProblems(artifact, json)).toEqual([]);
         else expect(textOf(out.content)).toBe(before);
+        expectHonestMarker(out);
       }),
-      { numRuns: 80 },
+      { numRuns: 80, ...bounded(20_000) },
     );
     // The generator must exercise compaction, not only small payloads kept whole.
     expect(compacted).toBeGreaterThan(20);
@@ -80,10 +102,12 @@ describe("compactToolResult laws", () => {
           expect(b.omittedRows).toBeGreaterThanOrEqual(a.omittedRows);
           expect(b.omittedChars).toBeGreaterThanOrEqual(a.omittedChars);
           expect(projectionProblems(artifact, contentJson(twice))).toEqual([]);
+          expectHonestMarker(twice);
+          expect(omittedReferences(contentJson(twice))).toEqual(expect.arrayContaining(omittedReferences(contentJson(once))));
         }
         expect(compactToolResult(twice, Math.max(1, Math.floor(limit * shrink))).content).toBe(twice.content);
       }),
-      { numRuns: 60 },
+      { numRuns: 60, ...bounded(20_000, true) },
     );
   });
 
@@ -100,7 +124,7 @@ describe("compactToolResult laws", () => {
         const body = textOf(out.content);
         expect(content.startsWith(body.slice(body.indexOf("\n") + 1, body.indexOf("\n") + 1 + marker.headChars))).toBe(true);
       }),
-      { numRuns: 80 },
+      { numRuns: 80, ...bounded(20_000) },
     );
   });
 });
