@@ -9,7 +9,7 @@ export {
   type Estimator,
   type EstimatorOptions,
 } from "./estimate.js";
-export { textOf, countImages, isImageBlock, type MessageInput, type MessageKind } from "./messages.js";
+export { textOf, countImages, isImageBlock, kindOf, type MessageInput, type MessageKind } from "./messages.js";
 
 // -- view (issue: core view engine) --
 export { buildContext } from "./view/build-context.js";

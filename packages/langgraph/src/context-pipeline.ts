@@ -1,4 +1,4 @@
-import { ContextViewError, resolveBudget, type ContextRequest, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
+import { ContextViewError, kindOf, resolveBudget, type ContextRequest, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
@@ -41,6 +41,15 @@ export interface ContextPipeline {
   readonly pendingEvidenceUpdates: number;
 }
 
+/** Conversations whose validated evidence prefix is remembered (least recently updated first out). */
+const REMEMBERED_PREFIXES = 512;
+
+/** Index of the newest user message, or -1. */
+function newestRequest(messages: readonly MessageInput[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (kindOf(messages[i], i) === "human") return i;
+  return -1;
+}
+
 /** Validate the options once and build the shared pipeline. */
 export function createContextPipeline(options: ContextOptions | undefined, source: ContextSource): ContextPipeline {
   const resolved = resolveContextOptions(options);
@@ -61,12 +70,27 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
     return overrides;
   };
 
+  // Evidence covers the messages before the newest user request, so every model call of
+  // one agent turn would update (and re-hash) the same prefix. Once a prefix is validated
+  // in this process, a call whose prefix holds the very same message objects reuses the
+  // result; a new turn, an edited prefix or a reloaded checkpoint updates the store again.
+  const validated = new Map<string, { prefix: readonly MessageInput[]; evidence: BaseMessage | null }>();
+  const updateEvidence = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<BaseMessage | null> => {
+    const id = JSON.stringify([key.userId, key.conversationId]);
+    const end = newestRequest(messages);
+    const memo = validated.get(id);
+    if (memo && memo.prefix.length === end && memo.prefix.every((message, i) => message === messages[i])) return memo.evidence;
+    const evidence = (await store.update(key.userId, key.conversationId, messages, signal ? { signal } : {})).asMessage();
+    validated.delete(id);
+    validated.set(id, { prefix: messages.slice(0, Math.max(end, 0)), evidence });
+    if (validated.size > REMEMBERED_PREFIXES) validated.delete(validated.keys().next().value as string);
+    return evidence;
+  };
+
   const evidenceOf = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<BaseMessage | null> => {
     if (resolved.evidence === "off") return null;
     try {
-      if (resolved.evidence === "update") {
-        return (await store.update(key.userId, key.conversationId, messages, signal ? { signal } : {})).asMessage();
-      }
+      if (resolved.evidence === "update") return await updateEvidence(key, messages, signal);
       const loaded = await store.load(key.userId, key.conversationId);
       background.schedule(key, messages);
       return loaded.asMessage();

@@ -73,6 +73,25 @@ describe("createContextNode", () => {
     expect(update.llmInputMessages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(true);
   });
 
+  it("updates evidence once per turn: later calls with the same prefix objects reuse it, a changed prefix updates again", async () => {
+    const store = new InMemoryContextStore();
+    const update = jest.spyOn(store, "update");
+    const node = createContextNode({ store, budget: { promptBudget: 3000 } });
+    const messages = conversation(20);
+    const first = await node.invoke({ messages }, config());
+    // The agent loop's next call: the same turn, with the model's tool call and its result appended.
+    const next = [...messages, new AIMessage({ id: "reply", content: "done" })];
+    const second = await node.invoke({ messages: next }, config());
+    expect(update).toHaveBeenCalledTimes(1);
+    const evidence = (view: { llmInputMessages: { content: unknown }[] }) => view.llmInputMessages.find((m) => String(m.content).includes("contextview_evidence"))?.content;
+    expect(evidence(second)).toEqual(evidence(first));
+    // An edited prefix (a new object at a summarized position) is validated by the store again.
+    const edited = [...messages];
+    edited[2] = new AIMessage({ id: "edited", content: "changed" });
+    await node.invoke({ messages: edited }, config());
+    expect(update).toHaveBeenCalledTimes(2);
+  });
+
   it("runs background updates with one request of lag, and drains them", async () => {
     const store = new InMemoryContextStore();
     const original = store.update.bind(store);
