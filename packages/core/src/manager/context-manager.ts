@@ -27,6 +27,9 @@ import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextReq
 const KEEP_MIN_SHARE = 0.15;
 const KEEP_MAX_SHARE = 0.4;
 
+/** Conversations whose hashed summary prefix is remembered (least recently hashed first out). */
+const REMEMBERED_PREFIXES = 512;
+
 /** Share of the limit used when compacting harder after a provider overflow. */
 const HARDER_LIMIT_SHARE = 0.6;
 
@@ -107,6 +110,21 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
   };
 
+  // Every model call of an agent turn checks the cached summary against the same prefix.
+  // A prefix hashed before in this process, made of the very same message objects, has
+  // the same hash: reuse it rather than read and hash the whole prefix again.
+  const hashed = new Map<string, { prefix: readonly MessageInput[]; hash: string }>();
+  const prefixHash = async (key: ConversationKey, messages: readonly MessageInput[], n: number, signal: AbortSignal | undefined): Promise<string> => {
+    const id = JSON.stringify([key.userId, key.conversationId]);
+    const memo = hashed.get(id);
+    if (memo && memo.prefix.length === n && memo.prefix.every((message, i) => message === messages[i])) return memo.hash;
+    const hash = await summaryPrefixHash(messages, n, signal);
+    hashed.delete(id);
+    hashed.set(id, { prefix: messages.slice(0, n), hash });
+    if (hashed.size > REMEMBERED_PREFIXES) hashed.delete(hashed.keys().next().value as string);
+    return hash;
+  };
+
   const build = async (request: ContextRequest): Promise<ManagedView> => {
     const key = checkConversationKey(request.key);
     if (request.overrides !== undefined) checkSettings(request.overrides, "context.");
@@ -135,7 +153,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     let summary = state.summary;
     let cacheHit = false;
     if (summary && summary.prefixN > lead && summary.prefixN <= messages.length) {
-      const hash = await summaryPrefixHash(messages, summary.prefixN, request.signal);
+      const hash = await prefixHash(key, messages, summary.prefixN, request.signal);
       cacheHit = hash === summary.prefixHash;
     }
     if (!cacheHit) summary = null;
@@ -182,7 +200,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         inputChars = outcome.transcriptChars;
         if (outcome.ok) {
           const prefixN = offset + cut;
-          const next: CompactionState = { ...state, summary: { prefixN, prefixHash: await summaryPrefixHash(messages, prefixN, request.signal), text: outcome.text, createdAt: now() }, failures: 0 };
+          const next: CompactionState = { ...state, summary: { prefixN, prefixHash: await prefixHash(key, messages, prefixN, request.signal), text: outcome.text, createdAt: now() }, failures: 0 };
           delete next.skipUntil;
           storeError = !(await putState(key, next)) || storeError;
           offset = prefixN;

@@ -11,6 +11,7 @@ import {
   type CompactionEvent,
   type Summarizer,
 } from "@contextview/core";
+import * as prefixHashModule from "../../src/summarize/prefix-hash";
 import { conversation, deepFreeze, type TurnSpec } from "../support/conversation";
 
 const estimator = createEstimator();
@@ -84,6 +85,20 @@ describe("createContextManager: summarizing over 200 turns", () => {
     expect(second.transcripts).toHaveLength(0);
     expect(view.report.compaction.summaryCacheHit).toBe(true);
     expect(view.messages.some((m) => String(m.content).includes("summary #"))).toBe(true);
+  });
+
+  it("hashes a summarized prefix once per process while its message objects stay the same", async () => {
+    const hashing = jest.spyOn(prefixHashModule, "summaryPrefixHash");
+    const manager = createContextManager({ budget, summarizer: recordingSummarizer().summarizer, store: new InMemoryContextStore() });
+    const messages = upToRequest(all, 60);
+    await manager.build({ messages, key });
+    const afterFirst = hashing.mock.calls.length;
+    // The agent loop's next calls: the same turn with more messages appended.
+    await manager.build({ messages: [...messages, new AIMessage("thinking")], key });
+    const view = await manager.build({ messages: [...messages, new AIMessage("thinking"), new AIMessage("more")], key });
+    expect(view.report.compaction.summaryCacheHit).toBe(true);
+    expect(hashing.mock.calls.length).toBe(afterFirst);
+    hashing.mockRestore();
   });
 
   it("re-summarizes when the summarized prefix changed, without an error", async () => {
