@@ -4,7 +4,7 @@ import { ContextBudgetError, ContextViewError, describeValue } from "../errors.j
 import { createEstimator, type Estimator } from "../estimate.js";
 import { checkMessageArray, copyMessage, kindOf, textOf, toBaseMessage, type MessageInput, type MessageKind } from "../messages.js";
 import { memoryBlockCost, renderMemoryBlock } from "../memories/memory-block.js";
-import { addCounts, groupExchanges, type GroupedSegment } from "./exchanges.js";
+import { addCounts, groupExchanges, type SegmentCounts } from "./exchanges.js";
 import { asHistoryMessage, dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
@@ -121,7 +121,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const toolTokens = estimator.estimateTools(input.tools ?? []);
   const fixed = systemTotal + toolTokens;
 
-  const counts: GroupedSegment = { exchanges: [], orphanResults: 0, unfinishedCalls: 0, unfinishedExchanges: 0, misplacedSystem: 0 };
+  const counts: SegmentCounts = { orphanResults: 0, unfinishedCalls: 0, unfinishedExchanges: 0, misplacedSystem: 0 };
   const older: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
   let labels = 0;
   const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
@@ -223,7 +223,7 @@ export function buildContext(input: BuildContextInput): ContextView {
     head = [];
     headTokens = 0;
   }
-  let avail = limit - fixed - current.tokens - headTokens;
+  const avail = limit - fixed - current.tokens - headTokens;
   if (compacting) fit = fitting(avail);
 
   let kept = fit.fit;
@@ -246,7 +246,6 @@ export function buildContext(input: BuildContextInput): ContextView {
         excerptCount = excerpts.count;
       }
     }
-    avail = limit - fixed - current.tokens - headTokens;
   }
 
   const view: BaseMessage[] = [];

@@ -13,9 +13,8 @@ export interface Exchange {
   readonly messages: BaseMessage[];
 }
 
-/** A segment of the conversation grouped into exchanges, with what was left out. */
-export interface GroupedSegment {
-  exchanges: Exchange[];
+/** What grouping left out of a segment. */
+export interface SegmentCounts {
   /** Tool results whose call is not in the AI message right before them. */
   orphanResults: number;
   /** Tool calls with no result; their exchange is left out whole. */
@@ -24,6 +23,11 @@ export interface GroupedSegment {
   unfinishedExchanges: number;
   /** System messages after the start of the conversation, left out. */
   misplacedSystem: number;
+}
+
+/** A segment of the conversation grouped into exchanges, with what was left out. */
+export interface GroupedSegment extends SegmentCounts {
+  exchanges: Exchange[];
 }
 
 /**
@@ -91,7 +95,7 @@ export function groupExchanges(
 }
 
 /** Adds one segment's counts into another. */
-export function addCounts(into: GroupedSegment, from: GroupedSegment): void {
+export function addCounts(into: SegmentCounts, from: SegmentCounts): void {
   into.orphanResults += from.orphanResults;
   into.unfinishedCalls += from.unfinishedCalls;
   into.unfinishedExchanges += from.unfinishedExchanges;
