@@ -1,6 +1,11 @@
 import { sha256 } from "@noble/hashes/sha2";
 import { bytesToHex } from "@noble/hashes/utils";
 
+const encoder = new TextEncoder();
+/** Strings up to this many UTF-16 units are encoded into one reused buffer; longer ones get their own. */
+const SCRATCH_UNITS = 256 * 1024;
+const scratch = new Uint8Array(SCRATCH_UNITS * 3);
+
 /**
  * An incremental SHA-256 whose strings are hashed as UTF-8, as `node:crypto`'s
  * `hash.update(string)` does (lone surrogates become U+FFFD in both), so digests
@@ -17,7 +22,14 @@ export class Sha256 {
   }
 
   update(text: string): this {
-    this.hash.update(text);
+    if (text.length > SCRATCH_UNITS) {
+      this.hash.update(encoder.encode(text));
+      return this;
+    }
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit. The hash copies what it keeps
+    // before returning, so the buffer can be reused.
+    const { written } = encoder.encodeInto(text, scratch);
+    this.hash.update(scratch.subarray(0, written));
     return this;
   }
 
