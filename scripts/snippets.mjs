@@ -1,0 +1,139 @@
+// Every ```ts block of README.md, docs/*.md and packages/*/README.md, as TypeScript files.
+//
+// - ```ts              checked: compiled as its own module.
+// - ```ts fragment     not checked: a piece of a larger program, said so where it stands.
+// Blocks of the root README.md must be complete programs. A block of docs/ may use the
+// reader's own objects without defining them, by the names below (`model`, `tools`,
+// `store`, …): each such name it uses and does not declare is imported from a declared
+// context module. Everything else it uses, it imports.
+//
+// `wrap: true` puts a block's statements (not its imports) in an async function, for
+// CommonJS projects where top-level await does not compile.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+
+/** The reader's own objects a docs snippet may use without defining, and their types. */
+export const CONTEXT = `import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { ContextStore } from "@contextview/core";
+
+/** Your chat model (ChatOpenAI, ChatAnthropic, …). */
+export declare const model: BaseChatModel;
+/** Your tools. */
+export declare const tools: StructuredToolInterface[];
+/** A context store: SqliteContextStore.nextTo(checkpointer) or new InMemoryContextStore(). */
+export declare const store: ContextStore;
+/** Your LangGraph checkpointer. */
+export declare const checkpointer: BaseCheckpointSaver;
+/** The graph state and config a node receives. */
+export declare const state: { messages: BaseMessage[] };
+export declare const config: RunnableConfig;
+export declare const userId: string;
+export declare const threadId: string;
+`;
+const CONTEXT_NAMES = ["model", "tools", "store", "checkpointer", "state", "config", "userId", "threadId"];
+
+function markdownFiles() {
+  const files = ["README.md"];
+  for (const name of readdirSync(join(root, "docs")).sort()) if (name.endsWith(".md")) files.push(join("docs", name));
+  for (const pkg of readdirSync(join(root, "packages")).sort()) {
+    try {
+      readFileSync(join(root, "packages", pkg, "README.md"));
+      files.push(join("packages", pkg, "README.md"));
+    } catch {
+      // a package without a README
+    }
+  }
+  return files;
+}
+
+/** @returns {{ file: string, line: number, fragment: boolean, code: string }[]} */
+export function readSnippets() {
+  const snippets = [];
+  for (const file of markdownFiles()) {
+    const lines = readFileSync(join(root, file), "utf8").split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const open = /^```(ts|typescript)(?:\s+(.*))?$/.exec(lines[i].trim());
+      if (!open) continue;
+      const start = i + 1;
+      let end = start;
+      while (end < lines.length && lines[end].trim() !== "```") end++;
+      snippets.push({ file, line: start + 1, fragment: (open[2] ?? "").split(/\s+/).includes("fragment"), code: lines.slice(start, end).join("\n") });
+      i = end;
+    }
+  }
+  return snippets;
+}
+
+function declares(code, name) {
+  return new RegExp(`(?:const|let|var|function|class)\\s+${name}\\b|import\\s+[^;]*\\b${name}\\b[^;]*from`).test(code);
+}
+
+/** Splits leading import declarations (possibly multi-line) from the statements after them. */
+function splitImports(code) {
+  const lines = code.split("\n");
+  let i = 0;
+  let inImport = false;
+  for (; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (inImport) {
+      if (/from\s+["'][^"']+["'];?\s*$/.test(line)) inImport = false;
+      continue;
+    }
+    if (line === "" || line.startsWith("//")) continue;
+    if (/^import\s/.test(line)) {
+      if (!/from\s+["'][^"']+["'];?\s*$/.test(line) && !/^import\s+["']/.test(line)) inImport = true;
+      continue;
+    }
+    break;
+  }
+  return { imports: lines.slice(0, i).join("\n"), body: lines.slice(i).join("\n") };
+}
+
+/**
+ * Writes the checked snippets as .ts files into `outDir` (plus `snippet-context.ts`).
+ * @returns the files written, each with the markdown place it came from and the number
+ *   of lines added before the block's first line
+ */
+export function writeSnippets(outDir, { wrap = false } = {}) {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "snippet-context.ts"), CONTEXT);
+  const written = [];
+  let fragments = 0;
+  for (const snippet of readSnippets()) {
+    if (snippet.fragment) {
+      fragments++;
+      continue;
+    }
+    const isDoc = snippet.file !== "README.md";
+    const used = isDoc ? CONTEXT_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(snippet.code) && !declares(snippet.code, name)) : [];
+    const head = used.length > 0 ? [`import { ${used.join(", ")} } from "./snippet-context.js";`] : [];
+    let text;
+    if (wrap) {
+      const { imports, body } = splitImports(snippet.code);
+      text = [...head, imports, "export async function snippet(): Promise<void> {", body, "}"].join("\n");
+    } else {
+      text = [...head, snippet.code, "export {};"].join("\n");
+    }
+    const name = `${snippet.file.replace(/[/.]/g, "_")}_L${snippet.line}.ts`;
+    writeFileSync(join(outDir, name), `${text}\n`);
+    written.push({ name, place: `${snippet.file}:${snippet.line}`, offset: head.length });
+  }
+  return { written, fragments };
+}
+
+/** Rewrites tsc's `file.ts(line,col)` into the markdown place of the block. */
+export function toMarkdownPlaces(output, written, outDir) {
+  let text = output;
+  for (const { name, place, offset } of written) {
+    const [file, first] = place.split(":");
+    const pattern = new RegExp(`(?:[^\\s(]*/)?${name.replace(/\./g, "\\.")}\\((\\d+),(\\d+)\\)`, "g");
+    text = text.replace(pattern, (_all, line, col) => `${file}:${Number(first) + Number(line) - 1 - offset}:${col} (${relative(root, join(outDir, name))})`);
+  }
+  return text;
+}
