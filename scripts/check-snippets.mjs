@@ -10,7 +10,7 @@ import { toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
 const root = new URL("..", import.meta.url).pathname;
 const outDir = join(root, "node_modules/.cache/contextview-snippets");
 rmSync(outDir, { recursive: true, force: true });
-const { written, fragments } = writeSnippets(outDir);
+const { written, fragments, blocks } = writeSnippets(outDir);
 const paths = Object.fromEntries(["core", "sqlite", "langgraph"].map((pkg) => [`@contextview/${pkg}`, [join(root, "packages", pkg, "src/index.ts")]]));
 writeFileSync(
   join(outDir, "tsconfig.json"),
@@ -33,7 +33,7 @@ const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const result = spawnSync(process.execPath, [tsc, "-p", outDir], { encoding: "utf8" });
 if (result.status !== 0) {
   console.error(toMarkdownPlaces(`${result.stdout}${result.stderr}`, written, outDir));
-  console.error(`Doc snippets: tsc failed (${written.length} checked, ${fragments} marked as fragments)`);
+  console.error(`Doc snippets: tsc failed (${blocks} blocks checked as ${written.length} programs, ${fragments} marked as fragments)`);
   process.exit(1);
 }
-console.log(`Doc snippets: ${written.length} type-checked, ${fragments} marked as fragments`);
+console.log(`Doc snippets: ${blocks} blocks type-checked as ${written.length} programs, ${fragments} marked as fragments`);

@@ -2,6 +2,8 @@
 //
 // - ```ts              checked: compiled as its own module.
 // - ```ts fragment     not checked: a piece of a larger program, said so where it stands.
+// - ```ts continued    checked together with the checked blocks before it in the same file
+//                      (it goes on where they stopped, using what they defined).
 // Blocks of the root README.md must be complete programs. A block of docs/ may use the
 // reader's own objects without defining them, by the names below (`model`, `tools`,
 // `store`, …): each such name it uses and does not declare is imported from a declared
@@ -14,18 +16,38 @@ import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 
+/** Joins each `continued` block to the checked block before it (in the same file). */
+function joinContinued(snippets) {
+  const out = [];
+  for (const snippet of snippets) {
+    if (snippet.fragment) continue;
+    const previous = out.at(-1);
+    if (snippet.continued && previous?.file === snippet.file) {
+      previous.segments.push({ from: previous.code.split("\n").length + 1, line: snippet.line });
+      previous.code += `\n${snippet.code}`;
+    } else {
+      out.push({ ...snippet, segments: [{ from: 1, line: snippet.line }] });
+    }
+  }
+  return out;
+}
+
 /** The reader's own objects a docs snippet may use without defining, and their types. */
 export const CONTEXT = `import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { ContextStore } from "@contextview/core";
+import type { ContextStore, SavedMemory } from "@contextview/core";
 
 /** Your chat model (ChatOpenAI, ChatAnthropic, …). */
-export declare const model: BaseChatModel;
+export declare const model: BaseChatModel & Required<Pick<BaseChatModel, "bindTools">>;
 /** Your tools. */
 export declare const tools: StructuredToolInterface[];
+export declare const searchTransactions: StructuredToolInterface, categorize: StructuredToolInterface, readNote: StructuredToolInterface;
+export declare const exportCsv: StructuredToolInterface, deleteUserData: StructuredToolInterface;
+/** A second chat model to fall back on. */
+export declare const fallbackModel: BaseChatModel & Required<Pick<BaseChatModel, "bindTools">>;
 /** A context store: SqliteContextStore.nextTo(checkpointer) or new InMemoryContextStore(). */
 export declare const store: ContextStore;
 /** Your LangGraph checkpointer. */
@@ -35,8 +57,13 @@ export declare const state: { messages: BaseMessage[] };
 export declare const config: RunnableConfig;
 export declare const userId: string;
 export declare const threadId: string;
+/** Memories you saved for the user. */
+export declare const savedMemories: SavedMemory[];
 `;
-const CONTEXT_NAMES = ["model", "tools", "store", "checkpointer", "state", "config", "userId", "threadId"];
+const CONTEXT_NAMES = [
+  ...["model", "fallbackModel", "tools", "store", "checkpointer", "state", "config", "userId", "threadId", "savedMemories"],
+  ...["searchTransactions", "categorize", "readNote", "exportCsv", "deleteUserData"],
+];
 
 function markdownFiles() {
   const files = ["README.md"];
@@ -63,7 +90,8 @@ export function readSnippets() {
       const start = i + 1;
       let end = start;
       while (end < lines.length && lines[end].trim() !== "```") end++;
-      snippets.push({ file, line: start + 1, fragment: (open[2] ?? "").split(/\s+/).includes("fragment"), code: lines.slice(start, end).join("\n") });
+      const flags = (open[2] ?? "").split(/\s+/);
+      snippets.push({ file, line: start + 1, fragment: flags.includes("fragment"), continued: flags.includes("continued"), code: lines.slice(start, end).join("\n") });
       i = end;
     }
   }
@@ -104,12 +132,9 @@ export function writeSnippets(outDir, { wrap = false } = {}) {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, "snippet-context.ts"), CONTEXT);
   const written = [];
-  let fragments = 0;
-  for (const snippet of readSnippets()) {
-    if (snippet.fragment) {
-      fragments++;
-      continue;
-    }
+  const all = readSnippets();
+  const fragments = all.filter((snippet) => snippet.fragment).length;
+  for (const snippet of joinContinued(all)) {
     const isDoc = snippet.file !== "README.md";
     const used = isDoc ? CONTEXT_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(snippet.code) && !declares(snippet.code, name)) : [];
     const head = used.length > 0 ? [`import { ${used.join(", ")} } from "./snippet-context.js";`] : [];
@@ -122,18 +147,21 @@ export function writeSnippets(outDir, { wrap = false } = {}) {
     }
     const name = `${snippet.file.replace(/[/.]/g, "_")}_L${snippet.line}.ts`;
     writeFileSync(join(outDir, name), `${text}\n`);
-    written.push({ name, place: `${snippet.file}:${snippet.line}`, offset: head.length });
+    written.push({ name, file: snippet.file, segments: snippet.segments, offset: head.length });
   }
-  return { written, fragments };
+  return { written, fragments, blocks: all.length - fragments };
 }
 
 /** Rewrites tsc's `file.ts(line,col)` into the markdown place of the block. */
 export function toMarkdownPlaces(output, written, outDir) {
   let text = output;
-  for (const { name, place, offset } of written) {
-    const [file, first] = place.split(":");
+  for (const { name, file, segments, offset } of written) {
     const pattern = new RegExp(`(?:[^\\s(]*/)?${name.replace(/\./g, "\\.")}\\((\\d+),(\\d+)\\)`, "g");
-    text = text.replace(pattern, (_all, line, col) => `${file}:${Number(first) + Number(line) - 1 - offset}:${col} (${relative(root, join(outDir, name))})`);
+    text = text.replace(pattern, (_all, line, col) => {
+      const at = Number(line) - offset;
+      const segment = segments.filter((s) => s.from <= at).at(-1) ?? segments[0];
+      return `${file}:${segment.line + at - segment.from}:${col} (${relative(root, join(outDir, name))})`;
+    });
   }
   return text;
 }
