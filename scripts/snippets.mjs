@@ -10,7 +10,8 @@
 // context module. Everything else it uses, it imports.
 //
 // `wrap: true` puts a block's statements (not its imports) in an async function, for
-// CommonJS projects where top-level await does not compile.
+// CommonJS projects where top-level await does not compile (not the root README's blocks,
+// which must run as written in both).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -102,25 +103,27 @@ function declares(code, name) {
   return new RegExp(`(?:const|let|var|function|class)\\s+${name}\\b|import\\s+[^;]*\\b${name}\\b[^;]*from`).test(code);
 }
 
-/** Splits leading import declarations (possibly multi-line) from the statements after them. */
+/**
+ * Splits a block into its import declarations (wherever they stand at the top level; a
+ * `continued` block brings its own) and the other statements, `export` removed from them.
+ */
 function splitImports(code) {
-  const lines = code.split("\n");
-  let i = 0;
+  const imports = [];
+  const body = [];
   let inImport = false;
-  for (; i < lines.length; i++) {
-    const line = lines[i].trim();
+  for (const line of code.split("\n")) {
+    const ends = /from\s+["'][^"']+["'];?\s*$/.test(line) || /^import\s+["'][^"']+["'];?\s*$/.test(line);
     if (inImport) {
-      if (/from\s+["'][^"']+["'];?\s*$/.test(line)) inImport = false;
-      continue;
+      imports.push(line);
+      if (ends) inImport = false;
+    } else if (/^import\s/.test(line)) {
+      imports.push(line);
+      inImport = !ends;
+    } else {
+      body.push(line.replace(/^export\s+(?=(?:const|let|function|class|async)\b)/, ""));
     }
-    if (line === "" || line.startsWith("//")) continue;
-    if (/^import\s/.test(line)) {
-      if (!/from\s+["'][^"']+["'];?\s*$/.test(line) && !/^import\s+["']/.test(line)) inImport = true;
-      continue;
-    }
-    break;
   }
-  return { imports: lines.slice(0, i).join("\n"), body: lines.slice(i).join("\n") };
+  return { imports: imports.join("\n"), body: body.join("\n") };
 }
 
 /**
@@ -139,7 +142,8 @@ export function writeSnippets(outDir, { wrap = false } = {}) {
     const used = isDoc ? CONTEXT_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(snippet.code) && !declares(snippet.code, name)) : [];
     const head = used.length > 0 ? [`import { ${used.join(", ")} } from "./snippet-context.js";`] : [];
     let text;
-    if (wrap) {
+    // The root README's blocks run as written in either module system: never wrapped.
+    if (wrap && isDoc) {
       const { imports, body } = splitImports(snippet.code);
       text = [...head, imports, "export async function snippet(): Promise<void> {", body, "}"].join("\n");
     } else {
