@@ -3,12 +3,15 @@
 // core relies on (isBaseMessage, ToolMessage.isInstance, AIMessage.isInstance) must hold
 // across copies; AIMessageChunk.isInstance does not, which is why nothing of ours uses it.
 import * as messages from "@langchain/core/messages";
-import { buildContext, compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
+import * as errors from "@langchain/core/errors";
+import { buildContext, compactToolResult, compactionMarkerOf, createEstimator, isContextOverflow } from "@contextview/core";
 
 type Messages = typeof messages;
 let other: Messages;
+let otherErrors: typeof errors;
 jest.isolateModules(() => {
   other = require("@langchain/core/messages") as Messages;
+  otherErrors = require("@langchain/core/errors") as typeof errors;
 });
 
 describe("messages from another copy of @langchain/core", () => {
@@ -51,5 +54,17 @@ describe("messages from another copy of @langchain/core", () => {
     const { messages: view, report } = buildContext({ messages: history, budget: { contextWindow: 32768, promptBudget: 16000, responseReserve: 4096 } });
     expect(view.map((m) => m.type)).toEqual(["system", "human", "ai", "tool", "ai", "human"]);
     expect(report.messages).toMatchObject({ in: 6, kept: 6, dropped: 0 });
+  });
+
+  it("overflow errors are recognized both ways across copies", () => {
+    expect(otherErrors.ContextOverflowError).not.toBe(errors.ContextOverflowError);
+    expect(isContextOverflow(new otherErrors.ContextOverflowError("prompt is too long"))).toBe(true);
+    let budgetError: unknown;
+    try {
+      buildContext({ messages: [new other.HumanMessage("x".repeat(40_000))], budget: { contextWindow: 4096, promptBudget: 1000, responseReserve: 512 } });
+    } catch (error) {
+      budgetError = error;
+    }
+    expect(otherErrors.ContextOverflowError.isInstance(budgetError)).toBe(true);
   });
 });
