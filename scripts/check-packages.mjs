@@ -2,7 +2,7 @@
 // and @arethetypeswrong/cli (types and code agree for require, import and bundlers). Run after
 // `pnpm build`; two packages at a time.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -20,8 +20,27 @@ function run(cwd, args) {
   });
 }
 
+/** Every package is built by the shared dual build, and its exports point at both halves. */
+function layoutProblems(dir) {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  const problems = [];
+  if (manifest.scripts?.build !== "node ../../scripts/build-package.mjs") problems.push('its "build" script must be "node ../../scripts/build-package.mjs"');
+  const dot = manifest.exports?.["."];
+  for (const [condition, folder] of [["import", "esm"], ["require", "cjs"]]) {
+    if (dot?.[condition]?.types !== `./dist/${folder}/index.d.ts` || dot?.[condition]?.default !== `./dist/${folder}/index.js`) {
+      problems.push(`exports["."].${condition} must be { types: "./dist/${folder}/index.d.ts", default: "./dist/${folder}/index.js" }`);
+    }
+  }
+  return problems;
+}
+
 async function check(dir) {
   const name = dir.slice(root.length);
+  const layout = layoutProblems(dir);
+  if (layout.length > 0) {
+    console.log(`FAIL ${name}: ${layout.join("; ")} (run pnpm build outside CI to rewrite exports)`);
+    return false;
+  }
   const [lint, types] = [await run(dir, ["publint", "--strict"]), await run(dir, ["attw", "--pack", ".", "--format", "table-flipped"])];
   const ok = lint.ok && types.ok;
   console.log(`${ok ? "ok  " : "FAIL"} ${name}: publint ${lint.ok ? "ok" : "failed"}, attw ${types.ok ? "ok" : "failed"}`);

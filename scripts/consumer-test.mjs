@@ -114,11 +114,12 @@ async function esmProject() {
   const pulled = readdirSync(join(dir, "node_modules/.pnpm")).filter((name) => /^better-sqlite3@|^@contextview\+sqlite@/.test(name));
   if (pulled.length > 0) throw new Error(`@contextview/langgraph without @contextview/sqlite still installed ${pulled.join(", ")}`);
   console.log(`esm: @contextview/langgraph installed without @contextview/sqlite or better-sqlite3 (${seconds()})`);
-  // The smoke test needs no SQLite: run it before adding it.
-  cpSync(join(root, "scripts/consumer/smoke.ts"), join(dir, "smoke.ts"));
-  await run(dir, "node", ["node_modules/typescript/bin/tsc", "-p", "."], { quiet: true });
-  await run(dir, "node", ["out/smoke.js"]);
-  rmSync(join(dir, "out"), { recursive: true });
+  // The smoke test needs no SQLite: run it before adding it (transpiled only; tsc checks it below).
+  const transpile = `const ts = require("typescript"); const fs = require("fs");
+fs.writeFileSync("smoke.mjs", ts.transpileModule(fs.readFileSync(${JSON.stringify(join(root, "scripts/consumer/smoke.ts"))}, "utf8"), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);`;
+  await run(dir, "node", ["-e", transpile], { quiet: true });
+  await run(dir, "node", ["smoke.mjs"]);
+  rmSync(join(dir, "smoke.mjs"));
   writeProject(dir, "module", { "@contextview/core": tarballOf["@contextview/core"], "@contextview/langgraph": tarballOf["@contextview/langgraph"], ...common, ...withSqlite });
   await install(dir);
   await typecheckAndRun(dir, false);

@@ -8,9 +8,10 @@ import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Annotation, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { createAgent } from "langchain";
 import { Registry } from "prom-client";
 import { InMemoryContextStore } from "@contextview/core";
-import { ContextViewAnnotation, createContextNode, createStreamMetrics, measureStreamRequest, streamedText, withContext } from "@contextview/langgraph";
+import { ContextViewAnnotation, contextMiddleware, createContextNode, createStreamMetrics, measureStreamRequest, streamedText, withContext } from "@contextview/langgraph";
 
 const ANSWER = "abcdefghijklmnopqrstuvwxyz0123"; // FakeListChatModel streams one chunk per character: 30
 
@@ -20,7 +21,7 @@ function check(what: string, actual: unknown, expected: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const model = new FakeListChatModel({ responses: [ANSWER, ANSWER] });
+  const model = new FakeListChatModel({ responses: [ANSWER, ANSWER, ANSWER] });
   const wrapped = withContext(model, { store: new InMemoryContextStore(), budget: { promptBudget: 4000 } });
   const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec }))
     .addNode("context", createContextNode({ store: new InMemoryContextStore(), budget: { promptBudget: 4000 } }))
@@ -51,6 +52,11 @@ async function main(): Promise<void> {
   const reply = await wrapped.invoke([new HumanMessage("Again.")], config);
   check("withContext reply", reply.content, ANSWER);
 
+  // contextMiddleware loads the optional peer `langchain` on demand (require() in either build).
+  const agent = createAgent({ model, tools: [], middleware: [contextMiddleware({ store: new InMemoryContextStore() })], checkpointer: new MemorySaver() });
+  const agentState = await agent.invoke({ messages: [new HumanMessage("Once more.")] }, { configurable: { thread_id: "t2", user_id: "u1" } });
+  check("createAgent with contextMiddleware", agentState.messages.at(-1)?.content, ANSWER);
+
   const other = (typeof require === "function" ? await import("@contextview/langgraph") : createRequire(join(process.cwd(), "package.json"))("@contextview/langgraph")) as {
     streamedText: typeof streamedText;
   };
@@ -60,7 +66,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => console.log("smoke: all 7 checks passed"),
+  () => console.log("smoke: all 8 checks passed"),
   (error: unknown) => {
     console.error(error);
     process.exit(1);
