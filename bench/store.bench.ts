@@ -8,6 +8,9 @@
 // Target: incremental update <= 25% of getTuple.
 // Then the worst event-loop delay (perf_hooks monitorEventLoopDelay) during updates of a
 // 10 MB history, after a forced GC promotes the freshly built fixture. Target: < 20 ms.
+// Last, the same first and incremental updates with core's pure-JS SHA-256 (@noble/hashes)
+// and with node:crypto swapped in, alternating. Target: pure JS at most 2x node:crypto.
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +21,7 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { SqliteContextStore } from "@contextview/sqlite";
+import { Sha256 } from "../packages/core/src/sha256.js";
 
 const TARGET_MESSAGES = 10_000;
 
@@ -59,6 +63,27 @@ async function worstDelay(work: () => Promise<unknown>): Promise<number> {
   await work();
   histogram.disable();
   return histogram.max / 1e6;
+}
+
+/** Swaps node:crypto in for core's pure-JS SHA-256 while `work` runs (same digests). */
+async function withNodeCrypto<T>(work: () => Promise<T>): Promise<T> {
+  const pureJs = Sha256.create;
+  const nodeHash = (prefix?: string) => {
+    const hash = createHash("sha256");
+    if (prefix !== undefined) hash.update(prefix);
+    const api = {
+      update: (text: string) => (hash.update(text), api),
+      peekHex: () => hash.copy().digest("hex"),
+      hex: () => hash.digest("hex"),
+    };
+    return api as unknown as Sha256;
+  };
+  Sha256.create = nodeHash;
+  try {
+    return await work();
+  } finally {
+    Sha256.create = pureJs;
+  }
 }
 
 async function main(): Promise<void> {
@@ -117,6 +142,24 @@ async function main(): Promise<void> {
       `worst event-loop delay, ${(largeBytes / 1e6).toFixed(1)} MB history: first update ${delayFirst.toFixed(1)} ms, ` +
         `incremental ${delayIncremental.toFixed(1)} ms (target < 20 ms)`,
     );
+
+    // Pure-JS SHA-256 against node:crypto, alternating so load changes hit both alike.
+    const hashRuns = { pure: { first: [] as number[], inc: [] as number[] }, node: { first: [] as number[], inc: [] as number[] } };
+    const grownBy = [...snapshot, ...turn(turns + 20, 600).slice(1), new HumanMessage({ id: "hash-next", content: "Next" })];
+    for (let i = 0; i < 5; i++) {
+      for (const kind of ["pure", "node"] as const) {
+        const wrap = kind === "node" ? withNodeCrypto : <T>(work: () => Promise<T>) => work();
+        const id = `hash-${kind}-${i}`;
+        hashRuns[kind].first.push(await wrap(() => time(() => store.update("user", id, snapshot))));
+        hashRuns[kind].inc.push(await wrap(() => time(() => store.update("user", id, grownBy))));
+      }
+    }
+    const [pf, nf, pi, ni] = [median(hashRuns.pure.first), median(hashRuns.node.first), median(hashRuns.pure.inc), median(hashRuns.node.inc)];
+    row("first update, pure-JS SHA-256 (median of 5)", pf);
+    row("first update, node:crypto (median of 5)", nf);
+    row("incremental update, pure-JS SHA-256 (median of 5)", pi);
+    row("incremental update, node:crypto (median of 5)", ni);
+    console.log(`ratio pure-JS / node:crypto: first update ${(pf / nf).toFixed(2)}x, incremental ${(pi / ni).toFixed(2)}x (target <= 2x)`);
     store.close();
     saver.db.close();
   } finally {

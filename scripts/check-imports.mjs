@@ -1,7 +1,13 @@
 // The arrows between our packages point one way: langgraph -> sqlite -> core, langgraph -> core.
 // core imports nothing of ours. A package reaches another only by its name, never by a path into it.
+// core imports no Node built-in either (`node:crypto`, `fs`, …): it runs in browsers and edge runtimes.
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
+
+/** Packages that must run outside Node. */
+const portable = new Set(["core"]);
+const builtins = new Set(builtinModules);
 
 const allowed = {
   core: [],
@@ -36,6 +42,7 @@ for (const [pkg, deps] of Object.entries(allowed)) {
       const spec = match[1] ?? match[2] ?? match[3];
       const where = relative(root, file);
       const ours = /^@contextview\/([^/]+)/.exec(spec);
+      if (portable.has(pkg) && (spec.startsWith("node:") || builtins.has(spec.split("/")[0]))) problems.push(`${where}: ${pkg} must not import the Node built-in ${spec}; it runs in browsers too`);
       if (ours && !deps.includes(ours[1])) problems.push(`${where}: ${pkg} must not import ${spec}`);
       if (ours && spec !== `@contextview/${ours[1]}`) problems.push(`${where}: import ${spec} reaches inside a package; import @contextview/${ours[1]}`);
       if (spec.startsWith(".") && relative(src, join(file, "..", spec)).startsWith("..")) problems.push(`${where}: ${spec} leaves the package's src`);
@@ -48,4 +55,4 @@ if (problems.length > 0) {
   console.error(`Import rules broken:\n${[...new Set(problems)].join("\n")}`);
   process.exit(1);
 }
-console.log("Import arrows: ok (langgraph -> sqlite -> core, langgraph -> core)");
+console.log("Import arrows: ok (langgraph -> sqlite -> core, langgraph -> core; core imports no Node built-in)");

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import {
   ContextViewError,
   EvidenceState,
+  describeValue,
   checkConversationKey,
   conversationKey,
   parseCompactionState,
@@ -140,7 +141,10 @@ export class SqliteContextStore implements ContextStore {
    * A store in a sidecar file beside a `SqliteSaver`'s database:
    * `<dir>/<checkpoint name without extension>.contextview.sqlite`, or the path
    * in `CONVERSATION_SUMMARY_DB_PATH` when set. A saver on `:memory:` gets an
-   * in-memory store. The checkpointer's tables are never touched.
+   * in-memory store. The checkpointer's tables are never touched. A checkpointer
+   * without a SQLite database, such as `MemorySaver`, throws `ContextViewError`
+   * `INVALID_OPTION` (field `saver`): use `new InMemoryContextStore()` beside it, or
+   * {@link SqliteContextStore.fromConnString}.
    *
    * @example
    * ```ts
@@ -152,7 +156,13 @@ export class SqliteContextStore implements ContextStore {
   static nextTo(saver: CheckpointerWithDatabase, options: SqliteContextStoreOptions = {}): SqliteContextStore {
     const db = (saver as { db?: unknown } | null)?.db as Database.Database | undefined;
     if (typeof db?.name !== "string") {
-      throw new ContextViewError("INVALID_OPTION", "Expected `saver` to be a SqliteSaver (an object with a better-sqlite3 `db`)", { field: "saver" });
+      // A MemorySaver (or any checkpointer without a file) has nothing to sit beside.
+      throw new ContextViewError(
+        "INVALID_OPTION",
+        `Expected \`saver\` to be a SqliteSaver (an object with a better-sqlite3 \`db\`), got ${describeValue(saver)}; ` +
+          "beside a MemorySaver use `new InMemoryContextStore()` from @contextview/core, or `SqliteContextStore.fromConnString(path)` for a store on disk",
+        { field: "saver" },
+      );
     }
     const override = process.env[SUMMARY_DB_PATH_ENV];
     const busyTimeoutMs = checkBusyTimeout(options.busyTimeoutMs);

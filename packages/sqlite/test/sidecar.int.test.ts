@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { ContextViewError } from "@contextview/core";
 import { SUMMARY_DB_PATH_ENV, SqliteContextStore, sidecarPath } from "@contextview/sqlite";
 import { useTempDir } from "./support/temp.js";
 
@@ -37,6 +38,18 @@ describe("sidecarPath", () => {
 
 describe("SqliteContextStore.nextTo", () => {
   const tempDir = useTempDir();
+
+  it("throws a typed error naming the store to use beside a MemorySaver", () => {
+    let error: unknown;
+    try {
+      SqliteContextStore.nextTo(new MemorySaver() as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ContextViewError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "INVALID_OPTION", details: { field: "saver" } });
+    expect((error as Error).message).toMatch(/got a MemorySaver; beside a MemorySaver use `new InMemoryContextStore\(\)`.*`SqliteContextStore.fromConnString\(path\)`/);
+  });
   const savedEnv = process.env[SUMMARY_DB_PATH_ENV];
   afterEach(() => {
     if (savedEnv === undefined) delete process.env[SUMMARY_DB_PATH_ENV];

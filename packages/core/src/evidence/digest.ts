@@ -1,9 +1,9 @@
-import { createHash, type Hash } from "node:crypto";
 import { PREFIX_DIGEST_DOMAIN } from "./limits.js";
+import { Sha256 } from "../sha256.js";
 import type { Slicer } from "./slicer.js";
 import type { SnapshotMessage } from "./snapshot.js";
 
-/** Strings shorter than this are joined before hashing: one native call per batch instead of per field. */
+/** Strings shorter than this are joined before hashing: one hash call per batch instead of per field. */
 const INLINE_UNITS = 1024;
 /** Size of a batch of joined short strings. */
 const BATCH_UNITS = 16 * 1024;
@@ -20,7 +20,7 @@ function isHigh(code: number): boolean {
  * cut between surrogate pairs, so hashing them is hashing the whole string.
  */
 class PrefixHasher {
-  private readonly hash: Hash = createHash("sha256").update(PREFIX_DIGEST_DOMAIN);
+  private readonly hash = Sha256.create(PREFIX_DIGEST_DOMAIN);
   private pending = "";
 
   /** Whether {@link PrefixHasher.addLong} must be used: strings long enough to deserve slicing. */
@@ -54,7 +54,7 @@ class PrefixHasher {
 
   digest(): string {
     this.flush();
-    return this.hash.copy().digest("hex");
+    return this.hash.peekHex();
   }
 
   private flush(): void {

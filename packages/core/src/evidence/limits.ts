@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { Sha256 } from "../sha256.js";
 
 /**
  * The bounds of an evidence state (seed 1 "Persistent extractive evidence").
@@ -29,4 +29,4 @@ export const EVIDENCE_STATE_VERSION = 1;
 export const PREFIX_DIGEST_DOMAIN = "contextview.prefix.v1\n";
 
 /** SHA-256 digest (hex) of an empty checkpoint prefix. */
-export const EMPTY_PREFIX_DIGEST = createHash("sha256").update(PREFIX_DIGEST_DOMAIN).digest("hex");
+export const EMPTY_PREFIX_DIGEST = Sha256.create(PREFIX_DIGEST_DOMAIN).hex();

@@ -1,3 +1,7 @@
+/** `setImmediate` where there is one (Node); browsers and edge runtimes have only timers. */
+const yieldToEventLoop: (resolve: () => void) => unknown =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === "function" ? (resolve) => setImmediate(resolve) : (resolve) => setTimeout(resolve, 0);
+
 /**
  * Cuts long synchronous work (hashing, extraction) into slices so that an update
  * of a large history does not block the event loop: callers check `due()` between
@@ -20,7 +24,7 @@ export class Slicer {
 
   /** Let the event loop run, then start a new slice; rejects if the signal was aborted. */
   async pause(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>(yieldToEventLoop);
     this.signal?.throwIfAborted();
     this.started = performance.now();
   }

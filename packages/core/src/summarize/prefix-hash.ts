@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { safeJson } from "../estimate.js";
 import { Slicer } from "../evidence/slicer.js";
 import { kindOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
+import { Sha256 } from "../sha256.js";
 
 const DOMAIN = "contextview.summary-prefix.v1\n";
 
@@ -16,7 +16,7 @@ const DOMAIN = "contextview.summary-prefix.v1\n";
  * ```
  */
 export async function summaryPrefixHash(messages: readonly MessageInput[], n: number, signal?: AbortSignal): Promise<string> {
-  const hash = createHash("sha256").update(DOMAIN);
+  const hash = Sha256.create(DOMAIN);
   const slicer = new Slicer(signal);
   const add = (part: string) => hash.update(`${part.length}:`).update(part);
   for (let i = 0; i < n; i++) {
@@ -34,5 +34,5 @@ export async function summaryPrefixHash(messages: readonly MessageInput[], n: nu
     if (typeof toolCallId === "string") add(toolCallId);
     if (slicer.due()) await slicer.pause();
   }
-  return hash.digest("hex");
+  return hash.hex();
 }

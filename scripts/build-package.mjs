@@ -1,0 +1,89 @@
+// Builds the package in the current directory twice, from one tsconfig.build.json:
+//   dist/cjs  CommonJS + .d.ts   (dist/cjs/package.json says "type": "commonjs")
+//   dist/esm  ES modules + .d.ts (dist/esm/package.json says "type": "module")
+// and checks that package.json points each `exports` condition at its own build and types.
+// Every package's `build` script is `node ../../scripts/build-package.mjs`; a new package
+// gets the same dual build by using it. Locally a package.json whose entry points differ is
+// rewritten (the change shows in git); in CI (CI=true) it fails instead.
+//
+// Why two builds: an ES-module project loads @langchain/core's ESM build. A CommonJS-only
+// contextview would load the CommonJS build beside it: two copies of every LangChain class,
+// so types disagree ("lc_runnable is protected") and so does `instanceof`.
+//
+// `require()` of an optional peer (loaded only when a feature needs it) stays in the source;
+// an ESM file that calls `require(` gets `const require = createRequire(import.meta.url)`.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+const cwd = process.cwd();
+const manifestPath = join(cwd, "package.json");
+const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+
+const expected = {
+  main: "./dist/cjs/index.js",
+  types: "./dist/cjs/index.d.ts",
+  exports: {
+    ".": {
+      import: { types: "./dist/esm/index.d.ts", default: "./dist/esm/index.js" },
+      require: { types: "./dist/cjs/index.d.ts", default: "./dist/cjs/index.js" },
+    },
+    "./package.json": "./package.json",
+  },
+};
+
+function run(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tsc, ...args], { cwd, stdio: "inherit" });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`tsc ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+function* jsFiles(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* jsFiles(path);
+    else if (name.endsWith(".js")) yield path;
+  }
+}
+
+const REQUIRE_CALL = /(^|[^.\w$])require\(/m;
+const SHIM = 'import { createRequire as __cvCreateRequire } from "node:module";\nconst require = __cvCreateRequire(import.meta.url);\n';
+
+function shimRequire(dir) {
+  for (const file of jsFiles(dir)) {
+    const text = readFileSync(file, "utf8");
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    if (REQUIRE_CALL.test(code)) writeFileSync(file, SHIM + text);
+  }
+}
+
+function checkManifest() {
+  const differs = Object.entries(expected).filter(([key, value]) => JSON.stringify(manifest[key]) !== JSON.stringify(value));
+  if (differs.length === 0) return;
+  const keys = differs.map(([key]) => key).join(", ");
+  if (process.env.CI === "true") {
+    console.error(`${manifest.name}: package.json ${keys} must point at the dual build:\n${JSON.stringify(expected, null, 2)}`);
+    process.exit(1);
+  }
+  // Keep key order: replace in place, append what is missing.
+  const next = {};
+  for (const [key, value] of Object.entries(manifest)) next[key] = key in expected ? expected[key] : value;
+  for (const [key, value] of Object.entries(expected)) if (!(key in next)) next[key] = value;
+  writeFileSync(manifestPath, `${JSON.stringify(next, null, 2)}\n`);
+  console.log(`${manifest.name}: rewrote package.json ${keys} for the dual build`);
+}
+
+checkManifest();
+if (!existsSync(join(cwd, "tsconfig.build.json"))) throw new Error(`${cwd} has no tsconfig.build.json`);
+rmSync(join(cwd, "dist"), { recursive: true, force: true });
+await Promise.all([
+  run(["-p", "tsconfig.build.json", "--outDir", "dist/cjs"]),
+  run(["-p", "tsconfig.build.json", "--outDir", "dist/esm", "--module", "esnext", "--moduleResolution", "bundler"]),
+]);
+writeFileSync(join(cwd, "dist/cjs/package.json"), '{ "type": "commonjs" }\n');
+writeFileSync(join(cwd, "dist/esm/package.json"), '{ "type": "module" }\n');
+shimRequire(join(cwd, "dist/esm"));
+console.log(`${manifest.name}: built dist/cjs and dist/esm`);

@@ -1,0 +1,39 @@
+// Type-checks every ```ts block of README.md, docs/ and packages/*/README.md against the
+// sources (blocks marked `ts fragment` are counted, not checked). See scripts/snippets.mjs.
+// The packed packages are checked the same way, as ESM and CommonJS, by scripts/consumer-test.mjs.
+import { spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
+
+const root = new URL("..", import.meta.url).pathname;
+const outDir = join(root, "node_modules/.cache/contextview-snippets");
+rmSync(outDir, { recursive: true, force: true });
+const { written, fragments, blocks } = writeSnippets(outDir);
+const paths = Object.fromEntries(["core", "sqlite", "langgraph"].map((pkg) => [`@contextview/${pkg}`, [join(root, "packages", pkg, "src/index.ts")]]));
+writeFileSync(
+  join(outDir, "tsconfig.json"),
+  JSON.stringify({
+    compilerOptions: {
+      target: "ES2022",
+      lib: ["ES2022", "DOM"],
+      module: "esnext",
+      moduleResolution: "bundler",
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+      paths,
+    },
+    include: ["*.ts"],
+  }),
+);
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const result = spawnSync(process.execPath, [tsc, "-p", outDir], { encoding: "utf8" });
+if (result.status !== 0) {
+  console.error(toMarkdownPlaces(`${result.stdout}${result.stderr}`, written, outDir));
+  console.error(`Doc snippets: tsc failed (${blocks} blocks checked as ${written.length} programs, ${fragments} marked as fragments)`);
+  process.exit(1);
+}
+console.log(`Doc snippets: ${blocks} blocks type-checked as ${written.length} programs, ${fragments} marked as fragments`);

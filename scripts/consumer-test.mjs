@@ -1,0 +1,145 @@
+// The packages as a user gets them: `pnpm pack` every package, install the tarballs into two
+// scratch projects outside the workspace, and use them there.
+//   esm: "type": "module", TypeScript nodenext. First WITHOUT @contextview/sqlite: the install
+//        must hold no better-sqlite3, and a graph with streaming metrics must run. Then with it.
+//   cjs: CommonJS, TypeScript nodenext, everything installed.
+// In each: tsc type-checks the README quick start and every checked docs snippet (statements
+// wrapped in an async function for CommonJS, where top-level await does not compile) and
+// scripts/consumer/smoke.ts; then runs the README quick start as written and the smoke test.
+// Installs use pnpm with the machine's pnpm store, offline first, so a warm store needs no network.
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
+
+const root = new URL("..", import.meta.url).pathname;
+const keep = process.argv.includes("--keep");
+const started = performance.now();
+const versionOf = (name) => JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
+
+function run(cwd, command, args, { quiet = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: "0", npm_config_yes: "true" } });
+    let out = "";
+    child.stdout.on("data", (data) => (out += data));
+    child.stderr.on("data", (data) => (out += data));
+    child.on("exit", (code) => {
+      if (code === 0) {
+        if (!quiet && out.trim()) console.log(out.trim().replace(/^/gm, `  [${cwd.split("/").pop()}] `));
+        resolve(out);
+      } else reject(Object.assign(new Error(`${command} ${args.join(" ")} failed in ${cwd} (exit ${code})\n${out}`), { out }));
+    });
+  });
+}
+
+const seconds = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+const work = mkdtempSync(join(tmpdir(), "contextview-consumer-"));
+const tarballs = join(work, "tarballs");
+mkdirSync(tarballs);
+
+// 1. Pack. pnpm pack turns workspace:^ ranges into the versions being packed.
+const packages = readdirSync(join(root, "packages"))
+  .map((name) => join(root, "packages", name))
+  .filter((dir) => existsSync(join(dir, "package.json")));
+for (const dir of packages) {
+  if (!existsSync(join(dir, "dist/esm")) || !existsSync(join(dir, "dist/cjs"))) throw new Error(`${dir} is not built: run pnpm build first`);
+}
+await Promise.all(packages.map((dir) => run(dir, "pnpm", ["pack", "--pack-destination", tarballs], { quiet: true })));
+const tarballOf = {};
+for (const dir of packages) {
+  const { name, version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  tarballOf[name] = `file:${join(tarballs, `${name.replace("@", "").replace("/", "-")}-${version}.tgz`)}`;
+}
+console.log(`packed ${Object.keys(tarballOf).join(", ")} (${seconds()})`);
+
+const common = {
+  "@langchain/core": versionOf("@langchain/core"),
+  "@langchain/langgraph": versionOf("@langchain/langgraph"),
+  langchain: versionOf("langchain"),
+  zod: versionOf("zod"),
+  "prom-client": versionOf("prom-client"),
+};
+const withSqlite = {
+  "@contextview/sqlite": tarballOf["@contextview/sqlite"],
+  "@langchain/langgraph-checkpoint-sqlite": versionOf("@langchain/langgraph-checkpoint-sqlite"),
+};
+const devDependencies = { typescript: versionOf("typescript"), "@types/node": versionOf("@types/node") };
+
+function writeProject(dir, type, dependencies) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: `consumer-${type}`, private: true, type, dependencies, devDependencies }, null, 2),
+  );
+  // Our own packages come from the tarballs, wherever they are asked for; better-sqlite3 may build.
+  writeFileSync(
+    join(dir, "pnpm-workspace.yaml"),
+    `overrides:\n${Object.entries(tarballOf).map(([name, spec]) => `  "${name}": "${spec}"`).join("\n")}\nallowBuilds:\n  better-sqlite3: true\n`,
+  );
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", lib: ["ES2022", "DOM"], module: "nodenext", moduleResolution: "nodenext", strict: true, skipLibCheck: true, outDir: "out", types: ["node"] },
+      include: ["*.ts"],
+    }),
+  );
+}
+
+const install = (dir) => run(dir, "pnpm", ["install", "--prefer-offline", "--config.confirmModulesPurge=false", "--reporter=silent"], { quiet: true });
+
+async function typecheckAndRun(dir, wrap) {
+  const { written } = writeSnippets(dir, { wrap });
+  cpSync(join(root, "scripts/consumer/smoke.ts"), join(dir, "smoke.ts"));
+  try {
+    await run(dir, "node", ["node_modules/typescript/bin/tsc", "-p", "."], { quiet: true });
+  } catch (error) {
+    throw new Error(toMarkdownPlaces(error.message, written, dir));
+  }
+  console.log(`${dir.split("/").pop()}: README quick start and ${written.length - 1} docs snippets type-check (${seconds()})`);
+  const quickStart = written.find((file) => file.file === "README.md");
+  if (!quickStart) throw new Error("README.md has no checked ts block");
+  // As written: the emitted JavaScript of the README block, run from the project directory.
+  const output = await run(dir, "node", [join("out", quickStart.name.replace(/\.ts$/, ".js"))], { quiet: true });
+  if (!output.includes("You spent 120 on groceries.")) throw new Error(`README quick start printed ${JSON.stringify(output)}`);
+  if (!existsSync(join(dir, "data/checkpoints.sqlite")) || !existsSync(join(dir, "data/checkpoints.contextview.sqlite"))) throw new Error("README quick start left no data/ files");
+  console.log(`${dir.split("/").pop()}: README quick start ran: ${output.trim()}`);
+  await run(dir, "node", ["out/smoke.js"]);
+}
+
+async function esmProject() {
+  const dir = join(work, "esm");
+  writeProject(dir, "module", { "@contextview/core": tarballOf["@contextview/core"], "@contextview/langgraph": tarballOf["@contextview/langgraph"], ...common });
+  await install(dir);
+  const pulled = readdirSync(join(dir, "node_modules/.pnpm")).filter((name) => /^better-sqlite3@|^@contextview\+sqlite@/.test(name));
+  if (pulled.length > 0) throw new Error(`@contextview/langgraph without @contextview/sqlite still installed ${pulled.join(", ")}`);
+  console.log(`esm: @contextview/langgraph installed without @contextview/sqlite or better-sqlite3 (${seconds()})`);
+  // The smoke test needs no SQLite: run it before adding it (transpiled only; tsc checks it below).
+  const transpile = `const ts = require("typescript"); const fs = require("fs");
+fs.writeFileSync("smoke.mjs", ts.transpileModule(fs.readFileSync(${JSON.stringify(join(root, "scripts/consumer/smoke.ts"))}, "utf8"), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);`;
+  await run(dir, "node", ["-e", transpile], { quiet: true });
+  await run(dir, "node", ["smoke.mjs"]);
+  rmSync(join(dir, "smoke.mjs"));
+  writeProject(dir, "module", { "@contextview/core": tarballOf["@contextview/core"], "@contextview/langgraph": tarballOf["@contextview/langgraph"], ...common, ...withSqlite });
+  await install(dir);
+  await typecheckAndRun(dir, false);
+}
+
+async function cjsProject() {
+  const dir = join(work, "cjs");
+  writeProject(dir, "commonjs", { "@contextview/core": tarballOf["@contextview/core"], "@contextview/langgraph": tarballOf["@contextview/langgraph"], ...common, ...withSqlite });
+  await install(dir);
+  console.log(`cjs: installed (${seconds()})`);
+  await typecheckAndRun(dir, true);
+}
+
+try {
+  await Promise.all([esmProject(), cjsProject()]);
+  console.log(`Consumer test: packed packages work in an ESM and a CommonJS project (${seconds()})`);
+} catch (error) {
+  console.error(error.message ?? error);
+  process.exitCode = 1;
+} finally {
+  if (keep) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
