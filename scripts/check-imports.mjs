@@ -1,4 +1,4 @@
-// The arrows between our packages point one way: langgraph -> sqlite -> core, langgraph -> core.
+// The arrows between our packages point one way: langgraph -> sqlite -> core, postgres -> core, langgraph -> core.
 // core imports nothing of ours. A package reaches another only by its name, never by a path into it.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -6,6 +6,7 @@ import { join, relative } from "node:path";
 const allowed = {
   core: [],
   sqlite: ["core"],
+  postgres: ["core"],
   langgraph: ["core", "sqlite"],
 };
 
@@ -48,4 +49,4 @@ if (problems.length > 0) {
   console.error(`Import rules broken:\n${[...new Set(problems)].join("\n")}`);
   process.exit(1);
 }
-console.log("Import arrows: ok (langgraph -> sqlite -> core, langgraph -> core)");
+console.log("Import arrows: ok (langgraph -> sqlite -> core, postgres -> core, langgraph -> core)");
