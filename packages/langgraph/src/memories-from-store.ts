@@ -8,6 +8,12 @@ import { ContextIntegrationError } from "./errors.js";
  * Where a user's saved memories live in LangGraph's long-term store, and how
  * many to consider. Every field is optional: `memories: {}` (or `true`) reads
  * `["memories", userId]` of the graph's own store.
+ *
+ * @example
+ * ```ts
+ * const memories: MemoriesFromStore = { namespace: ({ userId }) => ["tenant-a", "memories", userId], limit: 20 };
+ * createContextNode({ store, memories });
+ * ```
  */
 export interface MemoriesFromStore {
   /**
@@ -32,7 +38,14 @@ export interface MemoriesFromStore {
   text?: (item: Item) => string | undefined;
 }
 
-/** Items considered per call when `limit` is not given. */
+/**
+ * Items considered per call when `limit` is not given.
+ *
+ * @example
+ * ```ts
+ * createContextNode({ memories: { limit: DEFAULT_MEMORY_SEARCH_LIMIT * 2 } });
+ * ```
+ */
 export const DEFAULT_MEMORY_SEARCH_LIMIT = 50;
 
 const isFunction = (value: unknown): boolean => typeof value === "function";

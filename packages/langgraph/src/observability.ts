@@ -95,7 +95,14 @@ export interface EvidenceErrorRecord {
   code: string | null;
 }
 
-/** A failed read of saved memories from the LangGraph store: this call went on without them. */
+/**
+ * A failed read of saved memories from the LangGraph store: this call went on without them.
+ *
+ * @example
+ * ```ts
+ * const logger = { info: () => {}, warn: (record: ContextLogRecord) => { if (record.event === "context_memories_error") console.warn("memories unavailable", record.code); } };
+ * ```
+ */
 export interface MemoriesErrorRecord {
   event: "context_memories_error";
   source: ContextSource;

@@ -2,4 +2,3 @@
 
 export { PostgresContextStore, type PostgresContextStoreOptions } from "./postgres-context-store.js";
 export { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js";
-export { DEFAULT_SCHEMA, quoteSchema } from "./schema-name.js";

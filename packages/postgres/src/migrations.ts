@@ -2,7 +2,14 @@ import type { PoolClient } from "pg";
 import { ContextViewError } from "@contextview/core";
 import { quoteSchema } from "./schema-name.js";
 
-/** Table that records which {@link MIGRATIONS} ran; ours alone, never the checkpointer's. */
+/**
+ * Table that records which {@link MIGRATIONS} ran; ours alone, never the checkpointer's.
+ *
+ * @example
+ * ```ts
+ * await pool.query(`SELECT v, applied_at FROM "agents".${MIGRATIONS_TABLE} ORDER BY v`);
+ * ```
+ */
 export const MIGRATIONS_TABLE = "contextview_migrations";
 
 /**

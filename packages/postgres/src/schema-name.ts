@@ -1,8 +1,6 @@
 import { ContextViewError } from "@contextview/core";
 
-/**
- * The schema PostgreSQL and `PostgresSaver` use when none is given.
- */
+/** The schema PostgreSQL and `PostgresSaver` use when none is given. */
 export const DEFAULT_SCHEMA = "public";
 
 /** An unquoted-identifier shape: letters, digits and `_`, not starting with a digit, at most 63 bytes. */
