@@ -151,6 +151,29 @@ describePostgres("PostgresContextStore", () => {
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
     });
 
+    it("serializes writers of one conversation in the database, while another conversation never waits", async () => {
+      const store = open();
+      await store.update("user", "a", snapshot(1));
+      await store.update("user", "b", snapshot(1));
+      const blocker = await pool().connect();
+      try {
+        await blocker.query("BEGIN");
+        await blocker.query(`SELECT 1 FROM "${schema()}".contextview_evidence WHERE conversation_id = 'a' FOR UPDATE`);
+        let aDone = false;
+        const a = store.update("user", "a", snapshot(3)).then((state) => {
+          aDone = true;
+          return state;
+        });
+        // Conversation b commits while a's row is held by another session.
+        expect((await store.update("user", "b", snapshot(3))).cursor).toBe(cursorOf(3));
+        expect(aDone).toBe(false);
+        await blocker.query("ROLLBACK");
+        expect((await a).cursor).toBe(cursorOf(3));
+      } finally {
+        blocker.release();
+      }
+    });
+
     it("refuses a key PostgreSQL text cannot hold, naming the field", async () => {
       const error = await rejection(open().update("user\u0000x", "conv", snapshot(1)));
       expect(error.code).toBe("INVALID_OPTION");
