@@ -1,7 +1,7 @@
 import { createEstimator, memoryLine, MEMORY_BLOCK_HEADER } from "@contextview/core";
-import { ContextIntegrationError, createContextNode, type ContextLogRecord } from "@contextview/langgraph";
+import { ContextIntegrationError, ContextViewAnnotation, createContextNode, type ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage } from "@langchain/core/messages";
-import { InMemoryStore } from "@langchain/langgraph";
+import { Annotation, InMemoryStore, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { OTHER_USER, RELEVANT, memoryLines, saveMemories, systemSeen, type Integration } from "./support/memories.js";
 
 const integrations: Integration[] = ["node", "wrapper", "middleware"];
@@ -30,6 +30,23 @@ describe("memories from LangGraph's store (InMemoryStore)", () => {
     const batch = jest.spyOn(store, "batch");
     expect(memoryLines(await systemSeen(integration, store, {}))).toEqual([]);
     expect(batch).not.toHaveBeenCalled();
+  });
+
+  it("takes the request's memoryBudget over the factory's", async () => {
+    const store = new InMemoryStore();
+    await saveMemories(store);
+    const node = createContextNode({ memories: true, budget: { memoryBudget: 1000 } });
+    const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec }))
+      .addNode("context", node)
+      .addEdge(START, "context")
+      .compile({ checkpointer: new MemorySaver(), store });
+    const systemOf = async (context: unknown, thread: string) => {
+      const state = await graph.invoke({ messages: [new HumanMessage("How much on groceries?")] }, { configurable: { thread_id: thread, user_id: "u-1", context } });
+      const first = state.llmInputMessages[0];
+      return first?.type === "system" ? String(first.content) : "";
+    };
+    expect(memoryLines(await systemOf(undefined, "wide")).length).toBeGreaterThan(10);
+    expect(memoryLines(await systemOf({ budget: { memoryBudget: 0 } }, "none"))).toEqual([]);
   });
 
   it("uses the namespace function, an explicit store and the text reader", async () => {
