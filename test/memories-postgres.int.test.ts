@@ -7,13 +7,13 @@ import { OTHER_USER, RELEVANT, memoryLines, saveMemories, systemSeen, type Integ
 describePostgres("memories from PostgresStore", () => {
   let schema: string;
   let store: PostgresStore;
-  beforeAll(async () => {
+  beforeEach(async () => {
     schema = freshSchemaName();
     store = PostgresStore.fromConnString(POSTGRES_URL, { schema });
     await store.setup();
     await saveMemories(store);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await store.stop();
     await dropSchema(schema);
   });
