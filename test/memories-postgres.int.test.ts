@@ -4,6 +4,9 @@ import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { POSTGRES_URL, describePostgres, dropSchema, freshSchemaName } from "../packages/postgres/test/support/postgres.js";
 import { OTHER_USER, RELEVANT, memoryLines, saveMemories, systemSeen, type Integration } from "../packages/langgraph/test/support/memories.js";
 
+// Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
+jest.setTimeout(30_000);
+
 describePostgres("memories from PostgresStore", () => {
   let schema: string;
   let store: PostgresStore;

@@ -7,6 +7,9 @@ import { SqliteContextStore } from "@contextview/sqlite";
 import { POSTGRES_URL, describePostgres, dropSchema, freshSchemaName } from "../packages/postgres/test/support/postgres.js";
 import { describeStoreContract } from "./support/store-contract.js";
 
+// Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
+jest.setTimeout(30_000);
+
 describeStoreContract("InMemoryContextStore", async () => {
   const store = new InMemoryContextStore();
   return { store, close: async () => undefined };

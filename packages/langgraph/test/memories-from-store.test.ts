@@ -4,6 +4,9 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Annotation, InMemoryStore, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { OTHER_USER, RELEVANT, memoryLines, saveMemories, systemSeen, type Integration } from "./support/memories.js";
 
+// Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
+jest.setTimeout(30_000);
+
 const integrations: Integration[] = ["node", "wrapper", "middleware"];
 
 describe("memories from LangGraph's store (InMemoryStore)", () => {

@@ -7,6 +7,9 @@ import { MIGRATIONS, MIGRATIONS_TABLE, PostgresContextStore, type PostgresContex
 import { TOOL_ONLY, cursorOf, snapshot } from "../../sqlite/test/support/conversation.js";
 import { POSTGRES_URL, describePostgres, useSchema } from "./support/postgres.js";
 
+// Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
+jest.setTimeout(30_000);
+
 const compaction: CompactionState = {
   version: 1,
   summary: { prefixN: 8, prefixHash: "f00d", text: "The user chose Postgres. Cut: \ud83d", createdAt: 1_700_000_000_000 },
