@@ -5,7 +5,7 @@ const transform = {
 };
 // Sources import siblings as "./x.js" (nodenext); jest resolves them to the .ts files.
 const moduleNameMapper = {
-  "^@contextview/(core|sqlite|langgraph)$": "<rootDir>/../../packages/$1/src/index.ts",
+  "^@contextview/(core|sqlite|postgres|langgraph)$": "<rootDir>/../../packages/$1/src/index.ts",
   "^(\\.{1,2}/.*)\\.js$": "$1",
 };
 
@@ -20,9 +20,12 @@ const project = (name) => ({
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Probes the PostgreSQL server once: required when CI=true, else its suites are skipped with one line.
+  globalSetup: "<rootDir>/test/support/postgres-global-setup.cjs",
   projects: [
     project("core"),
     project("sqlite"),
+    project("postgres"),
     project("langgraph"),
     {
       displayName: "integration",
@@ -31,7 +34,7 @@ module.exports = {
       testMatch: ["<rootDir>/**/*.test.ts"],
       transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../tsconfig.json" }] },
       moduleNameMapper: {
-        "^@contextview/(core|sqlite|langgraph)$": "<rootDir>/../packages/$1/src/index.ts",
+        "^@contextview/(core|sqlite|postgres|langgraph)$": "<rootDir>/../packages/$1/src/index.ts",
         "^(\\.{1,2}/.*)\\.js$": "$1",
       },
     },

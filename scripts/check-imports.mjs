@@ -1,4 +1,4 @@
-// The arrows between our packages point one way: langgraph -> sqlite -> core, langgraph -> core.
+// The arrows between our packages point one way: sqlite -> core, postgres -> core, langgraph -> core.
 // core imports nothing of ours. A package reaches another only by its name, never by a path into it.
 // core imports no Node built-in either (`node:crypto`, `fs`, …): it runs in browsers and edge runtimes.
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -12,7 +12,9 @@ const builtins = new Set(builtinModules);
 const allowed = {
   core: [],
   sqlite: ["core"],
-  langgraph: ["core", "sqlite"],
+  postgres: ["core"],
+  // The user picks a store package (optional peers): langgraph runs without either.
+  langgraph: ["core"],
 };
 
 const root = new URL("..", import.meta.url).pathname;
@@ -55,4 +57,4 @@ if (problems.length > 0) {
   console.error(`Import rules broken:\n${[...new Set(problems)].join("\n")}`);
   process.exit(1);
 }
-console.log("Import arrows: ok (langgraph -> sqlite -> core, langgraph -> core; core imports no Node built-in)");
+console.log("Import arrows: ok (sqlite -> core, postgres -> core, langgraph -> core; core imports no Node built-in)");

@@ -1,4 +1,4 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
 import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { AgentMiddleware } from "langchain";
 import { createContextPipeline } from "./context-pipeline.js";
@@ -60,11 +60,20 @@ export function contextMiddleware(options: ContextOptions = {}): ContextMiddlewa
       const ambient = ensureConfig();
       const config: RunnableConfig = { ...ambient, configurable: request.runtime.configurable ?? ambient.configurable ?? {} };
       if (request.runtime.signal !== undefined) config.signal = request.runtime.signal;
-      const prepared = await pipeline.prepare({ config, messages: request.messages, systemPrompt: request.systemMessage, tools: request.tools });
-      const { result, view } = await pipeline.run(prepared, async (messages: BaseMessage[]) =>
-        // The handler puts the agent's own system message back in front.
-        handler({ ...request, messages: messages[0]?.type === "system" ? messages.slice(1) : messages }),
-      );
+      const prepared = await pipeline.prepare({
+        config,
+        messages: request.messages,
+        systemPrompt: request.systemMessage,
+        tools: request.tools,
+        runtimeStore: (request.runtime as { store?: unknown }).store,
+      });
+      const withMemories = (prepared.request.memories?.length ?? 0) > 0;
+      const { result, view } = await pipeline.run(prepared, async (messages: BaseMessage[]) => {
+        const system = messages[0]?.type === "system" ? (messages[0] as SystemMessage) : undefined;
+        const rest = system ? messages.slice(1) : messages;
+        // The handler puts the agent's own system message back in front; saved memories ride in the view's.
+        return handler(withMemories && system ? { ...request, systemMessage: system, messages: rest } : { ...request, messages: rest });
+      });
       await pipeline.recordUsage(prepared.key, view, result);
       return result;
     },

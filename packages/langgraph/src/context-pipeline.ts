@@ -1,10 +1,11 @@
-import { ContextViewError, kindOf, resolveBudget, type ContextRequest, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
+import { ContextViewError, kindOf, resolveBudget, type ContextRequest, type Estimator, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
 import { conversationKeyOf } from "./conversation-key.js";
 import { ContextIntegrationError } from "./errors.js";
-import { logEvidenceError, publishReport, type ContextSource } from "./observability.js";
+import { memoriesForCall } from "./memories-from-store.js";
+import { logEvidenceError, logMemoriesError, publishReport, type ContextSource } from "./observability.js";
 import { resolveContextOptions, type ContextOptions, type ResolvedContextOptions } from "./options.js";
 import { parseContextConfig } from "./request-config.js";
 
@@ -15,6 +16,8 @@ export interface PipelineInput {
   messages: readonly MessageInput[];
   systemPrompt?: string | BaseMessage | undefined;
   tools?: readonly unknown[] | undefined;
+  /** The agent runtime's LangGraph store (middleware), for `memories`. */
+  runtimeStore?: unknown;
 }
 
 /** A validated request, with its key and evidence, ready to build views from. */
@@ -102,6 +105,26 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
     }
   };
 
+  // Memories are optional like evidence: a store that fails is logged and the call goes on without them.
+  const memoriesOf = async (key: ConversationKey, input: PipelineInput, overrides: ReturnType<typeof overridesOf>): Promise<string[] | undefined> => {
+    if (resolved.memories === undefined) return undefined;
+    const budgetTokens = resolveBudget({ ...resolved.settings.budget, ...overrides.budget }).memoryBudget;
+    try {
+      return await memoriesForCall(resolved.memories, {
+        config: input.config,
+        userId: key.userId,
+        messages: input.messages,
+        budgetTokens,
+        estimator: (options as { estimator?: Estimator } | undefined)?.estimator,
+        runtimeStore: input.runtimeStore,
+      });
+    } catch (error) {
+      if (ContextIntegrationError.isInstance(error)) throw error;
+      logMemoriesError(logger, error, { source, conversationId: key.conversationId });
+      return undefined;
+    }
+  };
+
   const prepare = async (input: PipelineInput): Promise<PreparedRequest> => {
     const overrides = overridesOf(input.config);
     const key = conversationKeyOf(input.config, resolved.resolveUserId);
@@ -110,6 +133,7 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
     }
     const signal = input.config?.signal;
     const evidence = await evidenceOf(key, input.messages, signal);
+    const memories = await memoriesOf(key, input, overrides);
     const systemPrompt = input.systemPrompt ?? resolved.systemPrompt;
     const tools = input.tools ?? resolved.tools;
     const request: ContextRequest = {
@@ -119,6 +143,7 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
       overrides,
       ...(systemPrompt === undefined ? {} : { systemPrompt }),
       ...(tools === undefined ? {} : { tools }),
+      ...(memories === undefined ? {} : { memories }),
       ...(signal === undefined ? {} : { signal }),
     };
     return { key, request, config: input.config };

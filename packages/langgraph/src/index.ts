@@ -4,6 +4,7 @@ export { ContextIntegrationError, type ContextIntegrationErrorCode } from "./err
 export { contextConfigSchema, parseContextConfig, CONTEXT_SETTING_KEYS, type ContextConfig } from "./request-config.js";
 export { integrationOptionsSchema, type ContextOptions, type IntegrationOptions, type ToolsForCall } from "./options.js";
 export { conversationKeyOf } from "./conversation-key.js";
+export { DEFAULT_MEMORY_SEARCH_LIMIT, type MemoriesFromStore } from "./memories-from-store.js";
 export {
   CONTEXT_REPORT_EVENT,
   budgetRecords,
@@ -13,6 +14,7 @@ export {
   type ContextReportEvent,
   type ContextSource,
   type EvidenceErrorRecord,
+  type MemoriesErrorRecord,
   type PromptBudgetRecord,
 } from "./observability.js";
 export { LLM_INPUT_MESSAGES, ViewMessagesChannel, ContextViewAnnotation, contextViewFields, ContextViewStateSchema } from "./view-state.js";

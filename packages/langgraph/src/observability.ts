@@ -95,8 +95,24 @@ export interface EvidenceErrorRecord {
   code: string | null;
 }
 
+/**
+ * A failed read of saved memories from the LangGraph store: this call went on without them.
+ *
+ * @example
+ * ```ts
+ * const logger = { info: () => {}, warn: (record: ContextLogRecord) => { if (record.event === "context_memories_error") console.warn("memories unavailable", record.code); } };
+ * ```
+ */
+export interface MemoriesErrorRecord {
+  event: "context_memories_error";
+  source: ContextSource;
+  conversationId: string;
+  error: string;
+  code: string | null;
+}
+
 /** Any record passed to a {@link ContextLogger}. */
-export type ContextLogRecord = ContextBudgetRecord | PromptBudgetRecord | EvidenceErrorRecord;
+export type ContextLogRecord = ContextBudgetRecord | PromptBudgetRecord | EvidenceErrorRecord | MemoriesErrorRecord;
 
 /** Payload of the {@link CONTEXT_REPORT_EVENT} custom event. */
 export interface ContextReportEvent {
@@ -206,6 +222,20 @@ export function logEvidenceError(logger: ContextLogger | undefined, error: unkno
     logger.warn(
       { event: "context_evidence_error", ...meta, error: error instanceof Error ? error.name : typeof error, code: typeof code === "string" ? code : null },
       "context_evidence_error",
+    );
+  } catch {
+    // A logger must never fail the model call.
+  }
+}
+
+/** Logs a failed memory search; never throws. */
+export function logMemoriesError(logger: ContextLogger | undefined, error: unknown, meta: { source: ContextSource; conversationId: string }): void {
+  if (!logger) return;
+  const code = (error as { code?: unknown } | null)?.code;
+  try {
+    logger.warn(
+      { event: "context_memories_error", ...meta, error: error instanceof Error ? error.name : typeof error, code: typeof code === "string" ? code : null },
+      "context_memories_error",
     );
   } catch {
     // A logger must never fail the model call.

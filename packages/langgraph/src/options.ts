@@ -14,6 +14,7 @@ import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
 import type { ContextLogger } from "./observability.js";
 import { CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
+import { MEMORIES_EXPECTED, memoriesOptionSchema, type MemoriesFromStore } from "./memories-from-store.js";
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
 const hasMethods =
@@ -30,6 +31,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   systemPrompt: "a string or a SystemMessage",
   tools: "an array of tools or tool schemas, or a function ({ messages, config }) => tools",
   logger: "an object with info(record) and warn(record)",
+  memories: MEMORIES_EXPECTED,
 };
 
 /**
@@ -82,6 +84,18 @@ export const integrationOptionsSchema = z.object({
    * @default undefined
    */
   logger: z.custom<ContextLogger>(hasMethods("info", "warn")).optional(),
+  /**
+   * Saved memories from LangGraph's long-term store (`BaseStore`): each call
+   * searches the user's namespace (default `["memories", userId]`) with the request
+   * text and puts the most relevant memories within `memoryBudget` in the system
+   * message. `true` reads the graph's own store with every default.
+   * @default undefined (no memories)
+   * @example
+   * ```ts
+   * createContextNode({ store, memories: { namespace: ({ userId }) => ["tenant-a", "memories", userId] } });
+   * ```
+   */
+  memories: memoriesOptionSchema.optional(),
 });
 
 /**
@@ -114,6 +128,8 @@ export interface ResolvedContextOptions {
   /** Fixed tools; a {@link ToolsForCall} function is applied by the node per call. */
   tools: readonly unknown[] | undefined;
   logger: ContextLogger | undefined;
+  /** Where saved memories come from, if anywhere. */
+  memories: true | MemoriesFromStore | undefined;
 }
 
 const INTEGRATION_KEYS = Object.keys(integrationOptionsSchema.shape) as (keyof IntegrationOptions)[];
@@ -152,5 +168,6 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
     systemPrompt: options.systemPrompt,
     tools: Array.isArray(options.tools) ? (options.tools as readonly unknown[]) : undefined,
     logger: options.logger,
+    memories: options.memories as true | MemoriesFromStore | undefined,
   };
 }

@@ -1,0 +1,43 @@
+// Two replicas of one LangGraph graph, each in its own process with its own PostgresSaver,
+// PostgresContextStore and PostgresStore, serve alternate turns of one thread. The evidence
+// of the first turns, written by one replica, reaches the later calls of both.
+// Run: pnpm example:replicas   (needs PostgreSQL: POSTGRES_URL, default postgresql://postgres@127.0.0.1:5432/test)
+import pg from "pg";
+import { runReplicas } from "./replicas";
+import { EVIDENCE_MARKERS } from "./protocol";
+
+const url = process.env.POSTGRES_URL || "postgresql://postgres@127.0.0.1:5432/test";
+const schema = `contextview_replicas_${process.pid}`;
+const turns = Number(process.env.CONTEXTVIEW_EXAMPLE_TURNS ?? 10);
+
+async function main(): Promise<void> {
+  console.log(`PostgreSQL ${url.replace(/\/\/[^@]*@/, "//…@")}, schema ${schema}; ${turns} turns, replicas A and B in turn\n`);
+  console.log("turn  replica  checkpoint  view  turn-1 in view  evidence markers  memories");
+  let ok = true;
+  try {
+    await runReplicas({
+      url,
+      schema,
+      turns,
+      onTurn: (r) => {
+        console.log(
+          `${String(r.turn).padStart(4)}  ${r.replica.padEnd(7)}  ${String(r.checkpointMessages).padStart(10)}  ${String(r.viewMessages).padStart(4)}  ${String(r.firstTurnInView).padEnd(14)}  ${(r.evidenceMarkers.join(", ") || "-").padEnd(16)}  ${r.memoryLines}`,
+        );
+        // From turn 3 on, both early turns are summarized: whichever replica serves the call must see them.
+        if (r.turn >= 3 && r.evidenceMarkers.length !== EVIDENCE_MARKERS.length) ok = false;
+      },
+    });
+  } finally {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+  console.log(ok ? "\nEvery call from turn 3 on carried the evidence of turns 1 and 2, on either replica." : "\nSome call missed the evidence of the first turns.");
+  if (!ok) process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+// What a replica answers for each turn it serves.
+export interface TurnResult {
+  replica: string;
+  turn: number;
+  /** Messages in the thread's checkpoint after the turn (both replicas write the same thread). */
+  checkpointMessages: number;
+  /** Messages the model saw. */
+  viewMessages: number;
+  /** Markers of the first two turns found in the evidence message of the view. */
+  evidenceMarkers: string[];
+  /** Whether the first turn itself was still in the view (a small budget drops it early). */
+  firstTurnInView: boolean;
+  /** Saved memories in the system message (from the LangGraph PostgresStore). */
+  memoryLines: number;
+}
+
+/** A rule and a decision stated in the first two turns: only the evidence carries them later. */
+export const EVIDENCE_MARKERS = ["C-17", "D-4"];
+
+/** The user's turns: two that matter, then padding that pushes them out of a small view. */
+export function turnText(turn: number): string {
+  if (turn === 1) return "We must never store card numbers in the ledger (rule C-17).";
+  if (turn === 2) return "We decided to reconcile the accounts monthly (decision D-4).";
+  return `Turn ${turn}: please review the monthly reports for batch ${turn}. ${"Here are the details of the batch. ".repeat(50)}`;
+}

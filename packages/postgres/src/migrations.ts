@@ -1,0 +1,85 @@
+import type { PoolClient } from "pg";
+import { ContextViewError } from "@contextview/core";
+import { quoteSchema } from "./schema-name.js";
+
+/**
+ * Table that records which {@link MIGRATIONS} ran; ours alone, never the checkpointer's.
+ *
+ * @example
+ * ```ts
+ * await pool.query(`SELECT v, applied_at FROM "agents".${MIGRATIONS_TABLE} ORDER BY v`);
+ * ```
+ */
+export const MIGRATIONS_TABLE = "contextview_migrations";
+
+/**
+ * Schema changes, versioned by position: migration `v` is `MIGRATIONS[v](schema)`,
+ * given the quoted schema name. Append only; never edit or reorder a migration
+ * that has shipped. The tables carry the `contextview_` prefix, so they sit beside
+ * `PostgresSaver`'s `checkpoints*` tables in one schema without touching them.
+ *
+ * @example
+ * ```ts
+ * MIGRATIONS.length; // the schema version a migrated database is at
+ * MIGRATIONS[0]?.('"public"'); // the SQL of the first migration
+ * ```
+ */
+export const MIGRATIONS: readonly ((schema: string) => string)[] = Object.freeze([
+  (schema: string) => `CREATE TABLE ${schema}.contextview_evidence (
+     user_id TEXT NOT NULL,
+     conversation_id TEXT NOT NULL,
+     revision INTEGER NOT NULL CHECK (revision > 0),
+     cursor INTEGER NOT NULL CHECK (cursor >= 0),
+     prefix_digest TEXT NOT NULL,
+     state TEXT NOT NULL,
+     updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+     PRIMARY KEY (user_id, conversation_id)
+   );
+   CREATE TABLE ${schema}.contextview_compaction (
+     user_id TEXT NOT NULL,
+     conversation_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+     PRIMARY KEY (user_id, conversation_id)
+   );`,
+]);
+
+/**
+ * Brings the schema up to date. Idempotent and safe when several processes set up
+ * one database at once: everything runs in one transaction holding an advisory
+ * lock named after the schema, so a second process waits, then finds nothing left
+ * to do. The schema is created when missing.
+ *
+ * @param name the schema name (checked and quoted here)
+ * @returns the schema version after migrating
+ */
+export async function migrate(client: PoolClient, name: string): Promise<number> {
+  const schema = quoteSchema(name);
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`contextview_migrations:${name}`]);
+    // Only when missing: CREATE SCHEMA needs a privilege a user of an existing schema may lack.
+    const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.${MIGRATIONS_TABLE} (v INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ v: number | null }>(`SELECT MAX(v) AS v FROM ${schema}.${MIGRATIONS_TABLE}`);
+    const max = rows[0]?.v ?? null;
+    const applied = max === null ? 0 : max + 1;
+    if (applied > MIGRATIONS.length) {
+      throw new ContextViewError(
+        "STORE_ERROR",
+        `The context store schema is at version ${applied}, newer than this @contextview/postgres knows (${MIGRATIONS.length}); upgrade the package`,
+        { schemaVersion: applied, knownVersion: MIGRATIONS.length },
+      );
+    }
+    for (let v = applied; v < MIGRATIONS.length; v++) {
+      await client.query((MIGRATIONS[v] as (schema: string) => string)(schema));
+      await client.query(`INSERT INTO ${schema}.${MIGRATIONS_TABLE} (v) VALUES ($1)`, [v]);
+    }
+    await client.query("COMMIT");
+    return MIGRATIONS.length;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,396 @@
+import pg from "pg";
+import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
+import {
+  ContextViewError,
+  EvidenceState,
+  checkConversationKey,
+  conversationKey,
+  parseCompactionState,
+  resolveMaxMessageBytes,
+  updateEvidence,
+  type CompactionState,
+  type ContextStore,
+  type ConversationKey,
+  type EvidenceCallOptions,
+  type EvidenceRecord,
+  type MessageInput,
+} from "@contextview/core";
+import { migrate } from "./migrations.js";
+import { DEFAULT_SCHEMA, quoteSchema } from "./schema-name.js";
+
+/** Options of {@link PostgresContextStore}. */
+export interface PostgresContextStoreOptions {
+  /**
+   * The schema holding the store's tables (`contextview_*`), created by `setup()`
+   * when missing. Letters, digits and `_` only; anything else is refused.
+   * `nextTo(saver)` uses the saver's schema unless this is given.
+   * @default "public"
+   */
+  schema?: string;
+  /**
+   * Milliseconds after which the server cancels one of the store's statements
+   * (`SET LOCAL statement_timeout`, in a short transaction per statement); the
+   * call then fails with `STORE_ERROR`, or behaves as "no cache" on the compaction
+   * path. Without it, the server's own setting applies.
+   * @default undefined
+   */
+  statementTimeoutMs?: number;
+  /**
+   * UTF-8 bytes a single checkpoint message may carry before `update` refuses it.
+   * @default 16777216 (16 MiB)
+   */
+  maxMessageBytes?: number;
+  /**
+   * Receives storage failures of `getCompaction` and `putCompaction`, which then
+   * behave as "no cache" instead of failing the model call.
+   * @default process.emitWarning
+   */
+  onCompactionError?: (error: ContextViewError) => void;
+}
+
+/** What {@link PostgresContextStore.nextTo} reads of a `PostgresSaver` (private in its typings, public at run time). */
+interface SaverInternals {
+  readonly pool?: unknown;
+  readonly options?: { schema?: unknown };
+}
+
+interface EvidenceRow {
+  revision: number;
+  state: string;
+}
+
+function checkTimeout(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new ContextViewError("INVALID_OPTION", `Expected \`statementTimeoutMs\` to be a positive integer, got ${String(value)}`, { field: "statementTimeoutMs" });
+  }
+  return value;
+}
+
+function isPool(value: unknown): value is Pool {
+  return typeof value === "object" && value !== null && typeof (value as Pool).query === "function" && typeof (value as Pool).connect === "function";
+}
+
+/** A `STORE_ERROR` naming the operation; one that already is a store error passes through. */
+function storeError(operation: string, cause: unknown): ContextViewError {
+  if (ContextViewError.isInstance(cause) && cause.code === "STORE_ERROR") return cause as ContextViewError;
+  const code = (cause as { code?: unknown })?.code;
+  return new ContextViewError(
+    "STORE_ERROR",
+    `PostgreSQL context store could not ${operation}: ${(cause as Error)?.message ?? String(cause)}`,
+    { operation, ...(typeof code === "string" ? { pgCode: code } : {}) },
+    { cause },
+  );
+}
+
+/** PostgreSQL text holds no NUL character: such a key is refused before it reaches the server. */
+function pgKey(key: Readonly<ConversationKey>): Readonly<ConversationKey> {
+  for (const field of ["userId", "conversationId"] as const) {
+    if (key[field].includes("\u0000")) {
+      throw new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to contain no NUL character (PostgreSQL text cannot hold one)`, { field });
+    }
+  }
+  return key;
+}
+
+/**
+ * Evidence and compaction state on PostgreSQL (node-postgres), in tables of its
+ * own beside LangGraph's `PostgresSaver`, for several replicas that share no disk.
+ * The database serializes writers, never process memory: an evidence write is one
+ * compare-and-set statement on the conversation's revision, so concurrent updates
+ * of one conversation from any number of processes neither duplicate nor lose
+ * work, and updates of different conversations never wait on each other. Heavy
+ * work (validating and hashing the checkpoint) runs before it. Schema set-up is
+ * lazy and idempotent; migrations are versioned by position.
+ *
+ * @example
+ * ```ts
+ * import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+ * const saver = PostgresSaver.fromConnString(process.env.POSTGRES_URL!);
+ * await saver.setup();
+ * const store = PostgresContextStore.nextTo(saver); // same pool, same schema
+ * const state = await store.update(userId, threadId, checkpointMessages);
+ * const evidence = state.asMessage(); // AIMessage | null
+ * ```
+ */
+export class PostgresContextStore implements ContextStore {
+  // Private fields: the pool never shows up through enumeration, JSON or inspection.
+  readonly #pool: Pool;
+  #ready: Promise<void> | undefined;
+  #ended = false;
+  /** The schema name, as given. */
+  readonly schema: string;
+  private readonly quoted: string;
+  private readonly statementTimeoutMs: number | undefined;
+  private readonly maxMessageBytes: number;
+  private readonly onCompactionError: (error: ContextViewError) => void;
+  private ownsPool = false;
+
+  /**
+   * A store on a node-postgres `Pool`. The pool stays the caller's: `end()` does
+   * not end it.
+   *
+   * @example
+   * ```ts
+   * import pg from "pg";
+   * const store = new PostgresContextStore(new pg.Pool({ connectionString: url }), { schema: "agents" });
+   * ```
+   */
+  constructor(pool: Pool, options: PostgresContextStoreOptions = {}) {
+    if (!isPool(pool)) throw new ContextViewError("INVALID_OPTION", "Expected `pool` to be a node-postgres Pool", { field: "pool" });
+    this.schema = options.schema ?? DEFAULT_SCHEMA;
+    this.quoted = quoteSchema(this.schema);
+    this.statementTimeoutMs = checkTimeout(options.statementTimeoutMs);
+    this.maxMessageBytes = resolveMaxMessageBytes(options.maxMessageBytes);
+    const onError = options.onCompactionError;
+    if (onError !== undefined && typeof onError !== "function") {
+      throw new ContextViewError("INVALID_OPTION", "Expected `onCompactionError` to be a function (error) => void", { field: "onCompactionError" });
+    }
+    this.onCompactionError = onError ?? ((error) => process.emitWarning(error));
+    this.#pool = pool;
+  }
+
+  /**
+   * A store on its own pool to the database at `connString`, ended by `end()`.
+   * An idle connection the server drops is discarded; the next call reconnects.
+   *
+   * @example
+   * ```ts
+   * const store = PostgresContextStore.fromConnString("postgresql://app@db:5432/agents", { schema: "contextview" });
+   * await store.setup(); // optional: the first call sets up the schema too
+   * ```
+   */
+  static fromConnString(connString: string, options: PostgresContextStoreOptions = {}): PostgresContextStore {
+    if (typeof connString !== "string" || connString === "") {
+      throw new ContextViewError("INVALID_OPTION", "Expected `connString` to be a PostgreSQL connection string", { field: "connString" });
+    }
+    // Checked before a pool exists, so a refused option leaves no pool behind.
+    quoteSchema(options.schema ?? DEFAULT_SCHEMA);
+    checkTimeout(options.statementTimeoutMs);
+    resolveMaxMessageBytes(options.maxMessageBytes);
+    const pool = new pg.Pool({ connectionString: connString });
+    // Without a listener, an idle connection dropped by a server restart would crash the process.
+    pool.on("error", () => undefined);
+    const store = new PostgresContextStore(pool, options);
+    store.ownsPool = true;
+    return store;
+  }
+
+  /**
+   * A store beside a `PostgresSaver` (typed `object`: the saver keeps its pool
+   * private in its typings): the saver's pool and schema (or
+   * `options.schema`), in tables of its own; the checkpointer's tables are never
+   * touched. The pool stays the saver's: end it with `saver.end()`.
+   *
+   * @example
+   * ```ts
+   * const saver = PostgresSaver.fromConnString(url, { schema: "graph" });
+   * const store = PostgresContextStore.nextTo(saver);
+   * store.schema; // "graph"
+   * ```
+   */
+  static nextTo(saver: object, options: PostgresContextStoreOptions = {}): PostgresContextStore {
+    const pool = (saver as SaverInternals | null)?.pool;
+    if (!isPool(pool)) {
+      throw new ContextViewError("INVALID_OPTION", "Expected `saver` to be a PostgresSaver (an object with a node-postgres `pool`)", { field: "saver" });
+    }
+    const saverSchema = (saver as SaverInternals).options?.schema;
+    const schema = options.schema ?? (typeof saverSchema === "string" ? saverSchema : DEFAULT_SCHEMA);
+    return new PostgresContextStore(pool, { ...options, schema });
+  }
+
+  /**
+   * Creates the schema and tables, or brings them up to date. Idempotent, safe
+   * from several processes at once, and run by the first call when not called
+   * first. A failure (`STORE_ERROR`) is not remembered: the next call tries again.
+   *
+   * @example
+   * ```ts
+   * await store.setup();
+   * ```
+   */
+  setup(): Promise<void> {
+    this.#ready ??= this.migrateOnce().catch((cause: unknown) => {
+      this.#ready = undefined;
+      throw storeError("set up its schema", cause);
+    });
+    return this.#ready;
+  }
+
+  /**
+   * Ends the pool when the store created it (`fromConnString`); an injected or
+   * a saver's pool stays open. Later calls fail with `STORE_ERROR`.
+   */
+  async end(): Promise<void> {
+    if (this.ownsPool && !this.#ended) {
+      this.#ended = true;
+      await this.#pool.end();
+    }
+  }
+
+  async update(userId: string, conversationId: string, messages: readonly MessageInput[], options: EvidenceCallOptions = {}): Promise<EvidenceState> {
+    const key = pgKey(conversationKey(userId, conversationId));
+    return updateEvidence(
+      messages,
+      {
+        read: () => this.readEvidence(key),
+        commit: async (expected, next) => {
+          try {
+            return await this.commitEvidence(key, expected, next);
+          } catch (cause) {
+            throw storeError("write evidence", cause);
+          }
+        },
+      },
+      { maxMessageBytes: this.maxMessageBytes, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+  }
+
+  async load(userId: string, conversationId: string): Promise<EvidenceState> {
+    return (await this.readEvidence(pgKey(conversationKey(userId, conversationId))))?.state ?? EvidenceState.empty();
+  }
+
+  async getCompaction(key: ConversationKey): Promise<CompactionState | null> {
+    const { userId, conversationId } = pgKey(checkConversationKey(key));
+    try {
+      const { rows } = await this.query<{ state: string }>(`SELECT state FROM ${this.quoted}.contextview_compaction WHERE user_id = $1 AND conversation_id = $2`, [
+        userId,
+        conversationId,
+      ]);
+      return rows[0] === undefined ? null : parseCompactionState(JSON.parse(rows[0].state));
+    } catch (cause) {
+      this.report(storeError("read compaction state", cause));
+      return null;
+    }
+  }
+
+  async putCompaction(key: ConversationKey, state: CompactionState): Promise<void> {
+    const { userId, conversationId } = pgKey(checkConversationKey(key));
+    const json = JSON.stringify(parseCompactionState(state));
+    try {
+      await this.query(
+        `INSERT INTO ${this.quoted}.contextview_compaction (user_id, conversation_id, state, updated_at) VALUES ($1, $2, $3, now())
+         ON CONFLICT (user_id, conversation_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+        [userId, conversationId, json],
+      );
+    } catch (cause) {
+      this.report(storeError("write compaction state", cause));
+    }
+  }
+
+  async deleteCompaction(key: ConversationKey): Promise<void> {
+    const { userId, conversationId } = pgKey(checkConversationKey(key));
+    try {
+      await this.query(`DELETE FROM ${this.quoted}.contextview_compaction WHERE user_id = $1 AND conversation_id = $2`, [userId, conversationId]);
+    } catch (cause) {
+      throw storeError("delete compaction state", cause);
+    }
+  }
+
+  async deleteConversation(userId: string, conversationId: string): Promise<void> {
+    const key = pgKey(conversationKey(userId, conversationId));
+    try {
+      // One statement, so both rows go or neither does.
+      await this.query(
+        `WITH evidence AS (DELETE FROM ${this.quoted}.contextview_evidence WHERE user_id = $1 AND conversation_id = $2)
+         DELETE FROM ${this.quoted}.contextview_compaction WHERE user_id = $1 AND conversation_id = $2`,
+        [key.userId, key.conversationId],
+      );
+    } catch (cause) {
+      throw storeError("delete the conversation", cause);
+    }
+  }
+
+  /** A description without the pool, safe in traces and `config.configurable`. */
+  toJSON(): { store: "PostgresContextStore"; schema: string } {
+    return { store: "PostgresContextStore", schema: this.schema };
+  }
+
+  private report(error: ContextViewError): void {
+    try {
+      this.onCompactionError(error);
+    } catch {
+      // A failing reporter must not turn "no cache" into a failed model call.
+    }
+  }
+
+  private async readEvidence(key: Readonly<ConversationKey>): Promise<EvidenceRecord | null> {
+    let row: EvidenceRow | undefined;
+    try {
+      const result = await this.query<EvidenceRow>(`SELECT revision, state FROM ${this.quoted}.contextview_evidence WHERE user_id = $1 AND conversation_id = $2`, [
+        key.userId,
+        key.conversationId,
+      ]);
+      row = result.rows[0];
+    } catch (cause) {
+      throw storeError("read evidence", cause);
+    }
+    if (row === undefined) return null;
+    try {
+      return { revision: row.revision, state: EvidenceState.fromJSON(JSON.parse(row.state)) };
+    } catch (cause) {
+      throw new ContextViewError("STORE_ERROR", `The stored evidence of this conversation is unreadable: ${(cause as Error).message}`, { operation: "read evidence" }, { cause });
+    }
+  }
+
+  /**
+   * Compare-and-set in one statement: the row is inserted only if absent
+   * (expected 0), or updated only while its revision is still `expected`. A
+   * concurrent writer of the same row waits for the row lock, then finds the
+   * revision moved and changes nothing.
+   */
+  private async commitEvidence(key: Readonly<ConversationKey>, expected: number, next: EvidenceState): Promise<boolean> {
+    const values = [key.userId, key.conversationId, expected + 1, next.cursor, next.prefixDigest, JSON.stringify(next)];
+    const result =
+      expected === 0
+        ? await this.query(
+            `INSERT INTO ${this.quoted}.contextview_evidence (user_id, conversation_id, revision, cursor, prefix_digest, state, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, now()) ON CONFLICT (user_id, conversation_id) DO NOTHING`,
+            values,
+          )
+        : await this.query(
+            `UPDATE ${this.quoted}.contextview_evidence
+             SET revision = $3, cursor = $4, prefix_digest = $5, state = $6, updated_at = now()
+             WHERE user_id = $1 AND conversation_id = $2 AND revision = $3 - 1`,
+            values,
+          );
+    return result.rowCount === 1;
+  }
+
+  /** One statement, after set-up; under `statementTimeoutMs` when set. */
+  private async query<R extends QueryResultRow = QueryResultRow>(sql: string, values: unknown[]): Promise<QueryResult<R>> {
+    await this.setup();
+    if (this.statementTimeoutMs === undefined) return this.#pool.query<R>(sql, values);
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      // The timeout is an integer checked in the constructor; SET takes no bound parameter.
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${this.statementTimeoutMs}`);
+      const result = await client.query<R>(sql, values);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      // A connection whose rollback failed is in an unknown state: the pool discards it.
+      client.release(broken);
+    }
+  }
+
+  private async migrateOnce(): Promise<void> {
+    if (this.#ended) throw new Error("the store was ended");
+    const client: PoolClient = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      await migrate(client, this.schema);
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
