@@ -4,10 +4,9 @@
 // (apt-get install -y chromium); CI always runs it, elsewhere it is skipped without one.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ToolMessage } from "@langchain/core/messages";
 import { build } from "esbuild";
 import { chromium, type Browser } from "playwright-core";
-import { compactToolResult, summaryPrefixHash } from "@contextview/core";
+import { browserScenario, COMPACT_LIMIT, type BrowserScenarioResult } from "./support/browser-scenario.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ROOT = resolve(__dirname, "..");
@@ -27,7 +26,7 @@ if (!available) process.stderr.write(`core-browser.int.test.ts skipped: no ${CHR
     await browser?.close();
   });
 
-  it("runs buildContext and compactToolResult, and hashes as in Node", async () => {
+  it("runs buildContext and compactToolResult with the same results as in Node", async () => {
     const bundle = await build({
       entryPoints: [join(ROOT, "test/support/browser-entry.ts")],
       bundle: true,
@@ -46,46 +45,22 @@ if (!available) process.stderr.write(`core-browser.int.test.ts skipped: no ${CHR
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto("about:blank");
     await page.addScriptTag({ content: code });
-    const result = (await page.evaluate(() => (globalThis as { contextviewResult?: Promise<unknown> }).contextviewResult)) as {
-      hasNodeGlobals: string[];
+    const { nodeGlobals, userAgent, ...inBrowser } = (await page.evaluate(() => (globalThis as { contextviewResult?: Promise<unknown> }).contextviewResult)) as BrowserScenarioResult & {
+      nodeGlobals: string[];
       userAgent: string;
-      compactTokens: number;
-      compactMarker: { form: string; limitTokens: number } | undefined;
-      compactHasTotal: boolean;
-      viewTypes: string[];
-      viewTokens: number;
-      viewLimit: number;
-      prefixHash: string;
     };
-    expect(errors).toEqual([]);
-    expect(result.userAgent).toMatch(/HeadlessChrome|Chromium|Chrome/);
-    expect(result.hasNodeGlobals).toEqual([]);
-    expect(result.compactTokens).toBeLessThanOrEqual(1500);
-    expect(result.compactMarker).toMatchObject({ form: "json", limitTokens: 1500 });
-    expect(result.compactHasTotal).toBe(true);
-    expect(result.viewTypes[0]).toBe("system");
-    expect(result.viewTypes.at(-1)).toBe("human");
-    expect(result.viewTokens).toBeLessThanOrEqual(result.viewLimit);
-
-    // The same inputs in Node give the same digest and the same compaction.
-    const { history } = nodeHistory();
-    expect(result.prefixHash).toBe(await summaryPrefixHash(history, 3));
-    expect(compactToolResult(history[3] as ToolMessage, 1500).content.length).toBeGreaterThan(0);
     await page.close();
+    expect(errors).toEqual([]);
+    expect(userAgent).toMatch(/HeadlessChrome/);
+    expect(nodeGlobals).toEqual([]);
+
+    expect(inBrowser.originalTokens).toBeGreaterThan(COMPACT_LIMIT);
+    expect(inBrowser.compactTokens).toBeLessThanOrEqual(COMPACT_LIMIT);
+    expect(inBrowser.compactMarker).toMatchObject({ form: "json", limitTokens: COMPACT_LIMIT });
+    expect(inBrowser.compactContent).toContain('"total":100');
+    expect(inBrowser.viewTypes).toEqual(["system", "human", "ai", "tool", "ai", "human"]);
+    expect(inBrowser.viewTokens).toBeLessThanOrEqual(inBrowser.viewLimit);
+    // Chromium and Node agree on everything, the SHA-256 digest included.
+    expect(inBrowser).toEqual(await browserScenario());
   }, 120_000);
 });
-
-/** The browser entry's history, built in Node. */
-function nodeHistory() {
-  // Loaded here, not at the top: the entry sets a global when imported.
-  const { AIMessage, HumanMessage, SystemMessage } = jest.requireActual<typeof import("@langchain/core/messages")>("@langchain/core/messages");
-  const rows = Array.from({ length: 100 }, (_, i) => ({ id: `tx-${i}`, date: `2026-01-${String((i % 28) + 1).padStart(2, "0")}`, amount: i * 7, memo: `coffee shop ${i}` }));
-  const result = { query: "coffee", total: rows.length, rows };
-  const history = [
-    new SystemMessage("You are a finance assistant."),
-    new HumanMessage({ id: "h1", content: "Find my coffee spending." }),
-    new AIMessage({ id: "a1", content: "", tool_calls: [{ id: "c1", name: "search", args: { q: "coffee" } }] }),
-    new ToolMessage({ id: "t1", content: JSON.stringify(result), artifact: result, tool_call_id: "c1", name: "search" }),
-  ];
-  return { history };
-}
