@@ -3,6 +3,7 @@ import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { AgentMiddleware } from "langchain";
 import { createContextPipeline } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
+import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions } from "./options.js";
 
 /** The name the middleware registers under in createAgent. */
@@ -60,7 +61,7 @@ export function contextMiddleware(options: ContextOptions = {}): ContextMiddlewa
       const ambient = ensureConfig();
       const config: RunnableConfig = { ...ambient, configurable: request.runtime.configurable ?? ambient.configurable ?? {} };
       if (request.runtime.signal !== undefined) config.signal = request.runtime.signal;
-      const prepared = await pipeline.prepare({ config, messages: request.messages, systemPrompt: request.systemMessage, tools: request.tools });
+      const prepared = await pipeline.prepare({ config, messages: request.messages, systemPrompt: request.systemMessage, tools: request.tools, profile: modelLimitsOf(request.model) });
       const { result, view } = await pipeline.run(prepared, async (messages: BaseMessage[]) =>
         // The handler puts the agent's own system message back in front.
         handler({ ...request, messages: messages[0]?.type === "system" ? messages.slice(1) : messages }),

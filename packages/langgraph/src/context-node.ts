@@ -3,6 +3,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
 import { createContextPipeline } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
+import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions, ToolsForCall } from "./options.js";
 import { LLM_INPUT_MESSAGES } from "./view-state.js";
 
@@ -116,7 +117,7 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
       throw new ContextIntegrationError("INVALID_STATE", "Expected the graph state to have a `messages` array (use MessagesAnnotation or MessagesValue)", { field: "state.messages" });
     }
     const tools = toolsForCall?.({ messages, config: config ?? {} });
-    const prepared = await pipeline.prepare({ config, messages, ...(tools === undefined ? {} : { tools }) });
+    const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
     const id = JSON.stringify([prepared.key.userId, prepared.key.conversationId]);
     await calibrateFromAnswer(prepared.key, id, messages);
     const view = await pipeline.build(prepared);
@@ -140,7 +141,7 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
         throw new ContextIntegrationError("INVALID_STATE", "Expected the graph state to have a `messages` array (use MessagesAnnotation or MessagesValue)", { field: "state.messages" });
       }
       const tools = toolsForCall?.({ messages, config: config ?? {} });
-      const prepared = await pipeline.prepare({ config, messages, ...(tools === undefined ? {} : { tools }) });
+      const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
       const view = await pipeline.build(prepared, true);
       remember(JSON.stringify([prepared.key.userId, prepared.key.conversationId]), view, messages.length);
       return modelNode({ ...state, [LLM_INPUT_MESSAGES]: view.messages }, config);

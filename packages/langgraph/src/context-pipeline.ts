@@ -1,4 +1,4 @@
-import { ContextViewError, kindOf, resolveBudget, type ContextRequest, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
+import { ContextViewError, kindOf, resolveBudgetSources, type ContextRequest, type ConversationKey, type ManagedView, type MessageInput, type ModelLimits } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
@@ -15,6 +15,8 @@ export interface PipelineInput {
   messages: readonly MessageInput[];
   systemPrompt?: string | BaseMessage | undefined;
   tools?: readonly unknown[] | undefined;
+  /** The limits of the model this call goes to (see `modelLimitsOf`). */
+  profile?: ModelLimits | undefined;
 }
 
 /** A validated request, with its key and evidence, ready to build views from. */
@@ -56,11 +58,11 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   const { manager, store, logger } = resolved;
   const background = new BackgroundUpdates(store, (error, key) => logEvidenceError(logger, error, { source, conversationId: key.conversationId, mode: "background" }));
 
-  const overridesOf = (config: RunnableConfig | undefined) => {
+  const overridesOf = (config: RunnableConfig | undefined, profile: ModelLimits | undefined) => {
     const overrides = parseContextConfig((config?.configurable as Record<string, unknown> | undefined)?.["context"]);
     if (overrides.budget !== undefined) {
       try {
-        resolveBudget({ ...resolved.settings.budget, ...overrides.budget });
+        resolveBudgetSources({ profile, option: resolved.settings.budget, request: overrides.budget });
       } catch (error) {
         if (!ContextViewError.isInstance(error)) throw error;
         const field = `context.budget.${String(error.details["field"] ?? "")}`.replace(/\.$/, "");
@@ -103,7 +105,9 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   };
 
   const prepare = async (input: PipelineInput): Promise<PreparedRequest> => {
-    const overrides = overridesOf(input.config);
+    // An explicit `profile` option wins over the one read from the model.
+    const profile = resolved.profile === undefined ? input.profile : undefined;
+    const overrides = overridesOf(input.config, profile ?? resolved.profile);
     const key = conversationKeyOf(input.config, resolved.resolveUserId);
     if (!Array.isArray(input.messages)) {
       throw new ContextIntegrationError("INVALID_STATE", `Expected the messages of the request to be an array, got ${typeof input.messages}`, { field: "messages" });
@@ -120,6 +124,7 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
       ...(systemPrompt === undefined ? {} : { systemPrompt }),
       ...(tools === undefined ? {} : { tools }),
       ...(signal === undefined ? {} : { signal }),
+      ...(profile === undefined ? {} : { profile }),
     };
     return { key, request, config: input.config };
   };

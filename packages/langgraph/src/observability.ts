@@ -82,6 +82,8 @@ export interface PromptBudgetRecord {
   promptBudget: number;
   responseReserve: number;
   safetyReserve: number;
+  /** Where each budget number came from: `request`, `option`, `env`, `profile` (the model's) or `default`. */
+  budgetSources: ManagedReport["budgetSources"];
 }
 
 /** A failed evidence update; `error` is the error's name and code, never content. */
@@ -166,6 +168,7 @@ export function budgetRecords(
       promptBudget: budget.promptBudget,
       responseReserve: budget.responseReserve,
       safetyReserve: budget.safetyReserve,
+      budgetSources: report.budgetSources,
     },
   };
 }
