@@ -10,6 +10,9 @@ export {
   type Estimator,
   type EstimatorOptions,
 } from "./estimate.js";
+export { estimateTextTokens } from "./estimators/text-tokens.js";
+export { createTiktokenEstimator, type TiktokenEncoding, type TiktokenEstimatorOptions } from "./estimators/tiktoken.js";
+export { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 export { textOf, countImages, isImageBlock, kindOf, type MessageInput, type MessageKind } from "./messages.js";
 
 // -- view (issue: core view engine) --
