@@ -8,13 +8,13 @@ const estimator = createEstimator();
 describe("createEstimator", () => {
   it.each([
     ["", 0],
-    ["abc", 2], // a word: 1.15
+    ["abc", 2], // a word: 1.08
     ["hello world", 3], // two words
-    ["internationalization", 8], // 1.15 + 0.5 × 12 letters past the 8th
+    ["internationalization", 8], // 1.15 + 0.5 × 12 letters past the 8th (1.08 + 6)
     ["1234567", 3], // digits in groups of 3
-    ["amount 45", 4], // a word (1.15), then a space token and a digit group (2)
+    ["amount 45", 4], // a word (1.08), then a space token and a digit group (2)
     ['{"id":"tx-0373"}', 9], // 4 punctuation runs, 2 words, 2 digit groups
-    ["line\\nnext", 5], // an escaped line break costs 2
+    ["line\\nnext", 6], // an escaped line break costs 3
     ["a    b\n", 5],
     ["é", 1], // 0.4 per UTF-8 byte
     ["日本語", 4], // 9 bytes
