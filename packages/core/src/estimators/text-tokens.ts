@@ -28,7 +28,7 @@ export function estimateTextTokens(text: string): number {
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
-    const kind = c < 0x80 ? (CLASS[c] as number) : OTHER;
+    const kind = CLASS[c] as number;
     let j = i + 1;
     if (kind === LETTER) {
       while (j < n && CLASS[text.charCodeAt(j)] === LETTER) j++;
@@ -87,9 +87,10 @@ const SPACE = 3;
 const BREAK = 4;
 const PUNCTUATION = 5;
 
-/** The class of every ASCII code (control characters count as punctuation). */
+/** The class of every UTF-16 code unit (ASCII control characters count as punctuation); one table, no bounds checks. */
 const CLASS = ((): Uint8Array => {
-  const table = new Uint8Array(128).fill(PUNCTUATION);
+  const table = new Uint8Array(65536);
+  table.fill(PUNCTUATION, 0, 128);
   for (let c = 65; c <= 90; c++) table[c] = LETTER;
   for (let c = 97; c <= 122; c++) table[c] = LETTER;
   for (let c = 48; c <= 57; c++) table[c] = DIGIT;
