@@ -19,7 +19,7 @@ export type ContextSource = "node" | "wrapper" | "middleware";
 
 /**
  * `context_budget` (seed 1): what the view kept and left out. Tokens are estimated
- * tokens (UTF-8 bytes / 3 plus overheads, times calibration); durations are milliseconds.
+ * tokens (the estimator's count plus overheads, times calibration); durations are milliseconds.
  */
 export interface ContextBudgetRecord {
   event: "context_budget";
