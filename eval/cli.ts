@@ -12,7 +12,7 @@ import { FIXTURES } from "./fixtures/index.js";
 import { ProgressBar } from "./progress.js";
 import { renderHtml } from "./report-html.js";
 import { STRATEGIES } from "./strategies/index.js";
-import { comparisonRows, detailRows, markdownTable, terminalTable, tokenizerRows } from "./tables.js";
+import { comparisonRows, detailRows, estimateTargetLines, markdownTable, terminalTable, tokenizerRows } from "./tables.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -50,8 +50,9 @@ async function main(): Promise<void> {
   console.log("\nPer fixture:\n");
   console.log(terminalTable(detailRows(report)));
   if (report.tokenizer) {
-    console.log(`\nDefault estimator / js-tiktoken (ratio estimated/actual; safety reserve ${report.tokenizer.safetyReserve}):\n`);
+    console.log(`\nDefault estimator (digit- and symbol-aware) / js-tiktoken (ratio estimated/actual; safety reserve ${report.tokenizer.safetyReserve}):\n`);
     console.log(terminalTable(tokenizerRows(report.tokenizer)));
+    console.log(`\n${estimateTargetLines(report.tokenizer).join("\n")}`);
   }
   if (values.markdown) {
     console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}`);

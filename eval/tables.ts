@@ -56,6 +56,17 @@ export function tokenizerRows(report: TokenizerReport): Row[] {
   ]);
 }
 
+/** The default estimator's targets over contextview's views (issue 14): no view below 0.95 of the real count, median at most 1.15. */
+export const ESTIMATE_TARGETS = Object.freeze({ minViewRatio: 0.95, maxMedianViewRatio: 1.15 });
+
+/** One line per encoding: the views' lowest and median ratio against the targets. */
+export function estimateTargetLines(report: TokenizerReport): string[] {
+  return report.encodings.map((e) => {
+    const ok = e.views.min >= ESTIMATE_TARGETS.minViewRatio && e.views.p50 <= ESTIMATE_TARGETS.maxMedianViewRatio;
+    return `${e.encoding}: lowest view ${e.views.min.toFixed(3)} (target ≥ ${ESTIMATE_TARGETS.minViewRatio}), median view ${e.views.p50.toFixed(3)} (target ≤ ${ESTIMATE_TARGETS.maxMedianViewRatio}) — ${ok ? "met" : "NOT met"}`;
+  });
+}
+
 /** A table for the terminal: right-aligned columns. */
 export function terminalTable(rows: Row[]): string {
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];

@@ -1,4 +1,4 @@
-import { createEstimator, DEFAULT_BUDGET, countImages, type Estimator } from "@contextview/core";
+import { createEstimator, createTiktokenEstimator, DEFAULT_BUDGET, countImages, type Estimator } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";
@@ -53,24 +53,13 @@ function distribution(values: readonly number[]): RatioDistribution {
   return { samples: values.length, min: quantile(values, 0), p5: quantile(values, 0.05), p50: quantile(values, 0.5), p95: quantile(values, 0.95), max: quantile(values, 1) };
 }
 
-/** A real-tokenizer estimator with the default's framing (per-message overhead, image allowance, tool calls), caching texts. */
+/** The exact estimator of `@contextview/core` for one encoding, encoding every text (no length guard). */
 export function tiktokenEstimator(encoding: EncodingName): Estimator {
-  const encoder = new Tiktoken(encoding === "o200k_base" ? o200k : cl100k);
-  const cache = new Map<string, number>();
-  return createEstimator({
-    tokenizer: (text) => {
-      let n = cache.get(text);
-      if (n === undefined) {
-        n = encoder.encode(text, [], []).length;
-        cache.set(text, n);
-      }
-      return n;
-    },
-  });
+  return createTiktokenEstimator(new Tiktoken(encoding === "o200k_base" ? o200k : cl100k), { maxExactChars: Number.POSITIVE_INFINITY });
 }
 
 /**
- * Compares the default estimator (UTF-8 bytes / 3) with js-tiktoken's o200k_base
+ * Compares the default estimator (digit- and symbol-aware, `estimateTextTokens`) with js-tiktoken's o200k_base
  * and cl100k_base: the ratio estimated/actual per message and per contextview view,
  * and by how many tokens a view's real count can exceed its estimate. A ratio
  * below 1 is an under-estimate; the safety reserve (2,048 by default) is what

@@ -1,6 +1,8 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { invalidOption } from "./errors.js";
+import { estimateTextTokens } from "./estimators/text-tokens.js";
+import { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 import { blockText, isImageBlock, toolCallsOf } from "./messages.js";
 
 /**
@@ -21,10 +23,18 @@ export interface Estimator {
 /** Options of {@link createEstimator}. */
 export interface EstimatorOptions {
   /**
-   * Counts the tokens of a text. Replaces the default `ceil(UTF-8 bytes / 3)`.
-   * @default undefined (bytes / 3)
+   * Counts the tokens of a text. Replaces the default digit- and symbol-aware
+   * estimate ({@link estimateTextTokens}); see `createTiktokenEstimator` for an exact count.
+   * @default undefined (estimateTextTokens)
    */
   tokenizer?: (text: string) => number;
+  /**
+   * A LangChain-style `tokenCounter(messages) => number` (as `trimMessages` takes),
+   * called with one message at a time; it replaces `tokenizer` and the per-message
+   * and image overheads (the counter frames each message itself). Must be synchronous.
+   * @default undefined
+   */
+  tokenCounter?: TokenCounter;
   /**
    * Tokens added per message for role and framing.
    * @default 4
@@ -84,7 +94,8 @@ function checkCount(field: string, value: number | undefined, fallback: number):
 }
 
 /**
- * Create the default estimator: `ceil(UTF-8 bytes / 3)` per text, a per-message
+ * Create the default estimator: {@link estimateTextTokens} per text (digit- and
+ * symbol-aware, within 0.95 of js-tiktoken on the eval's views), a per-message
  * overhead, a fixed allowance per image, tool-call names and arguments,
  * `tool_call_id`, content-block arrays and tool schemas.
  *
@@ -94,12 +105,13 @@ function checkCount(field: string, value: number | undefined, fallback: number):
  * @example
  * ```ts
  * const estimator = createEstimator({ imageTokens: 765 });
- * estimator.estimateMessage(new HumanMessage("hello")); // ceil(5 / 3) + 4 = 6
+ * estimator.estimateMessage(new HumanMessage("hello")); // ceil(1.15) + 4 = 6
  * // With a real tokenizer:
  * const tiktoken = createEstimator({ tokenizer: (text) => encoder.encode(text).length });
  * ```
  */
 export function createEstimator(options: EstimatorOptions = {}): Estimator {
+  if (options.tokenCounter !== undefined) return estimatorFromTokenCounter(options.tokenCounter, options);
   const messageOverhead = checkCount("messageOverhead", options.messageOverhead, DEFAULT_ESTIMATOR_OPTIONS.messageOverhead);
   const imageTokens = checkCount("imageTokens", options.imageTokens, DEFAULT_ESTIMATOR_OPTIONS.imageTokens);
   const toolOverhead = checkCount("toolOverhead", options.toolOverhead, DEFAULT_ESTIMATOR_OPTIONS.toolOverhead);
@@ -108,7 +120,7 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
   const tokenizer = options.tokenizer;
   if (tokenizer !== undefined && typeof tokenizer !== "function") throw invalidOption("tokenizer", "a function (text) => number", tokenizer);
 
-  const count = tokenizer ? (text: string) => (text ? tokenizer(text) : 0) : (text: string) => Math.ceil(utf8Length(text) / 3);
+  const count = tokenizer ? (text: string) => (text ? tokenizer(text) : 0) : estimateTextTokens;
   const scaled = scale === 1 ? (n: number) => n : (n: number) => Math.ceil(n * scale);
 
   const contentTokens = (content: MessageContent): number => {

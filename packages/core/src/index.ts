@@ -2,6 +2,7 @@
 
 export { ContextViewError, ContextBudgetError, describeValue, type ContextViewErrorCode, type BudgetShortfall } from "./errors.js";
 export { DEFAULT_BUDGET, BUDGET_ENV, resolveBudget, type Budget, type ResolvedBudget } from "./budget.js";
+export { budgetFromProfile, resolveBudgetSources, type BudgetLayers, type BudgetSource, type BudgetSources, type ModelLimits } from "./budget-sources.js";
 export {
   createEstimator,
   DEFAULT_ESTIMATOR_OPTIONS,
@@ -9,6 +10,9 @@ export {
   type Estimator,
   type EstimatorOptions,
 } from "./estimate.js";
+export { estimateTextTokens } from "./estimators/text-tokens.js";
+export { createTiktokenEstimator, type TiktokenEncoding, type TiktokenEstimatorOptions } from "./estimators/tiktoken.js";
+export { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 export { textOf, countImages, isImageBlock, kindOf, type MessageInput, type MessageKind } from "./messages.js";
 
 // -- view (issue: core view engine) --
@@ -16,6 +20,7 @@ export { buildContext } from "./view/build-context.js";
 export { DEFAULT_VIEW_OPTIONS, resolveViewOptions } from "./view/options.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
 export { IMAGE_PLACEHOLDER } from "./view/older.js";
+export { NO_IMAGE_INPUT_PLACEHOLDER } from "./view/images.js";
 export type { BuildContextInput, ContextReport, ContextView, TokenReport, ViewOptions } from "./view/types.js";
 
 // -- summarizing compaction (issue: summarizing compaction) --

@@ -3,6 +3,7 @@ import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { AgentMiddleware } from "langchain";
 import { createContextPipeline } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
+import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions } from "./options.js";
 
 /** The name the middleware registers under in createAgent. */
@@ -66,6 +67,7 @@ export function contextMiddleware(options: ContextOptions = {}): ContextMiddlewa
         systemPrompt: request.systemMessage,
         tools: request.tools,
         runtimeStore: (request.runtime as { store?: unknown }).store,
+        profile: modelLimitsOf(request.model),
       });
       const withMemories = (prepared.request.memories?.length ?? 0) > 0;
       const { result, view } = await pipeline.run(prepared, async (messages: BaseMessage[]) => {

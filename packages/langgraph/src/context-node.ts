@@ -1,8 +1,9 @@
-import type { ConversationKey, ManagedView, MessageInput } from "@contextview/core";
+import { describeValue, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
 import { createContextPipeline } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
+import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions, ToolsForCall } from "./options.js";
 import { LLM_INPUT_MESSAGES } from "./view-state.js";
 
@@ -16,13 +17,44 @@ export interface ContextNodeUpdate {
   llmInputMessages: BaseMessage[];
 }
 
+/**
+ * A model node of a graph that uses the context node: it reads the view from
+ * `state.llmInputMessages` and returns its update (usually `{ messages: [reply] }`).
+ */
+export type ModelNode<State extends ContextNodeInput & Partial<ContextNodeUpdate>, Update> = (state: State, config: RunnableConfig) => Promise<Update>;
+
 /** The pre-model node: a `RunnableLambda` plus control of its background evidence updates. */
 export type ContextNode = RunnableLambda<ContextNodeInput, ContextNodeUpdate> & {
+  /**
+   * Wrap the graph's model node so that one context overflow is recovered, as
+   * {@link withContext} does: when the model node throws an overflow (or its reply
+   * says so), this node's view is rebuilt with harder compaction (a smaller limit
+   * and a summary attempt) from the same `state.messages`, and the model node runs
+   * once more with it in `llmInputMessages`. A second overflow surfaces. The
+   * rebuilt view is reported with `overflowRecovery: true`.
+   *
+   * @example
+   * ```ts
+   * const context = createContextNode({ store });
+   * const graph = new StateGraph(State)
+   *   .addNode("context", context)
+   *   .addNode("model", context.withOverflowRecovery(async (state, config) => ({ messages: [await model.invoke(state.llmInputMessages, config)] })))
+   *   .addEdge(START, "context")
+   *   .addEdge("context", "model");
+   * ```
+   */
+  withOverflowRecovery<State extends ContextNodeInput & Partial<ContextNodeUpdate>, Update>(modelNode: ModelNode<State, Update>): ModelNode<State, Update>;
   /** Wait for background evidence updates (`evidence: "background"`); call on shutdown, before closing the store. */
   drain(): Promise<void>;
   /** Background evidence updates scheduled or running. */
   readonly pendingEvidenceUpdates: number;
 };
+
+/** The newest message of a model node's update (`{ messages: [reply] }` or `{ messages: reply }`), if any. */
+function lastMessageOf(update: unknown): unknown {
+  const messages = (update as { messages?: unknown } | null | undefined)?.messages;
+  return Array.isArray(messages) ? messages[messages.length - 1] : messages;
+}
 
 /** Most conversations whose last view the node remembers for calibration. */
 const REMEMBERED_VIEWS = 512;
@@ -39,7 +71,8 @@ const REMEMBERED_VIEWS = 512;
  * {@link contextViewFields}) so the view is not stored in checkpoints. The node also
  * works as `preModelHook` of createReactAgent. When the model's answer (the message
  * after the view's input) carries `usage_metadata`, the next run feeds it to calibration.
- * Overflow recovery needs the model call itself: use {@link withContext} for that.
+ * Overflow recovery needs the model call itself: wrap the model node with
+ * {@link ContextNode.withOverflowRecovery} (or call the model through {@link withContext}).
  *
  * With `streamMode: "messages"`, LangGraph streams every message a node returns, so
  * the view's own messages (summary, evidence, labels) appear once under this node's
@@ -72,24 +105,52 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
     if (answer?.usage_metadata !== undefined) await pipeline.recordUsage(key, last.view, answer);
   };
 
+  const remember = (id: string, view: ManagedView, inputLength: number) => {
+    lastViews.delete(id);
+    lastViews.set(id, { view: { messages: [], report: view.report }, inputLength });
+    if (lastViews.size > REMEMBERED_VIEWS) lastViews.delete(lastViews.keys().next().value as string);
+  };
+
   const contextNode = async (state: ContextNodeInput, config?: RunnableConfig): Promise<ContextNodeUpdate> => {
     const messages = (state as Partial<ContextNodeInput> | undefined)?.messages;
     if (!Array.isArray(messages)) {
       throw new ContextIntegrationError("INVALID_STATE", "Expected the graph state to have a `messages` array (use MessagesAnnotation or MessagesValue)", { field: "state.messages" });
     }
     const tools = toolsForCall?.({ messages, config: config ?? {} });
-    const prepared = await pipeline.prepare({ config, messages, ...(tools === undefined ? {} : { tools }) });
+    const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
     const id = JSON.stringify([prepared.key.userId, prepared.key.conversationId]);
     await calibrateFromAnswer(prepared.key, id, messages);
     const view = await pipeline.build(prepared);
-    lastViews.delete(id);
-    lastViews.set(id, { view: { messages: [], report: view.report }, inputLength: messages.length });
-    if (lastViews.size > REMEMBERED_VIEWS) lastViews.delete(lastViews.keys().next().value as string);
+    remember(id, view, messages.length);
     return { [LLM_INPUT_MESSAGES]: view.messages } as ContextNodeUpdate;
+  };
+
+  const withOverflowRecovery = <State extends ContextNodeInput & Partial<ContextNodeUpdate>, Update>(modelNode: ModelNode<State, Update>): ModelNode<State, Update> => {
+    if (typeof modelNode !== "function") {
+      throw new ContextIntegrationError("INVALID_OPTION", `Expected \`modelNode\` to be a function (state, config) => update, got ${describeValue(modelNode)}`, { field: "modelNode" });
+    }
+    return async function recoverOverflow(state: State, config: RunnableConfig): Promise<Update> {
+      try {
+        const update = await modelNode(state, config);
+        if (!pipeline.isOverflow(lastMessageOf(update))) return update;
+      } catch (error) {
+        if (!pipeline.isOverflow(error)) throw error;
+      }
+      const messages = (state as Partial<ContextNodeInput> | undefined)?.messages;
+      if (!Array.isArray(messages)) {
+        throw new ContextIntegrationError("INVALID_STATE", "Expected the graph state to have a `messages` array (use MessagesAnnotation or MessagesValue)", { field: "state.messages" });
+      }
+      const tools = toolsForCall?.({ messages, config: config ?? {} });
+      const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
+      const view = await pipeline.build(prepared, true);
+      remember(JSON.stringify([prepared.key.userId, prepared.key.conversationId]), view, messages.length);
+      return modelNode({ ...state, [LLM_INPUT_MESSAGES]: view.messages }, config);
+    };
   };
 
   const node = new RunnableLambda<ContextNodeInput, ContextNodeUpdate>({ func: contextNode });
   return Object.defineProperties(node, {
+    withOverflowRecovery: { value: withOverflowRecovery, enumerable: false },
     drain: { value: () => pipeline.drain(), enumerable: false },
     pendingEvidenceUpdates: { get: () => pipeline.pendingEvidenceUpdates, enumerable: false },
   }) as ContextNode;

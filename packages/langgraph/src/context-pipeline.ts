@@ -1,4 +1,4 @@
-import { ContextViewError, kindOf, resolveBudget, type ContextRequest, type Estimator, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
+import { ContextViewError, kindOf, resolveBudget, resolveBudgetSources, type ContextRequest, type Estimator, type ConversationKey, type ManagedView, type MessageInput, type ModelLimits } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
@@ -18,6 +18,8 @@ export interface PipelineInput {
   tools?: readonly unknown[] | undefined;
   /** The agent runtime's LangGraph store (middleware), for `memories`. */
   runtimeStore?: unknown;
+  /** The limits of the model this call goes to (see `modelLimitsOf`). */
+  profile?: ModelLimits | undefined;
 }
 
 /** A validated request, with its key and evidence, ready to build views from. */
@@ -59,11 +61,11 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   const { manager, store, logger } = resolved;
   const background = new BackgroundUpdates(store, (error, key) => logEvidenceError(logger, error, { source, conversationId: key.conversationId, mode: "background" }));
 
-  const overridesOf = (config: RunnableConfig | undefined) => {
+  const overridesOf = (config: RunnableConfig | undefined, profile: ModelLimits | undefined) => {
     const overrides = parseContextConfig((config?.configurable as Record<string, unknown> | undefined)?.["context"]);
     if (overrides.budget !== undefined) {
       try {
-        resolveBudget({ ...resolved.settings.budget, ...overrides.budget });
+        resolveBudgetSources({ profile, option: resolved.settings.budget, request: overrides.budget });
       } catch (error) {
         if (!ContextViewError.isInstance(error)) throw error;
         const field = `context.budget.${String(error.details["field"] ?? "")}`.replace(/\.$/, "");
@@ -126,7 +128,9 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   };
 
   const prepare = async (input: PipelineInput): Promise<PreparedRequest> => {
-    const overrides = overridesOf(input.config);
+    // An explicit `profile` option wins over the one read from the model.
+    const profile = resolved.profile === undefined ? input.profile : undefined;
+    const overrides = overridesOf(input.config, profile ?? resolved.profile);
     const key = conversationKeyOf(input.config, resolved.resolveUserId);
     if (!Array.isArray(input.messages)) {
       throw new ContextIntegrationError("INVALID_STATE", `Expected the messages of the request to be an array, got ${typeof input.messages}`, { field: "messages" });
@@ -145,6 +149,7 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
       ...(tools === undefined ? {} : { tools }),
       ...(memories === undefined ? {} : { memories }),
       ...(signal === undefined ? {} : { signal }),
+      ...(profile === undefined ? {} : { profile }),
     };
     return { key, request, config: input.config };
   };

@@ -18,7 +18,7 @@ export {
   type PromptBudgetRecord,
 } from "./observability.js";
 export { LLM_INPUT_MESSAGES, ViewMessagesChannel, ContextViewAnnotation, contextViewFields, ContextViewStateSchema } from "./view-state.js";
-export { createContextNode, type ContextNode, type ContextNodeInput, type ContextNodeUpdate } from "./context-node.js";
+export { createContextNode, type ContextNode, type ContextNodeInput, type ContextNodeUpdate, type ModelNode } from "./context-node.js";
 export { withContext, ContextModel } from "./with-context.js";
 export { contextMiddleware, CONTEXT_MIDDLEWARE_NAME, type ContextMiddleware } from "./context-middleware.js";
 export { deleteConversation, type ThreadDeleter } from "./delete-conversation.js";

@@ -19,7 +19,7 @@ export type ContextSource = "node" | "wrapper" | "middleware";
 
 /**
  * `context_budget` (seed 1): what the view kept and left out. Tokens are estimated
- * tokens (UTF-8 bytes / 3 plus overheads, times calibration); durations are milliseconds.
+ * tokens (the estimator's count plus overheads, times calibration); durations are milliseconds.
  */
 export interface ContextBudgetRecord {
   event: "context_budget";
@@ -82,6 +82,8 @@ export interface PromptBudgetRecord {
   promptBudget: number;
   responseReserve: number;
   safetyReserve: number;
+  /** Where each budget number came from: `request`, `option`, `env`, `profile` (the model's) or `default`. */
+  budgetSources: ManagedReport["budgetSources"];
 }
 
 /** A failed evidence update; `error` is the error's name and code, never content. */
@@ -182,6 +184,7 @@ export function budgetRecords(
       promptBudget: budget.promptBudget,
       responseReserve: budget.responseReserve,
       safetyReserve: budget.safetyReserve,
+      budgetSources: report.budgetSources,
     },
   };
 }

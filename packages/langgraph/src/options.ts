@@ -7,6 +7,7 @@ import {
   type ContextSettings,
   type ContextStore,
   type MessageInput,
+  type ModelLimits,
 } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -32,6 +33,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   tools: "an array of tools or tool schemas, or a function ({ messages, config }) => tools",
   logger: "an object with info(record) and warn(record)",
   memories: MEMORIES_EXPECTED,
+  model: "a chat model (its `profile` gives the default context window, response reserve and image input)",
 };
 
 /**
@@ -96,6 +98,19 @@ export const integrationOptionsSchema = z.object({
    * ```
    */
   memories: memoriesOptionSchema.optional(),
+   * The chat model the view goes to (node only; the wrapper and the middleware
+   * know theirs). Its LangChain `profile`, read per call, gives the default
+   * `contextWindow` (`maxInputTokens`), caps the default `responseReserve`
+   * (`maxOutputTokens`) and, with `imageInputs: false`, turns every image into a
+   * placeholder. Budget options, request settings and the environment win; an
+   * explicit `profile` option replaces it.
+   * @default undefined (no profile: the defaults apply)
+   * @example
+   * ```ts
+   * createContextNode({ store, model }); // a 128k-window model: contextWindow 128000 unless set
+   * ```
+   */
+  model: z.custom<object>((value) => typeof value === "object" && value !== null).optional(),
 });
 
 /**
@@ -130,6 +145,10 @@ export interface ResolvedContextOptions {
   logger: ContextLogger | undefined;
   /** Where saved memories come from, if anywhere. */
   memories: true | MemoriesFromStore | undefined;
+  /** The node's `model` option (its profile is read per call). */
+  model: object | undefined;
+  /** An explicit `profile` option: it wins over the profile read from the model. */
+  profile: ModelLimits | undefined;
 }
 
 const INTEGRATION_KEYS = Object.keys(integrationOptionsSchema.shape) as (keyof IntegrationOptions)[];
@@ -169,5 +188,7 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
     tools: Array.isArray(options.tools) ? (options.tools as readonly unknown[]) : undefined,
     logger: options.logger,
     memories: options.memories as true | MemoriesFromStore | undefined,
+    model: options.model,
+    profile: options.profile,
   };
 }

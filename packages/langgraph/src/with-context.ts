@@ -4,6 +4,7 @@ import { Runnable, ensureConfig, type RunnableConfig } from "@langchain/core/run
 import { concat } from "@langchain/core/utils/stream";
 import { createContextPipeline, type ContextPipeline } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
+import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions, ToolsForCall } from "./options.js";
 import { describeValue } from "@contextview/core";
 
@@ -57,7 +58,7 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
    * `usage_metadata` to calibration.
    */
   override async invoke(messages: readonly MessageInput[], options?: Partial<CallOptions>): Promise<RunOutput> {
-    const prepared = await this.#pipeline.prepare({ config: ensureConfig(options as RunnableConfig | undefined), messages, tools: this.#toolsOf(messages, options) });
+    const prepared = await this.#pipeline.prepare({ config: ensureConfig(options as RunnableConfig | undefined), messages, tools: this.#toolsOf(messages, options), profile: modelLimitsOf(this.model) });
     const { result, view } = await this.#pipeline.run(prepared, (view) => this.model.invoke(view, options));
     await this.#pipeline.recordUsage(prepared.key, view, result);
     return result;
@@ -68,7 +69,7 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
    * chunk is retried once with a smaller view; after the first chunk it surfaces.
    */
   override async *_streamIterator(messages: readonly MessageInput[], options?: Partial<CallOptions>): AsyncGenerator<RunOutput> {
-    const prepared = await this.#pipeline.prepare({ config: options as RunnableConfig | undefined, messages, tools: this.#toolsOf(messages, options) });
+    const prepared = await this.#pipeline.prepare({ config: options as RunnableConfig | undefined, messages, tools: this.#toolsOf(messages, options), profile: modelLimitsOf(this.model) });
     let view = await this.#pipeline.build(prepared);
     let final: RunOutput | undefined;
     for (let attempt = 0; ; attempt++) {

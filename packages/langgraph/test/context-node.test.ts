@@ -1,5 +1,5 @@
 import { InMemoryContextStore } from "@contextview/core";
-import { CONTEXT_REPORT_EVENT, ContextIntegrationError, createContextNode, type ContextLogRecord, type ContextReportEvent } from "@contextview/langgraph";
+import { CONTEXT_REPORT_EVENT, ContextIntegrationError, createContextNode, type ContextLogRecord, type ContextReportEvent, type ContextNodeInput, type ContextNodeUpdate } from "@contextview/langgraph";
 import { AIMessage } from "@langchain/core/messages";
 import { conversation } from "./support/turns.js";
 
@@ -151,5 +151,28 @@ describe("createContextNode", () => {
     const answer = new AIMessage({ content: "ok", usage_metadata: { input_tokens: 5000, output_tokens: 2, total_tokens: 5002 } } as never);
     await node.invoke({ messages: [...messages, answer] }, config());
     expect((await store.getCompaction({ userId: "u-1", conversationId: "t-1" }))?.calibration?.samples).toBe(1);
+  });
+});
+
+describe("createContextNode().withOverflowRecovery", () => {
+  it("rejects a model node that is not a function, naming it", () => {
+    expect(() => createContextNode().withOverflowRecovery("model" as never)).toThrow(ContextIntegrationError);
+    expect(() => createContextNode().withOverflowRecovery(42 as never)).toThrow(/`modelNode` to be a function/);
+  });
+
+  it("passes other errors through without a second call", async () => {
+    let calls = 0;
+    const node = createContextNode().withOverflowRecovery(async () => {
+      calls++;
+      throw new Error("rate limited");
+    });
+    await expect(node({ messages: conversation(2), llmInputMessages: [] }, config())).rejects.toThrow("rate limited");
+    expect(calls).toBe(1);
+  });
+
+  it("returns the model node's update as it is when there is no overflow", async () => {
+    const reply = new AIMessage("ok");
+    const node = createContextNode().withOverflowRecovery(async (state: ContextNodeInput & Partial<ContextNodeUpdate>) => ({ messages: [reply], seen: state.llmInputMessages?.length }));
+    await expect(node({ messages: conversation(2), llmInputMessages: [reply] }, config())).resolves.toEqual({ messages: [reply], seen: 1 });
   });
 });

@@ -1,5 +1,5 @@
 import type { Budget } from "../budget.js";
-import { resolveBudget } from "../budget.js";
+import { resolveBudgetSources, type BudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
 import { createEstimator } from "../estimate.js";
 import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
@@ -41,6 +41,11 @@ function positiveInt(field: string, value: number | undefined, fallback: number)
   return value;
 }
 
+function checkProfile(profile: ModelLimits | undefined, field: string): ModelLimits | undefined {
+  if (profile !== undefined && (profile === null || typeof profile !== "object")) throw invalidOption(field, "a model profile object (`model.profile`)", profile);
+  return profile;
+}
+
 function checkSettings(settings: ContextSettings, prefix: string): void {
   resolveViewOptions(settings);
   for (const field of ["keepMinTokens", "keepMinText", "keepMaxTokens"] as const) {
@@ -72,7 +77,8 @@ function checkSettings(settings: ContextSettings, prefix: string): void {
  */
 export function createContextManager(options: ContextManagerOptions = {}): ContextManager {
   checkSettings(options, "");
-  resolveBudget(options.budget);
+  checkProfile(options.profile, "profile");
+  resolveBudgetSources({ profile: options.profile, option: options.budget });
   const estimator = options.estimator ?? createEstimator();
   const store = options.store ?? new InMemoryContextStore();
   const summarizer = options.summarizer ?? null;
@@ -128,8 +134,11 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const build = async (request: ContextRequest): Promise<ManagedView> => {
     const key = checkConversationKey(request.key);
     if (request.overrides !== undefined) checkSettings(request.overrides, "context.");
-    const settings: ContextSettings = { ...options, ...request.overrides, budget: { ...options.budget, ...request.overrides?.budget } as Partial<Budget> };
-    const baseBudget = resolveBudget(settings.budget);
+    const profile = checkProfile(request.profile, "request.profile") ?? options.profile;
+    const { budget: baseBudget, sources } = resolveBudgetSources({ profile, option: options.budget, request: request.overrides?.budget });
+    const settings: ContextSettings = { ...options, ...request.overrides, budget: baseBudget };
+    // A model that takes no image input gets placeholders, unless the caller said otherwise.
+    if (settings.imageInputs === undefined && profile?.imageInputs === false) settings.imageInputs = false;
     const { state, failed: getFailed } = await getState(key);
     let storeError = getFailed;
     const ratio = calibrate && state.calibration ? state.calibration.ratio : 1;
@@ -224,7 +233,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
-    return finish(view, ratio, {
+    return finish(view, ratio, sources, {
       kind,
       trigger,
       summaryCacheHit: cacheHit && kind !== "summary",
@@ -237,10 +246,11 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     });
   };
 
-  const finish = (view: ContextView, calibration: number, compaction?: Omit<ManagedReport["compaction"], "calibration">): ManagedView => ({
+  const finish = (view: ContextView, calibration: number, budgetSources: BudgetSources, compaction?: Omit<ManagedReport["compaction"], "calibration">): ManagedView => ({
     messages: view.messages,
     report: {
       ...view.report,
+      budgetSources,
       compaction: {
         kind: "none",
         trigger: view.report.limit,

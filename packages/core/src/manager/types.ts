@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Budget } from "../budget.js";
+import type { BudgetSources, ModelLimits } from "../budget-sources.js";
 import type { Estimator } from "../estimate.js";
 import type { MessageInput } from "../messages.js";
 import type { CompactionStore, ConversationKey } from "../store/contracts.js";
@@ -25,6 +26,14 @@ export interface ContextSettings extends ViewOptions, KeepOptions {
 
 /** Options of {@link createContextManager}: defaults for every request. */
 export interface ContextManagerOptions extends ContextSettings {
+  /**
+   * The model's limits (a LangChain `model.profile`): the default `contextWindow`
+   * (`maxInputTokens`), the cap of the default `responseReserve` (`maxOutputTokens`)
+   * and, with `imageInputs: false`, placeholders for every image. Budget options,
+   * request settings and the environment win over it. A request's `profile` replaces it.
+   * @default undefined
+   */
+  profile?: ModelLimits;
   /**
    * How tokens are estimated.
    * @default createEstimator()
@@ -108,6 +117,8 @@ export interface ContextRequest {
   overrides?: ContextSettings;
   /** Cancels a summarizer call. */
   signal?: AbortSignal;
+  /** The limits of the model this call goes to (its `model.profile`); replaces the manager's `profile`. */
+  profile?: ModelLimits;
   /** Compact harder: a smaller limit and a summary attempt whatever the trigger (overflow recovery). */
   harder?: boolean;
 }
@@ -126,6 +137,8 @@ export interface CompactionEvent {
 
 /** The report of a managed view: the view report plus what compaction did. */
 export interface ManagedReport extends ContextReport {
+  /** Where each budget number came from: `request`, `option`, `env`, `profile` or `default`. */
+  budgetSources: BudgetSources;
   compaction: {
     kind: Exclude<CompactionKind, "overflow-recovery">;
     /** Token count at which summarizing starts. */

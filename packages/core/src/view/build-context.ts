@@ -6,6 +6,7 @@ import { checkMessageArray, copyMessage, kindOf, textOf, toBaseMessage, type Mes
 import { memoryBlockCost, renderMemoryBlock } from "../memories/memory-block.js";
 import { addCounts, groupExchanges, type SegmentCounts } from "./exchanges.js";
 import { asHistoryMessage, dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
+import { withoutImages } from "./images.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { orderTurn } from "./order.js";
@@ -136,7 +137,8 @@ export function buildContext(input: BuildContextInput): ContextView {
       for (const message of exchange.messages) {
         const role = message.type as MessageKind;
         if (role === "tool") toolResults++;
-        messages.push(isCurrent ? copyMessage(message, role) : boundOlderMessage(message, role, limits, estimator, older));
+        const bounded = isCurrent ? copyMessage(message, role) : boundOlderMessage(message, role, limits, estimator, older);
+        messages.push(options.imageInputs ? bounded : withoutImages(bounded, role, older));
       }
     }
     const inputMessages = messages.length;

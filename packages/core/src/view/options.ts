@@ -11,6 +11,7 @@ export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.free
   excerptBudget: 600,
   keepRecentToolResults: 3,
   maxToolResultTokens: 2000,
+  imageInputs: true,
 });
 
 const COUNT_FIELDS = [
@@ -45,6 +46,10 @@ export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOpti
       throw invalidOption(field, "a non-negative integer", value);
     }
     out[field] = value;
+  }
+  if (options.imageInputs !== undefined) {
+    if (typeof options.imageInputs !== "boolean") throw invalidOption("imageInputs", "a boolean", options.imageInputs);
+    out.imageInputs = options.imageInputs;
   }
   if (out.maxToolResultTokens < 50) throw invalidOption("maxToolResultTokens", "an integer of at least 50", out.maxToolResultTokens);
   return out;

@@ -41,6 +41,13 @@ export interface ViewOptions {
    * @default 2000
    */
   maxToolResultTokens?: number;
+  /**
+   * Whether the model takes image input. `false` (a model profile with
+   * `imageInputs: false`) replaces every image block with a placeholder, in the
+   * current turn and tool results too; older turns always get placeholders.
+   * @default true
+   */
+  imageInputs?: boolean;
 }
 
 /** Input of {@link buildContext}. Only `messages` is required. */
@@ -118,7 +125,7 @@ export interface ContextReport {
   misplacedSystemMessages: number;
   /** Older messages whose text became an excerpt. */
   excerpted: number;
-  /** Images in older turns replaced by placeholders. */
+  /** Images replaced by placeholders: in older turns, and in every turn when `imageInputs` is `false`. */
   imagesReplaced: number;
   /** Memories given and kept within `memoryBudget`. */
   memories: { in: number; kept: number };

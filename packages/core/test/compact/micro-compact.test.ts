@@ -71,21 +71,21 @@ describe("microCompact", () => {
   });
 
   it("is idempotent: cleared markers are left as they are and not counted again", () => {
-    const first = microCompact(history(5, true), { keepRecent: 2, maxResultTokens: 800 });
+    const first = microCompact(history(5, true), { keepRecent: 2, maxResultTokens: 1100 });
     expect(first.cleared).toBe(3);
     expect(first.compacted).toBe(2);
-    const second = microCompact(first.messages, { keepRecent: 2, maxResultTokens: 800 });
+    const second = microCompact(first.messages, { keepRecent: 2, maxResultTokens: 1100 });
     expect(second.cleared).toBe(0);
     expect(second.compacted).toBe(0);
     second.messages.forEach((message, i) => expect(message).toBe(first.messages[i]));
   });
 
   it("compacts kept results over maxResultTokens structurally", () => {
-    const { messages, compacted } = microCompact(history(2, true), { keepRecent: 2, maxResultTokens: 800 });
+    const { messages, compacted } = microCompact(history(2, true), { keepRecent: 2, maxResultTokens: 1100 });
     expect(compacted).toBe(2);
     const estimator = createEstimator();
     for (const result of toolResults(messages)) {
-      expect(estimator.estimateText(textOf(result.content))).toBeLessThanOrEqual(800);
+      expect(estimator.estimateText(textOf(result.content))).toBeLessThanOrEqual(1100);
       expect(JSON.parse(textOf(result.content)).results).toMatchObject({ $compacted: "rows", returned: 30 });
     }
   });

@@ -48,7 +48,7 @@ const cases: Array<[string, unknown, number[], string, Array<Array<string | numb
         documents: [1, 2, 3, 4, 5, 6].map((d) => ({ id: `r${n}-d${d}`, path: `/notes/${n}/${d}.md`, snippet: repeat(`snippet ${d} `, 30) })),
       })),
     },
-    [800, 620, 400],
+    [960, 744, 480],
     "results",
     [
       [0, "documents"],
@@ -62,7 +62,7 @@ const cases: Array<[string, unknown, number[], string, Array<Array<string | numb
   [
     "an array kept whole with shortened descriptions, then shortened",
     { items: [1, 2, 3].map((n) => ({ title: `item ${n}`, description: repeat(`description of item ${n}. `, 20) })) },
-    [300, 230],
+    [300, 185],
     "items",
     [
       [0, "description"],
@@ -73,7 +73,7 @@ const cases: Array<[string, unknown, number[], string, Array<Array<string | numb
   [
     "a kept row's long id, which must stay whole to become its reference",
     { transactions: [1, 2, 3, 4].map((n) => ({ id: repeat(`${n}`, 300), memo: repeat(`m${n} `, 100) })) },
-    [700, 640, 590],
+    [800, 700, 560],
     "transactions",
     [
       [0, "memo"],

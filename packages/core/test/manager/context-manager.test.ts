@@ -53,9 +53,13 @@ describe("createContextManager: summarizing over 200 turns", () => {
     const events: CompactionEvent[] = [];
     const manager = createContextManager({ budget, summarizer, store: new InMemoryContextStore(), onCompaction: (e) => events.push(e) });
     let summarized = 0;
+    let calls = 0;
+    let summaries = 0;
     for (let turn = 0; turn < 200; turn++) {
       const messages = upToRequest(all, turn);
       const view = await manager.build({ messages, key });
+      calls += view.report.compaction.summarizerCalls;
+      if (view.report.compaction.kind === "summary") summaries++;
       expect(estimator.estimateMessages(view.messages)).toBeLessThanOrEqual(view.report.limit);
       expect(view.messages.at(-1)?.content).toBe(messages.at(-1)?.content);
       expect(view.report.compaction.summarizedMessages).toBeGreaterThanOrEqual(summarized);
@@ -70,8 +74,11 @@ describe("createContextManager: summarizing over 200 turns", () => {
       if ((m.type === "human" || m.type === "ai") && typeof m.content === "string" && m.content) expect(seen).toContain(m.content.slice(0, 40));
     }
     // Cached: far fewer calls than turns, and later summaries fold the previous one.
+    // (A long prefix reaches the summarizer in chunks of `summarizerInputTokens`: one summary, several calls.)
     expect(transcripts.length).toBeLessThan(60);
-    expect(events.filter((e) => e.kind === "summary")).toHaveLength(transcripts.length);
+    expect(transcripts).toHaveLength(calls);
+    expect(summaries).toBeGreaterThan(0);
+    expect(events.filter((e) => e.kind === "summary")).toHaveLength(summaries);
   });
 
   it("reuses the stored summary with zero calls from a new manager on the same store", async () => {

@@ -1,0 +1,86 @@
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { ContextViewError, invalidOption } from "../errors.js";
+import type { Estimator, EstimatorOptions } from "../estimate.js";
+
+/** A LangChain-style token counter, as `trimMessages` and `summarizationMiddleware` take: messages in, tokens out. */
+export type TokenCounter = (messages: BaseMessage[]) => number;
+
+/** Tokens per tool schema on top of its JSON, as in `createEstimator`. */
+const DEFAULT_TOOL_OVERHEAD = 8;
+
+function jsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * An {@link Estimator} from a LangChain-style `tokenCounter(messages)`: each message
+ * is counted alone (`tokenCounter([message])`, its framing included), a text as a
+ * user message minus the framing of an empty one, a tool schema as the text of its
+ * JSON plus `toolOverhead`. Counts are cached per message object. The counter must
+ * be synchronous and return a finite non-negative number; anything else throws a
+ * `ContextViewError` (`INVALID_OPTION`) naming `tokenCounter`.
+ * Use it through `createEstimator({ tokenCounter })`.
+ *
+ * @example
+ * ```ts
+ * const estimator = createEstimator({ tokenCounter: (messages) => messages.reduce((n, m) => n + myCount(m), 0) });
+ * ```
+ */
+export function estimatorFromTokenCounter(tokenCounter: TokenCounter, options: Pick<EstimatorOptions, "toolOverhead" | "scale"> = {}): Estimator {
+  if (typeof tokenCounter !== "function") throw invalidOption("tokenCounter", "a function (messages) => number", tokenCounter);
+  const toolOverhead = options.toolOverhead ?? DEFAULT_TOOL_OVERHEAD;
+  const scale = options.scale ?? 1;
+  const counted = (messages: BaseMessage[]): number => {
+    const n: unknown = tokenCounter(messages);
+    if (typeof (n as { then?: unknown } | null)?.then === "function") {
+      throw new ContextViewError("INVALID_OPTION", "Expected `tokenCounter` to return a number synchronously, got a Promise (views are built synchronously)", { field: "tokenCounter" });
+    }
+    if (typeof n !== "number" || !Number.isFinite(n) || n < 0) throw invalidOption("tokenCounter", "a function (messages) => number returning a finite non-negative number", n);
+    return Math.ceil(scale === 1 ? n : n * scale);
+  };
+  let framing: number | undefined;
+  const estimateText = (text: string): number => {
+    if (text === "") return 0;
+    framing ??= counted([new HumanMessage("")]);
+    return Math.max(0, counted([new HumanMessage(text)]) - framing);
+  };
+  const cache = new WeakMap<object, { content: unknown; calls: unknown; tokens: number }>();
+  const estimateMessage = (message: BaseMessage): number => {
+    const calls = (message as { tool_calls?: unknown }).tool_calls;
+    const hit = cache.get(message);
+    if (hit && hit.content === message.content && hit.calls === calls) return hit.tokens;
+    const tokens = counted([message]);
+    cache.set(message, { content: message.content, calls, tokens });
+    return tokens;
+  };
+  const estimateTool = (tool: unknown): number => {
+    let schema: unknown = tool;
+    if (typeof tool === "object" && tool !== null && ("schema" in tool || "lc_namespace" in tool) && !("function" in tool)) {
+      try {
+        schema = convertToOpenAITool(tool as never);
+      } catch {
+        schema = tool;
+      }
+    }
+    return toolOverhead + estimateText(jsonOf(schema));
+  };
+  return {
+    estimateText,
+    estimateMessage,
+    estimateMessages: (messages) => {
+      let total = 0;
+      for (const message of messages) total += estimateMessage(message);
+      return total;
+    },
+    estimateTools: (tools) => {
+      let total = 0;
+      for (const tool of tools) total += estimateTool(tool);
+      return total;
+    },
+  };
+}
