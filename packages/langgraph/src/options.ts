@@ -98,6 +98,7 @@ export const integrationOptionsSchema = z.object({
    * ```
    */
   memories: memoriesOptionSchema.optional(),
+  /**
    * The chat model the view goes to (node only; the wrapper and the middleware
    * know theirs). Its LangChain `profile`, read per call, gives the default
    * `contextWindow` (`maxInputTokens`), caps the default `responseReserve`
