@@ -149,3 +149,12 @@ export {
   type SelectMemoriesOptions,
 } from "./memories/index.js";
 export { requestText, messageText } from "./lexical/index.js";
+
+// -- per-conversation memo for long-running servers (issue 12) --
+export {
+  ConversationMemo,
+  DEFAULT_REMEMBERED_CONVERSATIONS,
+  prefixFingerprint,
+  sameFingerprint,
+  type PrefixFingerprint,
+} from "./memo/conversation-memo.js";

@@ -1,4 +1,4 @@
-import { ContextViewError, kindOf, resolveBudget, type ContextRequest, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
+import { ContextViewError, ConversationMemo, kindOf, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, type ContextRequest, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
@@ -41,9 +41,6 @@ export interface ContextPipeline {
   readonly pendingEvidenceUpdates: number;
 }
 
-/** Conversations whose validated evidence prefix is remembered (least recently updated first out). */
-const REMEMBERED_PREFIXES = 512;
-
 /** Index of the newest user message, or -1. */
 function newestRequest(messages: readonly MessageInput[]): number {
   for (let i = messages.length - 1; i >= 0; i--) if (kindOf(messages[i], i) === "human") return i;
@@ -74,16 +71,14 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   // one agent turn would update (and re-hash) the same prefix. Once a prefix is validated
   // in this process, a call whose prefix holds the very same message objects reuses the
   // result; a new turn, an edited prefix or a reloaded checkpoint updates the store again.
-  const validated = new Map<string, { prefix: readonly MessageInput[]; evidence: BaseMessage | null }>();
+  // The memo holds a fingerprint of the prefix's objects and the (bounded) evidence message, never the messages.
+  const validated = new ConversationMemo<{ fingerprint: PrefixFingerprint; evidence: BaseMessage | null }>();
   const updateEvidence = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<BaseMessage | null> => {
-    const id = JSON.stringify([key.userId, key.conversationId]);
-    const end = newestRequest(messages);
-    const memo = validated.get(id);
-    if (memo && memo.prefix.length === end && memo.prefix.every((message, i) => message === messages[i])) return memo.evidence;
+    const fingerprint = prefixFingerprint(messages, Math.max(newestRequest(messages), 0));
+    const memo = validated.get(key);
+    if (memo && sameFingerprint(memo.fingerprint, fingerprint)) return memo.evidence;
     const evidence = (await store.update(key.userId, key.conversationId, messages, signal ? { signal } : {})).asMessage();
-    validated.delete(id);
-    validated.set(id, { prefix: messages.slice(0, Math.max(end, 0)), evidence });
-    if (validated.size > REMEMBERED_PREFIXES) validated.delete(validated.keys().next().value as string);
+    validated.set(key, { fingerprint, evidence });
     return evidence;
   };
 

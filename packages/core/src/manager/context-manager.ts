@@ -3,6 +3,7 @@ import { resolveBudget } from "../budget.js";
 import { invalidOption } from "../errors.js";
 import { createEstimator } from "../estimate.js";
 import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
+import { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "../memo/conversation-memo.js";
 import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
@@ -26,9 +27,6 @@ import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextReq
  */
 const KEEP_MIN_SHARE = 0.15;
 const KEEP_MAX_SHARE = 0.4;
-
-/** Conversations whose hashed summary prefix is remembered (least recently hashed first out). */
-const REMEMBERED_PREFIXES = 512;
 
 /** Share of the limit used when compacting harder after a provider overflow. */
 const HARDER_LIMIT_SHARE = 0.6;
@@ -113,15 +111,14 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   // Every model call of an agent turn checks the cached summary against the same prefix.
   // A prefix hashed before in this process, made of the very same message objects, has
   // the same hash: reuse it rather than read and hash the whole prefix again.
-  const hashed = new Map<string, { prefix: readonly MessageInput[]; hash: string }>();
+  // The memo holds the hash and a fingerprint of the prefix's objects, never the messages.
+  const hashed = new ConversationMemo<{ fingerprint: PrefixFingerprint; hash: string }>();
   const prefixHash = async (key: ConversationKey, messages: readonly MessageInput[], n: number, signal: AbortSignal | undefined): Promise<string> => {
-    const id = JSON.stringify([key.userId, key.conversationId]);
-    const memo = hashed.get(id);
-    if (memo && memo.prefix.length === n && memo.prefix.every((message, i) => message === messages[i])) return memo.hash;
+    const fingerprint = prefixFingerprint(messages, n);
+    const memo = hashed.get(key);
+    if (memo && sameFingerprint(memo.fingerprint, fingerprint)) return memo.hash;
     const hash = await summaryPrefixHash(messages, n, signal);
-    hashed.delete(id);
-    hashed.set(id, { prefix: messages.slice(0, n), hash });
-    if (hashed.size > REMEMBERED_PREFIXES) hashed.delete(hashed.keys().next().value as string);
+    hashed.set(key, { fingerprint, hash });
     return hash;
   };
 
