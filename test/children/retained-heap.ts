@@ -22,7 +22,7 @@ function conversation(n: number, kB: number): BaseMessage[] {
   return out;
 }
 
-const answer = () => new AIMessage({ content: "ok", usage_metadata: { input_tokens: 100, output_tokens: 1, total_tokens: 101 } });
+const answer = () => new AIMessage({ content: "ok", usage_metadata: { input_tokens: 100, output_tokens: 1, total_tokens: 101 } } as never);
 
 type Serve = (messages: BaseMessage[], config: { configurable: Record<string, string> }) => Promise<unknown>;
 
