@@ -96,6 +96,7 @@ export {
   type EvidenceRecord,
   type EvidenceStateJSON,
   type EvidenceUpdateOptions,
+  type EvidenceRebuild,
   type Excerpt,
 } from "./evidence/index.js";
 export {

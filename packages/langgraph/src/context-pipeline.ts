@@ -1,4 +1,4 @@
-import { ContextViewError, ConversationMemo, kindOf, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, type ContextRequest, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
+import { ContextViewError, ConversationMemo, EVIDENCE_BUCKETS, type EvidenceRebuild, type EvidenceState, kindOf, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, type ContextRequest, type ConversationKey, type ManagedReport, type ManagedView, type MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
@@ -22,6 +22,8 @@ export interface PreparedRequest {
   key: ConversationKey;
   request: ContextRequest;
   config: RunnableConfig | undefined;
+  /** What the evidence update of this call did, for the report; undefined when none ran inline. */
+  evidence: ManagedReport["evidence"];
 }
 
 /** The steps shared by the node, the wrapper and the middleware. */
@@ -39,6 +41,32 @@ export interface ContextPipeline {
   /** Wait for background evidence updates. */
   drain(): Promise<void>;
   readonly pendingEvidenceUpdates: number;
+}
+
+/** The evidence message of one call and what its update did. */
+interface Evidence {
+  evidence: BaseMessage | null;
+  report: ManagedReport["evidence"];
+}
+
+/** The id of a message or message dict, without constructing it. */
+function messageId(value: unknown): unknown {
+  const record = value as { id?: unknown; kwargs?: { id?: unknown }; data?: { id?: unknown } } | null;
+  if (typeof record?.id === "string") return record.id;
+  return record?.kwargs?.id ?? record?.data?.id;
+}
+
+/**
+ * Whether a stored state can describe these messages: its cursor lies within them
+ * and every excerpt's message id sits at its index. Ids only, no hashing: enough to
+ * leave out another branch's evidence (LangGraph gives every message its own id).
+ */
+function describesSnapshot(state: EvidenceState, messages: readonly MessageInput[]): boolean {
+  if (state.cursor > messages.length) return false;
+  for (const bucket of EVIDENCE_BUCKETS) {
+    for (const entry of state.buckets[bucket]) if (messageId(messages[entry.index]) !== entry.messageId) return false;
+  }
+  return true;
 }
 
 /** Index of the newest user message, or -1. */
@@ -73,27 +101,39 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   // result; a new turn, an edited prefix or a reloaded checkpoint updates the store again.
   // The memo holds a fingerprint of the prefix's objects and the (bounded) evidence message, never the messages.
   const validated = new ConversationMemo<{ fingerprint: PrefixFingerprint; evidence: BaseMessage | null }>();
-  const updateEvidence = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<BaseMessage | null> => {
+  // A changed prefix (fork, edit, concurrent branch) rebuilds the evidence from the
+  // snapshot this call holds, so the view never carries another branch's evidence.
+  const update = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined) => {
+    let rebuild: EvidenceRebuild | undefined;
+    const state = await store.update(key.userId, key.conversationId, messages, {
+      onPrefixChange: "rebuild",
+      onRebuild: (event) => void (rebuild = event),
+      ...(signal ? { signal } : {}),
+    });
+    return { evidence: state.asMessage(), report: { rebuilt: rebuild !== undefined, rebuiltMessages: rebuild?.messagesRead ?? 0 } };
+  };
+  const updateEvidence = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<Evidence> => {
     const fingerprint = prefixFingerprint(messages, Math.max(newestRequest(messages), 0));
     const memo = validated.get(key);
-    if (memo && sameFingerprint(memo.fingerprint, fingerprint)) return memo.evidence;
-    const evidence = (await store.update(key.userId, key.conversationId, messages, signal ? { signal } : {})).asMessage();
-    validated.set(key, { fingerprint, evidence });
-    return evidence;
+    if (memo && sameFingerprint(memo.fingerprint, fingerprint)) return { evidence: memo.evidence, report: { rebuilt: false, rebuiltMessages: 0 } };
+    const updated = await update(key, messages, signal);
+    validated.set(key, { fingerprint, evidence: updated.evidence });
+    return updated;
   };
 
-  const evidenceOf = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<BaseMessage | null> => {
-    if (resolved.evidence === "off") return null;
+  const evidenceOf = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<Evidence> => {
+    if (resolved.evidence === "off") return { evidence: null, report: undefined };
     try {
       if (resolved.evidence === "update") return await updateEvidence(key, messages, signal);
       const loaded = await store.load(key.userId, key.conversationId);
       background.schedule(key, messages);
-      return loaded.asMessage();
+      // One request of lag: stored evidence of another branch is left out until the update rebuilds it.
+      return { evidence: describesSnapshot(loaded, messages) ? loaded.asMessage() : null, report: undefined };
     } catch (error) {
       if (resolved.strictEvidence || signal?.aborted) throw error;
       // Evidence is optional: the view goes on without it rather than with another lineage's state.
       logEvidenceError(logger, error, { source, conversationId: key.conversationId, mode: "inline" });
-      return null;
+      return { evidence: null, report: undefined };
     }
   };
 
@@ -104,7 +144,7 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
       throw new ContextIntegrationError("INVALID_STATE", `Expected the messages of the request to be an array, got ${typeof input.messages}`, { field: "messages" });
     }
     const signal = input.config?.signal;
-    const evidence = await evidenceOf(key, input.messages, signal);
+    const { evidence, report } = await evidenceOf(key, input.messages, signal);
     const systemPrompt = input.systemPrompt ?? resolved.systemPrompt;
     const tools = input.tools ?? resolved.tools;
     const request: ContextRequest = {
@@ -116,11 +156,13 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
       ...(tools === undefined ? {} : { tools }),
       ...(signal === undefined ? {} : { signal }),
     };
-    return { key, request, config: input.config };
+    return { key, request, config: input.config, evidence: report };
   };
 
-  const publish = (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) =>
-    publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+  const publish = (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) => {
+    if (prepared.evidence !== undefined) view.report.evidence = prepared.evidence;
+    return publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+  };
 
   return {
     options: resolved,
