@@ -5,6 +5,7 @@ export { DEFAULT_BUDGET, BUDGET_ENV, resolveBudget, type Budget, type ResolvedBu
 export {
   createEstimator,
   DEFAULT_ESTIMATOR_OPTIONS,
+  MAX_TIMER_MS,
   utf8Length,
   type Estimator,
   type EstimatorOptions,

@@ -1,4 +1,4 @@
-import { ContextViewError, ConversationMemo, EVIDENCE_BUCKETS, type EvidenceRebuild, type EvidenceState, kindOf, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, type ContextRequest, type ConversationKey, type ManagedReport, type ManagedView, type MessageInput } from "@contextview/core";
+import { ContextViewError, ConversationMemo, describeValue, EVIDENCE_BUCKETS, type EvidenceRebuild, type EvidenceState, kindOf, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, type ContextRequest, type ConversationKey, type ManagedReport, type ManagedView, type MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
@@ -67,6 +67,19 @@ function describesSnapshot(state: EvidenceState, messages: readonly MessageInput
     for (const entry of state.buckets[bucket]) if (messageId(messages[entry.index]) !== entry.messageId) return false;
   }
   return true;
+}
+
+/**
+ * Runs a read of the caller's config: a getter or proxy that throws becomes a typed
+ * `INVALID_REQUEST_CONFIG` error; our own typed errors pass through.
+ */
+function readingConfig<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    if (ContextViewError.isInstance(cause) || ContextIntegrationError.isInstance(cause)) throw cause;
+    throw new ContextIntegrationError("INVALID_REQUEST_CONFIG", `Could not read \`config.configurable\`: reading it threw ${describeValue(cause)}`, { field: "config.configurable", cause });
+  }
 }
 
 /** Index of the newest user message, or -1. */
@@ -138,8 +151,8 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   };
 
   const prepare = async (input: PipelineInput): Promise<PreparedRequest> => {
-    const overrides = overridesOf(input.config);
-    const key = conversationKeyOf(input.config, resolved.resolveUserId);
+    const overrides = readingConfig(() => overridesOf(input.config));
+    const key = readingConfig(() => conversationKeyOf(input.config, resolved.resolveUserId));
     if (!Array.isArray(input.messages)) {
       throw new ContextIntegrationError("INVALID_STATE", `Expected the messages of the request to be an array, got ${typeof input.messages}`, { field: "messages" });
     }

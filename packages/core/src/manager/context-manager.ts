@@ -1,7 +1,7 @@
 import type { Budget } from "../budget.js";
 import { resolveBudget } from "../budget.js";
 import { invalidOption } from "../errors.js";
-import { createEstimator } from "../estimate.js";
+import { checkEstimator, createEstimator, MAX_TIMER_MS } from "../estimate.js";
 import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
 import { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "../memo/conversation-memo.js";
 import { checkConversationKey } from "../store/keys.js";
@@ -71,12 +71,14 @@ function checkSettings(settings: ContextSettings, prefix: string): void {
 export function createContextManager(options: ContextManagerOptions = {}): ContextManager {
   checkSettings(options, "");
   resolveBudget(options.budget);
-  const estimator = options.estimator ?? createEstimator();
+  const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
   const store = options.store ?? new InMemoryContextStore();
   const summarizer = options.summarizer ?? null;
   if (summarizer !== null && typeof summarizer !== "function") throw invalidOption("summarizer", "a function (transcript, context) => Promise<string | null>", summarizer);
   const chunkTokens = positiveInt("summarizerInputTokens", options.summarizerInputTokens, 6000);
   const timeoutMs = positiveInt("summarizerTimeoutMs", options.summarizerTimeoutMs, 60_000);
+  // Node fires a longer timer after about 1 ms: refuse it rather than time every summary out.
+  if (timeoutMs > MAX_TIMER_MS) throw invalidOption("summarizerTimeoutMs", `a positive integer of at most ${MAX_TIMER_MS} (Node's longest timer)`, timeoutMs);
   const maxFailures = positiveInt("maxSummarizerFailures", options.maxSummarizerFailures, 3);
   const cooldownMs = positiveInt("summarizerCooldownMs", options.summarizerCooldownMs, 300_000);
   const isOverflow = options.isOverflow ?? isContextOverflow;

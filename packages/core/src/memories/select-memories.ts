@@ -1,5 +1,5 @@
 import { invalidOption } from "../errors.js";
-import { createEstimator, type Estimator } from "../estimate.js";
+import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
 import { messageText } from "../lexical/request-text.js";
 import { contentWords, sameWord, wordsOf } from "../lexical/words.js";
 import type { MessageInput } from "../messages.js";
@@ -121,7 +121,7 @@ export function selectMemories(memories: readonly MemoryInput[], query: string |
   const recencyBonus = checkNumber("recencyBonus", options.recencyBonus, DEFAULT_MEMORY_OPTIONS.recencyBonus, (n) => n >= 0 && n < 1, "a number from 0 up to (not including) 1");
   const halfLifeDays = checkNumber("halfLifeDays", options.halfLifeDays, DEFAULT_MEMORY_OPTIONS.halfLifeDays, (n) => Number.isFinite(n) && n > 0, "a positive number");
   const now = timeOf(options.now, "now") ?? Date.now();
-  const estimator = options.estimator ?? defaultEstimator;
+  const estimator = checkEstimator(options.estimator, "estimator") ?? defaultEstimator;
   if (query === null || (typeof query !== "string" && typeof query !== "object")) throw invalidOption("query", "a string or a human message", query);
   const queryWords = contentWords(typeof query === "string" ? query : messageText(query));
 

@@ -1,6 +1,6 @@
 import { type BaseMessage } from "@langchain/core/messages";
 import { ContextViewError, describeValue } from "../errors.js";
-import { createEstimator } from "../estimate.js";
+import { checkEstimator, createEstimator } from "../estimate.js";
 import { checkMessageArray } from "../messages.js";
 import { assembleView } from "./assemble-view.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
@@ -53,7 +53,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   checkMessageArray(input.messages);
   const budget = budgetOf(input.budget);
   const options = resolveViewOptions(input);
-  const estimator = input.estimator ?? defaultEstimator;
+  const estimator = checkEstimator(input.estimator, "estimator") ?? defaultEstimator;
   const limit = budget.promptLimit;
 
   const walk = findTurns(input.messages);

@@ -39,12 +39,12 @@ export function chargeFixedPart(
   estimator: Estimator,
 ): FixedPart {
   const systemText = systemPromptText(input.systemPrompt, source, lead);
-  const memories = selectMemoriesInOrder(input.memories ?? [], memoryBudget, estimator);
+  const memories = selectMemoriesInOrder(listOption("memories", input.memories), memoryBudget, estimator);
   const systemContent = [systemText, memories.block].filter((part) => part !== "").join("\n\n");
   const systemMessage = systemContent === "" ? null : new SystemMessage(systemContent);
   const systemTokens = systemText === "" ? 0 : estimator.estimateMessage(new SystemMessage(systemText));
   const systemTotal = systemMessage ? estimator.estimateMessage(systemMessage) : 0;
-  const toolTokens = estimator.estimateTools(input.tools ?? []);
+  const toolTokens = estimator.estimateTools(listOption("tools", input.tools));
   return {
     systemMessage,
     systemText,
@@ -54,6 +54,13 @@ export function chargeFixedPart(
     memoriesKept: memories.kept,
     tokens: systemTotal + toolTokens,
   };
+}
+
+/** An optional list option: `undefined` is empty; anything but an array is refused naming the field. */
+function listOption<T>(field: string, value: readonly T[] | undefined): readonly T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to be an array, got ${describeValue(value)}`, { field });
+  return value;
 }
 
 function systemPromptText(systemPrompt: BuildContextInput["systemPrompt"], source: readonly MessageInput[], lead: number): string {
