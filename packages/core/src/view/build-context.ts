@@ -10,7 +10,7 @@ import { findTurns } from "./find-turns.js";
 import { asHistoryMessage, HISTORY_LABEL, labelMessage } from "./head.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
-import { emptyPrepareTally, prepareTurn, type PrepareContext } from "./prepare-turn.js";
+import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { reportView } from "./report-view.js";
 import type { BuildContextInput, ContextView } from "./types.js";
 
@@ -62,7 +62,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const tally = emptyPrepareTally();
   const ctx: PrepareContext = { walk, estimator, tally, limits: { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens } };
   const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
-  const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false));
+  const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
   const summaryGiven = input.summaryMessage !== undefined && input.summaryMessage !== null;
   const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkSummary(input.summaryMessage))] : [];
 

@@ -1,4 +1,4 @@
-import { kindOf, type MessageInput, type MessageKind } from "../messages.js";
+import { kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 
 /**
  * The turns of a conversation, found lazily from the newest message back: the
@@ -75,6 +75,42 @@ export class TurnWalk {
       if (start <= this.lead) this.noMoreTurns = true;
     }
     return this.starts[j];
+  }
+
+  /**
+   * Reading back from `end` (the end of an older turn) to the turn's start, whether
+   * more than `most` of its messages surely enter a prepared turn: user messages,
+   * answers, and tool-call messages followed by all their results. Stops as soon as
+   * the count passes `most`, so a turn too large for the view costs what was read of it.
+   */
+  keepsMoreThan(end: number, most: number): boolean {
+    let kept = 0;
+    let run = new Set<string>();
+    let runLength = 0;
+    for (let i = end - 1; i >= this.lead; i--) {
+      const k = this.kind(i);
+      if (k === "tool") {
+        run.add((toBaseMessage(this.source[i] as MessageInput, i) as { tool_call_id?: string }).tool_call_id ?? "");
+        runLength++;
+        continue;
+      }
+      if (k === "human") kept++;
+      else if (k === "ai") {
+        const calls = toolCallsOf(toBaseMessage(this.source[i] as MessageInput, i));
+        if (calls.length === 0) kept++;
+        else if (runLength >= calls.length && new Set(calls.map((call) => call.id)).size === calls.length && calls.every((call) => call.id && run.has(call.id))) kept += 1 + calls.length;
+      }
+      run = new Set();
+      runLength = 0;
+      if (kept > most) return true;
+      if (k === "human") return false;
+    }
+    return false;
+  }
+
+  /** Whether a j-th newest older turn exists; the turns before it must have been found. */
+  olderTurnExists(j: number): boolean {
+    return j < this.starts.length || (!this.noMoreTurns && this.olderTurnEnd(j) > this.lead);
   }
 
   /** End (exclusive) of the j-th newest older turn, once its start was found. */

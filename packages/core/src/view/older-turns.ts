@@ -21,6 +21,8 @@ export class OlderTurns {
   constructor(
     private readonly walk: TurnWalk,
     private readonly prepare: (from: number, to: number) => PreparedTurn,
+    /** What any prepared message costs at least (0 turns the early skip off). */
+    private readonly floor = 0,
   ) {}
 
   /** True once the history was found over budget and turns are compacted. */
@@ -37,6 +39,11 @@ export class OlderTurns {
   fitting(avail: number): OlderFit {
     let used = 0;
     for (let j = 0; ; j++) {
+      if (this.prepared[j] === undefined && this.floor > 0 && this.walk.olderTurnExists(j)) {
+        // A turn that surely cannot fit is left unread past that point: not found, not prepared.
+        const end = this.walk.olderTurnEnd(j);
+        if (this.walk.keepsMoreThan(end, Math.floor((avail - used) / this.floor))) return { fit: j, all: false };
+      }
       const start = this.walk.olderTurnStart(j);
       if (start === undefined) return { fit: j, all: true };
       let turn = this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));

@@ -1,4 +1,4 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { copyMessage, textOf, type MessageKind } from "../messages.js";
 import { addCounts, groupExchanges, type SegmentCounts } from "./exchanges.js";
@@ -33,6 +33,20 @@ export function emptyPrepareTally(): PrepareTally {
     older: { excerpted: 0, imagesReplaced: 0 },
     labels: 0,
   };
+}
+
+/**
+ * What any message costs at least: an empty user message. Bounding and compaction
+ * only shorten messages, so a turn's kept messages times this is a lower bound of it.
+ */
+const floors = new WeakMap<Estimator, number>();
+export function minMessageTokens(estimator: Estimator): number {
+  let floor = floors.get(estimator);
+  if (floor === undefined) {
+    floor = estimator.estimateMessage(new HumanMessage(""));
+    floors.set(estimator, floor);
+  }
+  return floor;
 }
 
 /** What {@link prepareTurn} needs besides the turn's bounds. */
