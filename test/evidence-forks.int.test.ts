@@ -81,6 +81,7 @@ describe("evidence on forks and concurrent runs (SqliteSaver, SqliteContextStore
     const rebuilt = run.reports.filter((r) => r.evidence?.rebuilt);
     expect(rebuilt.length).toBeGreaterThanOrEqual(1);
     expect(rebuilt.every((r) => (r.evidence?.rebuiltMessages ?? 0) <= r.messages.in)).toBe(true);
+    expect(run.records.some((r) => r.event === "context_budget" && r.evidenceRebuiltMessages > 0)).toBe(true);
     // Evidence came back: the last views carry it.
     expect(quotedIds(run.model.calls[run.model.calls.length - 1] as BaseMessage[]).length).toBeGreaterThan(0);
     run.store.close();
