@@ -1,6 +1,6 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { invalidOption } from "./errors.js";
+import { ContextViewError, describeValue, invalidOption } from "./errors.js";
 import { estimateTextTokens } from "./estimators/text-tokens.js";
 import { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 import { blockText, isImageBlock, toolCallsOf } from "./messages.js";
@@ -78,14 +78,93 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** JSON text of a value, or a marker when it cannot be serialized (cycles, BigInt). */
+/**
+ * JSON text of a value that need not serialize (tool schemas): a value
+ * `JSON.stringify` refuses (a cycle, a BigInt) gives a short marker, never an error.
+ */
 export function safeJson(value: unknown): string {
   try {
     return JSON.stringify(value) ?? "";
   } catch {
-    return String(value);
+    return "[unserializable]";
   }
 }
+
+/**
+ * JSON text of a message part (a content block, tool-call arguments), as a provider
+ * would send it. A part `JSON.stringify` refuses (a cycle, a BigInt, a throwing
+ * `toJSON`) cannot reach a model, so it is refused with `INVALID_MESSAGES` naming
+ * `field`, rather than estimated at the size of a marker.
+ *
+ * @example
+ * ```ts
+ * jsonText({ type: "data", n: 1 }, "content[0]"); // '{"type":"data","n":1}'
+ * jsonText({ n: 1n }, "tool_calls[0].args"); // throws INVALID_MESSAGES
+ * ```
+ */
+export function jsonText(value: unknown, field: string): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch (cause) {
+    throw new ContextViewError(
+      "INVALID_MESSAGES",
+      `Expected \`${field}\` to serialize to JSON, got a value JSON.stringify refuses (${refusal(cause)})`,
+      { field },
+      { cause },
+    );
+  }
+}
+
+function refusal(cause: unknown): string {
+  const text = cause instanceof Error ? cause.message : "";
+  if (/circular/i.test(text)) return "a cycle";
+  if (/bigint/i.test(text)) return "a BigInt";
+  return `${cause instanceof Error ? cause.name : typeof cause} thrown`;
+}
+
+/** Longest timer Node honours: a longer delay fires after about 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A token count as an estimator must return it: a finite, non-negative integer (a safe one). */
+function checkTokens(field: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to return a non-negative integer, got ${describeValue(value)}`, { field });
+  }
+  return value;
+}
+
+const ESTIMATOR_METHODS = ["estimateText", "estimateMessage", "estimateMessages", "estimateTools"] as const;
+
+/**
+ * A caller's estimator, checked once for its four methods and wrapped so that every
+ * result is checked too: a count that is not a finite, non-negative integer
+ * (`undefined`, `NaN`, an array, `-1`, `1.5`) throws `INVALID_OPTION` naming the
+ * method, instead of letting a huge message through. `undefined` gives `undefined`.
+ *
+ * @example
+ * ```ts
+ * const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
+ * ```
+ */
+export function checkEstimator(value: unknown, field: string): Estimator | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || ESTIMATOR_METHODS.some((name) => typeof (value as Record<string, unknown>)[name] !== "function")) {
+    throw invalidOption(field, "an Estimator (estimateText, estimateMessage, estimateMessages, estimateTools)", value);
+  }
+  const estimator = value as Estimator;
+  if (checked.has(estimator)) return estimator;
+  const wrapped: Estimator = {
+    estimateText: (text) => checkTokens(`${field}.estimateText`, estimator.estimateText(text)),
+    estimateMessage: (message) => checkTokens(`${field}.estimateMessage`, estimator.estimateMessage(message)),
+    estimateMessages: (messages) => checkTokens(`${field}.estimateMessages`, estimator.estimateMessages(messages)),
+    estimateTools: (tools) => checkTokens(`${field}.estimateTools`, estimator.estimateTools(tools)),
+  };
+  checked.add(wrapped);
+  return wrapped;
+}
+
+/** Estimators whose results are known to be checked: ours, and wrapped ones. */
+const checked = new WeakSet<Estimator>();
 
 function checkCount(field: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -120,19 +199,21 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
   const tokenizer = options.tokenizer;
   if (tokenizer !== undefined && typeof tokenizer !== "function") throw invalidOption("tokenizer", "a function (text) => number", tokenizer);
 
-  const count = tokenizer ? (text: string) => (text ? tokenizer(text) : 0) : estimateTextTokens;
+  const count = tokenizer ? (text: string) => (text ? checkTokens("tokenizer", tokenizer(text)) : 0) : estimateTextTokens;
   const scaled = scale === 1 ? (n: number) => n : (n: number) => Math.ceil(n * scale);
 
   const contentTokens = (content: MessageContent): number => {
     if (typeof content === "string") return count(content);
+    if (!Array.isArray(content)) throw new ContextViewError("INVALID_MESSAGES", `Expected \`content\` to be a string or an array of content blocks, got ${describeValue(content)}`, { field: "content" });
     let total = 0;
-    for (const block of content as unknown[]) {
+    for (let j = 0; j < content.length; j++) {
+      const block: unknown = content[j];
       if (isImageBlock(block)) {
         total += imageTokens;
         continue;
       }
       const text = blockText(block);
-      total += count(text ?? safeJson(block));
+      total += count(text ?? jsonText(block, `content[${j}]`));
     }
     return total;
   };
@@ -144,9 +225,9 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
     if (hit && hit.content === message.content && hit.calls === calls) return hit.tokens;
     let tokens = messageOverhead + contentTokens(message.content ?? "");
     if (typeof message.name === "string") tokens += count(message.name);
-    for (const call of toolCallsOf(message)) {
-      tokens += toolOverhead + count(call.name ?? "") + count(safeJson(call.args ?? {})) + count(call.id ?? "");
-    }
+    toolCallsOf(message).forEach((call, j) => {
+      tokens += toolOverhead + count(call.name ?? "") + count(jsonText(call.args ?? {}, `tool_calls[${j}].args`)) + count(call.id ?? "");
+    });
     const toolCallId = (message as { tool_call_id?: unknown }).tool_call_id;
     if (typeof toolCallId === "string") tokens += count(toolCallId);
     tokens = scaled(tokens);
@@ -173,7 +254,7 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
     return tokens;
   };
 
-  return {
+  const estimator: Estimator = {
     estimateText: (text) => scaled(count(text)),
     estimateMessage,
     estimateMessages: (messages) => {
@@ -187,4 +268,6 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
       return total;
     },
   };
+  checked.add(estimator);
+  return estimator;
 }

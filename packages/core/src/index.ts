@@ -6,6 +6,7 @@ export { budgetFromProfile, resolveBudgetSources, type BudgetLayers, type Budget
 export {
   createEstimator,
   DEFAULT_ESTIMATOR_OPTIONS,
+  MAX_TIMER_MS,
   utf8Length,
   type Estimator,
   type EstimatorOptions,
@@ -101,6 +102,7 @@ export {
   type EvidenceRecord,
   type EvidenceStateJSON,
   type EvidenceUpdateOptions,
+  type EvidenceRebuild,
   type Excerpt,
 } from "./evidence/index.js";
 export {
@@ -154,3 +156,12 @@ export {
   type SelectMemoriesOptions,
 } from "./memories/index.js";
 export { requestText, messageText } from "./lexical/index.js";
+
+// -- per-conversation memo for long-running servers (issue 12) --
+export {
+  ConversationMemo,
+  DEFAULT_REMEMBERED_CONVERSATIONS,
+  prefixFingerprint,
+  sameFingerprint,
+  type PrefixFingerprint,
+} from "./memo/conversation-memo.js";

@@ -121,17 +121,63 @@ function toolCallIdOfDict(record: Record<string, unknown>): unknown {
   return record["tool_call_id"] ?? nested?.["tool_call_id"];
 }
 
-/** A `BaseMessage` for any accepted input; BaseMessages are returned as they are. */
+/**
+ * A `BaseMessage` for any accepted input. BaseMessages are returned as they are,
+ * except LangChain's `ChatMessage` (`type: "generic"`), which becomes the message
+ * of its role (`user`, `assistant`, `system`, `developer`, `tool`). Dicts are
+ * copied before LangChain's constructors fill in their defaults, so the caller's
+ * objects are never changed. Content that is neither a string nor an array of
+ * blocks is refused with `INVALID_MESSAGES` naming `messages[index].content`.
+ */
 export function toBaseMessage(value: MessageInput, index: number): BaseMessage {
-  if (isBaseMessage(value)) return value;
-  const record = value as Record<string, unknown>;
-  try {
-    if (typeof record["type"] === "string" && record["type"] !== "constructor" && typeof record["data"] === "object" && record["data"] !== null && !("content" in record)) {
-      return mapStoredMessageToChatMessage(record as unknown as StoredMessage);
+  let message: BaseMessage;
+  if (isBaseMessage(value)) message = value;
+  else {
+    const record = value as Record<string, unknown>;
+    try {
+      if (typeof record["type"] === "string" && record["type"] !== "constructor" && typeof record["data"] === "object" && record["data"] !== null && !("content" in record)) {
+        message = mapStoredMessageToChatMessage({ ...record, data: { ...(record["data"] as object) } } as unknown as StoredMessage);
+      } else if (record["type"] === "constructor" && typeof record["kwargs"] === "object" && record["kwargs"] !== null) {
+        message = coerceMessageLikeToMessage({ ...record, kwargs: { ...(record["kwargs"] as object) } } as never);
+      } else {
+        message = coerceMessageLikeToMessage({ ...record } as never);
+      }
+    } catch (cause) {
+      throw new ContextViewError("INVALID_MESSAGES", `Could not read \`messages[${index}]\` as a chat message: ${(cause as Error).message}`, { index }, { cause });
     }
-    return coerceMessageLikeToMessage(record as never);
-  } catch (cause) {
-    throw new ContextViewError("INVALID_MESSAGES", `Could not read \`messages[${index}]\` as a chat message: ${(cause as Error).message}`, { index }, { cause });
+  }
+  if (message.type === "generic") message = fromChatMessage(message, index);
+  const content: unknown = message.content;
+  if (typeof content !== "string" && !Array.isArray(content)) {
+    throw new ContextViewError("INVALID_MESSAGES", `Expected \`messages[${index}].content\` to be a string or an array of content blocks, got ${describeValue(content)}`, {
+      index,
+      field: `messages[${index}].content`,
+    });
+  }
+  return message;
+}
+
+/** A ChatMessage as the message of its role (its kind was checked by {@link kindOf}). */
+function fromChatMessage(message: BaseMessage, index: number): BaseMessage {
+  const role = (message as unknown as { role?: unknown }).role;
+  const kind = typeof role === "string" ? TYPE_KIND[role] : undefined;
+  if (kind === undefined) throw invalidMessage(index, "a message of role user, assistant, system or tool", message);
+  const fields: Record<string, unknown> = {
+    content: message.content,
+    additional_kwargs: { ...message.additional_kwargs },
+    response_metadata: { ...message.response_metadata },
+  };
+  if (message.id !== undefined) fields["id"] = message.id;
+  if (message.name !== undefined) fields["name"] = message.name;
+  switch (kind) {
+    case "human":
+      return new HumanMessage(fields as never);
+    case "system":
+      return new SystemMessage(fields as never);
+    case "ai":
+      return new AIMessage(fields as never);
+    case "tool":
+      return new ToolMessage({ ...fields, tool_call_id: toolCallIdOfDict(message as unknown as Record<string, unknown>) } as never);
   }
 }
 

@@ -34,7 +34,8 @@ export class BackgroundUpdates {
       this.waiting.delete(id);
       if (!next) return;
       try {
-        await this.store.update(next.key.userId, next.key.conversationId, next.messages);
+        // A fork or another branch rebuilds from this snapshot rather than failing for good.
+        await this.store.update(next.key.userId, next.key.conversationId, next.messages, { onPrefixChange: "rebuild" });
       } catch (error) {
         try {
           this.onError(error, next.key);

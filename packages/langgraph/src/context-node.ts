@@ -1,4 +1,4 @@
-import { describeValue, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
+import { ConversationMemo, describeValue, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
 import { createContextPipeline } from "./context-pipeline.js";
@@ -56,9 +56,6 @@ function lastMessageOf(update: unknown): unknown {
   return Array.isArray(messages) ? messages[messages.length - 1] : messages;
 }
 
-/** Most conversations whose last view the node remembers for calibration. */
-const REMEMBERED_VIEWS = 512;
-
 /**
  * Create the pre-model node. On each run it reads the checkpoint messages from
  * `state.messages`, takes the key from `config.configurable.thread_id` and the
@@ -95,20 +92,15 @@ const REMEMBERED_VIEWS = 512;
 export function createContextNode(options: ContextOptions = {}): ContextNode {
   const pipeline = createContextPipeline(options, "node");
   const toolsForCall = typeof options.tools === "function" ? (options.tools as ToolsForCall) : undefined;
-  // The last view per conversation, without its messages: enough for `recordUsage`.
-  const lastViews = new Map<string, { view: ManagedView; inputLength: number }>();
+  // Per conversation, the report of the last view (counts only) and the length of its input: enough for `recordUsage`.
+  const lastViews = new ConversationMemo<{ report: ManagedView["report"]; inputLength: number }>();
 
-  const calibrateFromAnswer = async (key: ConversationKey, id: string, messages: readonly MessageInput[]) => {
-    const last = lastViews.get(id);
+  const calibrateFromAnswer = async (key: ConversationKey, messages: readonly MessageInput[]) => {
+    const last = lastViews.get(key);
     if (!last) return;
     const answer = messages[last.inputLength] as { usage_metadata?: unknown } | undefined;
-    if (answer?.usage_metadata !== undefined) await pipeline.recordUsage(key, last.view, answer);
-  };
-
-  const remember = (id: string, view: ManagedView, inputLength: number) => {
-    lastViews.delete(id);
-    lastViews.set(id, { view: { messages: [], report: view.report }, inputLength });
-    if (lastViews.size > REMEMBERED_VIEWS) lastViews.delete(lastViews.keys().next().value as string);
+    if (answer?.usage_metadata === undefined) return;
+    await pipeline.recordUsage(key, { messages: [], report: last.report }, answer);
   };
 
   const contextNode = async (state: ContextNodeInput, config?: RunnableConfig): Promise<ContextNodeUpdate> => {
@@ -118,10 +110,9 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
     }
     const tools = toolsForCall?.({ messages, config: config ?? {} });
     const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
-    const id = JSON.stringify([prepared.key.userId, prepared.key.conversationId]);
-    await calibrateFromAnswer(prepared.key, id, messages);
+    await calibrateFromAnswer(prepared.key, messages);
     const view = await pipeline.build(prepared);
-    remember(id, view, messages.length);
+    lastViews.set(prepared.key, { report: view.report, inputLength: messages.length });
     return { [LLM_INPUT_MESSAGES]: view.messages } as ContextNodeUpdate;
   };
 
@@ -143,7 +134,7 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
       const tools = toolsForCall?.({ messages, config: config ?? {} });
       const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
       const view = await pipeline.build(prepared, true);
-      remember(JSON.stringify([prepared.key.userId, prepared.key.conversationId]), view, messages.length);
+      lastViews.set(prepared.key, { report: view.report, inputLength: messages.length });
       return modelNode({ ...state, [LLM_INPUT_MESSAGES]: view.messages }, config);
     };
   };

@@ -1,4 +1,4 @@
-import { ContextViewError, kindOf, resolveBudget, resolveBudgetSources, type ContextRequest, type Estimator, type ConversationKey, type ManagedView, type MessageInput, type ModelLimits } from "@contextview/core";
+import { ContextViewError, ConversationMemo, describeValue, EVIDENCE_BUCKETS, type EvidenceRebuild, type EvidenceState, kindOf, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, resolveBudgetSources, type ContextRequest, type ConversationKey, type Estimator, type ManagedReport, type ManagedView, type MessageInput, type ModelLimits } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
@@ -27,6 +27,8 @@ export interface PreparedRequest {
   key: ConversationKey;
   request: ContextRequest;
   config: RunnableConfig | undefined;
+  /** What the evidence update of this call did, for the report; undefined when none ran inline. */
+  evidence: ManagedReport["evidence"];
 }
 
 /** The steps shared by the node, the wrapper and the middleware. */
@@ -46,8 +48,44 @@ export interface ContextPipeline {
   readonly pendingEvidenceUpdates: number;
 }
 
-/** Conversations whose validated evidence prefix is remembered (least recently updated first out). */
-const REMEMBERED_PREFIXES = 512;
+/** The evidence message of one call and what its update did. */
+interface Evidence {
+  evidence: BaseMessage | null;
+  report: ManagedReport["evidence"];
+}
+
+/** The id of a message or message dict, without constructing it. */
+function messageId(value: unknown): unknown {
+  const record = value as { id?: unknown; kwargs?: { id?: unknown }; data?: { id?: unknown } } | null;
+  if (typeof record?.id === "string") return record.id;
+  return record?.kwargs?.id ?? record?.data?.id;
+}
+
+/**
+ * Whether a stored state can describe these messages: its cursor lies within them
+ * and every excerpt's message id sits at its index. Ids only, no hashing: enough to
+ * leave out another branch's evidence (LangGraph gives every message its own id).
+ */
+function describesSnapshot(state: EvidenceState, messages: readonly MessageInput[]): boolean {
+  if (state.cursor > messages.length) return false;
+  for (const bucket of EVIDENCE_BUCKETS) {
+    for (const entry of state.buckets[bucket]) if (messageId(messages[entry.index]) !== entry.messageId) return false;
+  }
+  return true;
+}
+
+/**
+ * Runs a read of the caller's config: a getter or proxy that throws becomes a typed
+ * `INVALID_REQUEST_CONFIG` error; our own typed errors pass through.
+ */
+function readingConfig<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    if (ContextViewError.isInstance(cause) || ContextIntegrationError.isInstance(cause)) throw cause;
+    throw new ContextIntegrationError("INVALID_REQUEST_CONFIG", `Could not read \`config.configurable\`: reading it threw ${describeValue(cause)}`, { field: "config.configurable", cause });
+  }
+}
 
 /** Index of the newest user message, or -1. */
 function newestRequest(messages: readonly MessageInput[]): number {
@@ -79,31 +117,41 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   // one agent turn would update (and re-hash) the same prefix. Once a prefix is validated
   // in this process, a call whose prefix holds the very same message objects reuses the
   // result; a new turn, an edited prefix or a reloaded checkpoint updates the store again.
-  const validated = new Map<string, { prefix: readonly MessageInput[]; evidence: BaseMessage | null }>();
-  const updateEvidence = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<BaseMessage | null> => {
-    const id = JSON.stringify([key.userId, key.conversationId]);
-    const end = newestRequest(messages);
-    const memo = validated.get(id);
-    if (memo && memo.prefix.length === end && memo.prefix.every((message, i) => message === messages[i])) return memo.evidence;
-    const evidence = (await store.update(key.userId, key.conversationId, messages, signal ? { signal } : {})).asMessage();
-    validated.delete(id);
-    validated.set(id, { prefix: messages.slice(0, Math.max(end, 0)), evidence });
-    if (validated.size > REMEMBERED_PREFIXES) validated.delete(validated.keys().next().value as string);
-    return evidence;
+  // The memo holds a fingerprint of the prefix's objects and the (bounded) evidence message, never the messages.
+  const validated = new ConversationMemo<{ fingerprint: PrefixFingerprint; evidence: BaseMessage | null }>();
+  // A changed prefix (fork, edit, concurrent branch) rebuilds the evidence from the
+  // snapshot this call holds, so the view never carries another branch's evidence.
+  const update = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined) => {
+    let rebuild: EvidenceRebuild | undefined;
+    const state = await store.update(key.userId, key.conversationId, messages, {
+      onPrefixChange: "rebuild",
+      onRebuild: (event) => void (rebuild = event),
+      ...(signal ? { signal } : {}),
+    });
+    return { evidence: state.asMessage(), report: { rebuilt: rebuild !== undefined, rebuiltMessages: rebuild?.messagesRead ?? 0 } };
+  };
+  const updateEvidence = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<Evidence> => {
+    const fingerprint = prefixFingerprint(messages, Math.max(newestRequest(messages), 0));
+    const memo = validated.get(key);
+    if (memo && sameFingerprint(memo.fingerprint, fingerprint)) return { evidence: memo.evidence, report: { rebuilt: false, rebuiltMessages: 0 } };
+    const updated = await update(key, messages, signal);
+    validated.set(key, { fingerprint, evidence: updated.evidence });
+    return updated;
   };
 
-  const evidenceOf = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<BaseMessage | null> => {
-    if (resolved.evidence === "off") return null;
+  const evidenceOf = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<Evidence> => {
+    if (resolved.evidence === "off") return { evidence: null, report: undefined };
     try {
       if (resolved.evidence === "update") return await updateEvidence(key, messages, signal);
       const loaded = await store.load(key.userId, key.conversationId);
       background.schedule(key, messages);
-      return loaded.asMessage();
+      // One request of lag: stored evidence of another branch is left out until the update rebuilds it.
+      return { evidence: describesSnapshot(loaded, messages) ? loaded.asMessage() : null, report: undefined };
     } catch (error) {
       if (resolved.strictEvidence || signal?.aborted) throw error;
       // Evidence is optional: the view goes on without it rather than with another lineage's state.
       logEvidenceError(logger, error, { source, conversationId: key.conversationId, mode: "inline" });
-      return null;
+      return { evidence: null, report: undefined };
     }
   };
 
@@ -130,13 +178,13 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   const prepare = async (input: PipelineInput): Promise<PreparedRequest> => {
     // An explicit `profile` option wins over the one read from the model.
     const profile = resolved.profile === undefined ? input.profile : undefined;
-    const overrides = overridesOf(input.config, profile ?? resolved.profile);
-    const key = conversationKeyOf(input.config, resolved.resolveUserId);
+    const overrides = readingConfig(() => overridesOf(input.config, profile ?? resolved.profile));
+    const key = readingConfig(() => conversationKeyOf(input.config, resolved.resolveUserId));
     if (!Array.isArray(input.messages)) {
       throw new ContextIntegrationError("INVALID_STATE", `Expected the messages of the request to be an array, got ${typeof input.messages}`, { field: "messages" });
     }
     const signal = input.config?.signal;
-    const evidence = await evidenceOf(key, input.messages, signal);
+    const { evidence, report } = await evidenceOf(key, input.messages, signal);
     const memories = await memoriesOf(key, input, overrides);
     const systemPrompt = input.systemPrompt ?? resolved.systemPrompt;
     const tools = input.tools ?? resolved.tools;
@@ -151,11 +199,13 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
       ...(signal === undefined ? {} : { signal }),
       ...(profile === undefined ? {} : { profile }),
     };
-    return { key, request, config: input.config };
+    return { key, request, config: input.config, evidence: report };
   };
 
-  const publish = (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) =>
-    publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+  const publish = (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) => {
+    if (prepared.evidence !== undefined) view.report.evidence = prepared.evidence;
+    return publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+  };
 
   return {
     options: resolved,

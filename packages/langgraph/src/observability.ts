@@ -58,6 +58,11 @@ export interface ContextBudgetRecord {
   calibration: number;
   /** The view was rebuilt smaller after the provider reported an overflow. */
   overflowRecovery: boolean;
+  /**
+   * Messages read again to rebuild the evidence from this checkpoint after its
+   * summarized prefix changed (a fork, an edit, another run's branch); 0 without a rebuild.
+   */
+  evidenceRebuiltMessages: number;
   /** Milliseconds spent selecting the view (not counting the summarizer or the store). */
   elapsedMs: number;
 }
@@ -165,6 +170,7 @@ export function budgetRecords(
       summarizerFailure: compaction.summarizerFailure ?? null,
       calibration: compaction.calibration,
       overflowRecovery: meta.overflowRecovery,
+      evidenceRebuiltMessages: report.evidence?.rebuiltMessages ?? 0,
       elapsedMs: Math.round(report.elapsedMs * 1000) / 1000,
     },
     prompt_budget: {

@@ -104,7 +104,13 @@ export const CONTEXT_SETTING_KEYS: readonly (keyof ContextConfig)[] = Object.fre
  */
 export function parseContextConfig(value: unknown, prefix = "context", code: "INVALID_REQUEST_CONFIG" | "INVALID_OPTION" = "INVALID_REQUEST_CONFIG"): ContextSettings {
   if (value === undefined || value === null) return {};
-  const result = contextConfigSchema.safeParse(value);
+  let result: ReturnType<typeof contextConfigSchema.safeParse>;
+  try {
+    result = contextConfigSchema.safeParse(value);
+  } catch (cause) {
+    // A getter or proxy of the caller's object threw while it was read.
+    throw new ContextIntegrationError(code, `Could not read \`${prefix}\`: reading it threw ${describeValue(cause)}`, { field: prefix, cause });
+  }
   if (result.success) return withoutUndefined(result.data) as ContextSettings;
   const issue = result.error.issues[0] as z.core.$ZodIssue;
   const path = issue.path.map(String);

@@ -194,7 +194,7 @@ export class SqliteContextStore implements ContextStore {
           }
         },
       },
-      { maxMessageBytes: this.maxMessageBytes, ...(options.signal ? { signal: options.signal } : {}) },
+      { ...options, maxMessageBytes: this.maxMessageBytes },
     );
   }
 

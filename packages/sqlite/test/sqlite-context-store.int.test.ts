@@ -115,6 +115,18 @@ describe("SqliteContextStore", () => {
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
     });
 
+    it("rebuilds a changed prefix from the snapshot when asked (onPrefixChange: rebuild), as a fresh store would", async () => {
+      const store = open();
+      await store.update("user", "conv", snapshot(3));
+      const forked = snapshot(4);
+      forked[0] = new HumanMessage({ id: "h0", content: "rewritten: we must keep it short" });
+      let rebuilds = 0;
+      const state = await store.update("user", "conv", forked, { onPrefixChange: "rebuild", onRebuild: () => void rebuilds++ });
+      expect(rebuilds).toBe(1);
+      expect(state.toJSON()).toEqual((await open().update("fresh", "conv", forked)).toJSON());
+      expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
+    });
+
     it("keeps tenants apart", async () => {
       const store = open();
       const alice = await store.update("alice", "conv", snapshot(4));

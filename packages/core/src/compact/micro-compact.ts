@@ -1,6 +1,6 @@
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ContextViewError, invalidOption } from "../errors.js";
-import { createEstimator, type Estimator } from "../estimate.js";
+import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
 import { compactToolResult, splitContent } from "./compact-tool-result.js";
 import { isClearedToolResult, withCompaction } from "./marker.js";
 import type { CompactToolResultOptions } from "./options.js";
@@ -122,7 +122,7 @@ export function microCompact(messages: readonly BaseMessage[], options: MicroCom
   const keepRecent = count("keepRecent", options.keepRecent, 3, 0);
   const maxResultTokens = count("maxResultTokens", options.maxResultTokens, 2000, 1);
   const fallbackResultTokens = Math.max(maxResultTokens, count("fallbackResultTokens", options.fallbackResultTokens, maxResultTokens, 1));
-  const estimator = options.estimator ?? (defaultEstimator ??= createEstimator());
+  const estimator = checkEstimator(options.estimator, "estimator") ?? (defaultEstimator ??= createEstimator());
   const compactOptions = { estimator };
 
   let toolResults = 0;

@@ -1,5 +1,5 @@
 import { invalidOption } from "../errors.js";
-import { createEstimator, type Estimator } from "../estimate.js";
+import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
 
 /**
  * Options of {@link compactToolResult}. Every field has a default; the key lists
@@ -167,7 +167,7 @@ export function resolveCompactOptions(options: CompactToolResultOptions | undefi
 }
 
 function resolveFresh(options: CompactToolResultOptions): ResolvedCompactOptions {
-  const estimator = options.estimator ?? createEstimator();
+  const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
   if (typeof estimator !== "object" || estimator === null || typeof estimator.estimateText !== "function") {
     throw invalidOption("estimator", "an Estimator (see createEstimator)", estimator);
   }

@@ -16,4 +16,5 @@ export {
   type EvidenceAccess,
   type EvidenceRecord,
   type EvidenceUpdateOptions,
+  type EvidenceRebuild,
 } from "./update.js";

@@ -1,6 +1,6 @@
 import { isBaseMessage } from "@langchain/core/messages";
 import { ContextViewError, describeValue } from "../errors.js";
-import { safeJson, utf8Length } from "../estimate.js";
+import { jsonText, safeJson, utf8Length } from "../estimate.js";
 import { blockText, checkMessageArray, kindOf, type MessageKind } from "../messages.js";
 import type { Slicer } from "./slicer.js";
 
@@ -48,6 +48,13 @@ function fieldsOf(value: object): Record<string, unknown> {
   return record;
 }
 
+/** An id or a name as text; a value without a string form (a null-prototype object) reads as its JSON. */
+function textPart(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value !== "object") return String(value);
+  return safeJson(value);
+}
+
 function nonEmpty(list: unknown): list is unknown[] {
   return Array.isArray(list) && list.length > 0;
 }
@@ -62,15 +69,15 @@ function hasToolCalls(fields: Record<string, unknown>): boolean {
   );
 }
 
-function toolCallParts(fields: Record<string, unknown>): string[] {
+function toolCallParts(fields: Record<string, unknown>, index: number): string[] {
   const parts: string[] = [];
   for (const list of [fields["tool_calls"], fields["invalid_tool_calls"]]) {
     if (!Array.isArray(list)) continue;
-    for (const call of list as Record<string, unknown>[]) {
+    (list as Record<string, unknown>[]).forEach((call, j) => {
       const fn = call?.["function"] as Record<string, unknown> | undefined;
       const args = call?.["args"] ?? fn?.["arguments"];
-      parts.push(String(call?.["id"] ?? ""), String(call?.["name"] ?? fn?.["name"] ?? ""), typeof args === "string" ? args : safeJson(args ?? {}));
-    }
+      parts.push(textPart(call?.["id"]), textPart(call?.["name"] ?? fn?.["name"]), typeof args === "string" ? args : jsonText(args ?? {}, `messages[${index}].tool_calls[${j}].args`));
+    });
   }
   return parts;
 }
@@ -97,10 +104,11 @@ function readMessage(value: unknown, index: number, maxMessageBytes: number): Sn
     texts.push(content);
   } else if (Array.isArray(content)) {
     parts.push(`a${content.length}`);
-    for (const block of content) {
+    for (let j = 0; j < content.length; j++) {
+      const block: unknown = content[j];
       const text = blockText(block);
       if (text === undefined) {
-        parts.push("j", safeJson(block));
+        parts.push("j", jsonText(block, `messages[${index}].content[${j}]`));
       } else {
         parts.push("t", text);
         texts.push(text);
@@ -109,7 +117,7 @@ function readMessage(value: unknown, index: number, maxMessageBytes: number): Sn
   } else {
     throw invalid(`messages[${index}].content`, "a string or an array of content blocks", describeValue(content), index);
   }
-  if (kind === "ai") parts.push(...toolCallParts(fields));
+  if (kind === "ai") parts.push(...toolCallParts(fields, index));
   const toolCallId = fields["tool_call_id"];
   if (typeof toolCallId === "string") parts.push(toolCallId);
 

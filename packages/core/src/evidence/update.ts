@@ -3,7 +3,7 @@ import { digestPrefixes } from "./digest.js";
 import { extendEvidence } from "./extend.js";
 import { EVIDENCE_LIMITS } from "./limits.js";
 import { Slicer } from "./slicer.js";
-import { readSnapshot } from "./snapshot.js";
+import { readSnapshot, type Snapshot } from "./snapshot.js";
 import { EvidenceState } from "./state.js";
 
 /** A stored evidence state and its revision (0 when nothing is stored). */
@@ -42,6 +42,31 @@ export interface EvidenceUpdateOptions {
    * @default 16777216 (16 MiB)
    */
   maxMessageBytes?: number;
+  /**
+   * What a changed summarized prefix (a fork, an edit, a concurrent branch) does:
+   * `throw` a `PREFIX_CHANGED` error and keep the stored state, or `rebuild` the
+   * evidence from this snapshot alone and store it, so the state describes the
+   * checkpoint it was given. A snapshot shorter than the cursor, or whose current
+   * request lies inside the summarized prefix, is rebuilt too in `rebuild` mode
+   * (in `throw` mode it changes nothing).
+   * @default "throw"
+   */
+  onPrefixChange?: "throw" | "rebuild";
+  /**
+   * Called once per rebuild with what it cost, before the rebuilt state is committed.
+   * @default undefined
+   */
+  onRebuild?: (rebuild: EvidenceRebuild) => void;
+}
+
+/** What one rebuild of the evidence from a snapshot did. */
+export interface EvidenceRebuild {
+  /** The stored cursor the snapshot disagreed with. */
+  readonly previousCursor: number;
+  /** The cursor of the rebuilt state. */
+  readonly cursor: number;
+  /** Messages read again to rebuild (the new summarized prefix). */
+  readonly messagesRead: number;
 }
 
 /** Optimistic attempts before giving up on a conversation other writers keep changing. */
@@ -67,7 +92,8 @@ export function resolveMaxMessageBytes(value: number | undefined): number {
  * Only messages before the newest HumanMessage are summarized (the current request
  * stays out until the next one arrives). A snapshot shorter than the cursor is
  * stale and changes nothing; one whose summarized prefix differs from the stored
- * digest throws `PREFIX_CHANGED`; a repeated snapshot changes nothing. Validation,
+ * digest throws `PREFIX_CHANGED` — or, with `onPrefixChange: "rebuild"`, the
+ * evidence is rebuilt from this snapshot; a repeated snapshot changes nothing. Validation,
  * hashing and extraction yield to the event loop and run before `commit`, which
  * re-checks the revision so a concurrent writer is never lost or duplicated.
  *
@@ -86,6 +112,10 @@ export function resolveMaxMessageBytes(value: number | undefined): number {
 export async function updateEvidence(messages: unknown, access: EvidenceAccess, options: EvidenceUpdateOptions = {}): Promise<EvidenceState> {
   const { signal } = options;
   signal?.throwIfAborted();
+  if (options.onPrefixChange !== undefined && options.onPrefixChange !== "throw" && options.onPrefixChange !== "rebuild") {
+    throw invalidOption("onPrefixChange", '"throw" or "rebuild"', options.onPrefixChange);
+  }
+  if (options.onRebuild !== undefined && typeof options.onRebuild !== "function") throw invalidOption("onRebuild", "a function", options.onRebuild);
   const slicer = new Slicer(signal);
   const snapshot = await readSnapshot(messages, resolveMaxMessageBytes(options.maxMessageBytes), slicer);
   const target = Math.max(0, snapshot.lastHuman);
@@ -96,9 +126,20 @@ export async function updateEvidence(messages: unknown, access: EvidenceAccess, 
     if (record === null && seenRevision > 0) return EvidenceState.empty();
     const current = record?.state ?? EvidenceState.empty();
     seenRevision = record?.revision ?? 0;
-    if (snapshot.messages.length < current.cursor) return current;
+    const rebuild = options.onPrefixChange === "rebuild";
+    if (snapshot.messages.length < current.cursor || (rebuild && target < current.cursor)) {
+      if (!rebuild) return current;
+      const next = await rebuildEvidence(snapshot, target, current.cursor, slicer, options);
+      if (await access.commit(seenRevision, next)) return next;
+      continue;
+    }
     const end = Math.max(current.cursor, target);
     const [digest, nextDigest] = await digestPrefixes(snapshot.messages, [current.cursor, end], slicer);
+    if (digest !== current.prefixDigest && rebuild) {
+      const next = await rebuildEvidence(snapshot, target, current.cursor, slicer, options);
+      if (await access.commit(seenRevision, next)) return next;
+      continue;
+    }
     if (digest !== current.prefixDigest) {
       throw new ContextViewError(
         "PREFIX_CHANGED",
@@ -115,4 +156,16 @@ export async function updateEvidence(messages: unknown, access: EvidenceAccess, 
   throw new ContextViewError("STORE_ERROR", `Gave up updating evidence after ${MAX_ATTEMPTS} concurrent changes by other writers`, {
     attempts: MAX_ATTEMPTS,
   });
+}
+
+/**
+ * The evidence of `snapshot[0, target)` alone, as if the conversation had always
+ * been this snapshot: the same state an incremental update would reach.
+ */
+async function rebuildEvidence(snapshot: Snapshot, target: number, previousCursor: number, slicer: Slicer, options: EvidenceUpdateOptions): Promise<EvidenceState> {
+  const [digest] = await digestPrefixes(snapshot.messages, [target], slicer);
+  const next = await extendEvidence(EvidenceState.empty(), snapshot.messages, target, digest as string, slicer);
+  options.signal?.throwIfAborted();
+  options.onRebuild?.({ previousCursor, cursor: target, messagesRead: target });
+  return next;
 }

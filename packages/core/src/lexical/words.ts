@@ -38,6 +38,51 @@ export function sameWord(a: string, b: string): boolean {
 }
 
 /**
+ * Counts, in linear time, how many of `queryWords` a list of words contains, each
+ * compared with {@link sameWord}: every form a query word matches (itself, itself
+ * plus an ending, itself less an ending) is indexed once, so a text costs one
+ * lookup per word however long the query is.
+ *
+ * @example
+ * ```ts
+ * const overlap = wordOverlap(["tax", "budget"]);
+ * overlap(wordsOf("Taxes are due; budgeting helps")); // 2
+ * ```
+ */
+export function wordOverlap(queryWords: readonly string[]): (words: readonly string[]) => number {
+  const forms = new Map<string, number[]>();
+  const index = (form: string, id: number) => {
+    const ids = forms.get(form);
+    if (ids === undefined) forms.set(form, [id]);
+    else if (ids[ids.length - 1] !== id) ids.push(id);
+  };
+  queryWords.forEach((word, id) => {
+    index(word, id);
+    for (const suffix of SUFFIXES) {
+      if (word.length >= MIN_STEM) index(word + suffix, id);
+      if (word.endsWith(suffix) && word.length - suffix.length >= MIN_STEM) index(word.slice(0, -suffix.length), id);
+    }
+  });
+  // Which query words one text has found, marked with the text's number: no set per text.
+  const seenBy = new Int32Array(queryWords.length);
+  let text = 0;
+  return (words) => {
+    text++;
+    let found = 0;
+    for (const word of words) {
+      const ids = forms.get(word);
+      if (ids === undefined) continue;
+      for (const id of ids) {
+        if (seenBy[id] === text) continue;
+        seenBy[id] = text;
+        found++;
+      }
+    }
+    return found;
+  };
+}
+
+/**
  * True when `phrase` (its words, in order) occurs in `words`, each word compared
  * with {@link sameWord}.
  *

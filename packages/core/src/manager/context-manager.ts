@@ -1,8 +1,9 @@
 import type { Budget } from "../budget.js";
 import { resolveBudgetSources, type BudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
-import { createEstimator } from "../estimate.js";
+import { checkEstimator, createEstimator, MAX_TIMER_MS } from "../estimate.js";
 import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
+import { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "../memo/conversation-memo.js";
 import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
@@ -26,9 +27,6 @@ import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextReq
  */
 const KEEP_MIN_SHARE = 0.15;
 const KEEP_MAX_SHARE = 0.4;
-
-/** Conversations whose hashed summary prefix is remembered (least recently hashed first out). */
-const REMEMBERED_PREFIXES = 512;
 
 /** Share of the limit used when compacting harder after a provider overflow. */
 const HARDER_LIMIT_SHARE = 0.6;
@@ -79,12 +77,14 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   checkSettings(options, "");
   checkProfile(options.profile, "profile");
   resolveBudgetSources({ profile: options.profile, option: options.budget });
-  const estimator = options.estimator ?? createEstimator();
+  const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
   const store = options.store ?? new InMemoryContextStore();
   const summarizer = options.summarizer ?? null;
   if (summarizer !== null && typeof summarizer !== "function") throw invalidOption("summarizer", "a function (transcript, context) => Promise<string | null>", summarizer);
   const chunkTokens = positiveInt("summarizerInputTokens", options.summarizerInputTokens, 6000);
   const timeoutMs = positiveInt("summarizerTimeoutMs", options.summarizerTimeoutMs, 60_000);
+  // Node fires a longer timer after about 1 ms: refuse it rather than time every summary out.
+  if (timeoutMs > MAX_TIMER_MS) throw invalidOption("summarizerTimeoutMs", `a positive integer of at most ${MAX_TIMER_MS} (Node's longest timer)`, timeoutMs);
   const maxFailures = positiveInt("maxSummarizerFailures", options.maxSummarizerFailures, 3);
   const cooldownMs = positiveInt("summarizerCooldownMs", options.summarizerCooldownMs, 300_000);
   const isOverflow = options.isOverflow ?? isContextOverflow;
@@ -119,15 +119,14 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   // Every model call of an agent turn checks the cached summary against the same prefix.
   // A prefix hashed before in this process, made of the very same message objects, has
   // the same hash: reuse it rather than read and hash the whole prefix again.
-  const hashed = new Map<string, { prefix: readonly MessageInput[]; hash: string }>();
+  // The memo holds the hash and a fingerprint of the prefix's objects, never the messages.
+  const hashed = new ConversationMemo<{ fingerprint: PrefixFingerprint; hash: string }>();
   const prefixHash = async (key: ConversationKey, messages: readonly MessageInput[], n: number, signal: AbortSignal | undefined): Promise<string> => {
-    const id = JSON.stringify([key.userId, key.conversationId]);
-    const memo = hashed.get(id);
-    if (memo && memo.prefix.length === n && memo.prefix.every((message, i) => message === messages[i])) return memo.hash;
+    const fingerprint = prefixFingerprint(messages, n);
+    const memo = hashed.get(key);
+    if (memo && sameFingerprint(memo.fingerprint, fingerprint)) return memo.hash;
     const hash = await summaryPrefixHash(messages, n, signal);
-    hashed.delete(id);
-    hashed.set(id, { prefix: messages.slice(0, n), hash });
-    if (hashed.size > REMEMBERED_PREFIXES) hashed.delete(hashed.keys().next().value as string);
+    hashed.set(key, { fingerprint, hash });
     return hash;
   };
 

@@ -156,6 +156,13 @@ export interface ManagedReport extends ContextReport {
     calibration: number;
     storeError: boolean;
   };
+  /**
+   * Set by the LangGraph integrations when they updated the durable evidence for
+   * this call: whether a changed prefix (a fork, an edit, a concurrent branch)
+   * made it rebuild the evidence from this checkpoint, and how many messages the
+   * rebuild read (0 without one). Absent when evidence is off or not updated here.
+   */
+  evidence?: { rebuilt: boolean; rebuiltMessages: number };
 }
 
 /** A managed view: messages for the model and the report. */

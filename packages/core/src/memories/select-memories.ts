@@ -1,7 +1,7 @@
 import { invalidOption } from "../errors.js";
-import { createEstimator, type Estimator } from "../estimate.js";
+import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
 import { messageText } from "../lexical/request-text.js";
-import { contentWords, sameWord, wordsOf } from "../lexical/words.js";
+import { contentWords, wordOverlap, wordsOf } from "../lexical/words.js";
 import type { MessageInput } from "../messages.js";
 import { memoryBlockCost, renderMemoryBlock } from "./memory-block.js";
 import { readMemory, timeOf, type MemoryInput } from "./saved-memory.js";
@@ -121,16 +121,15 @@ export function selectMemories(memories: readonly MemoryInput[], query: string |
   const recencyBonus = checkNumber("recencyBonus", options.recencyBonus, DEFAULT_MEMORY_OPTIONS.recencyBonus, (n) => n >= 0 && n < 1, "a number from 0 up to (not including) 1");
   const halfLifeDays = checkNumber("halfLifeDays", options.halfLifeDays, DEFAULT_MEMORY_OPTIONS.halfLifeDays, (n) => Number.isFinite(n) && n > 0, "a positive number");
   const now = timeOf(options.now, "now") ?? Date.now();
-  const estimator = options.estimator ?? defaultEstimator;
+  const estimator = checkEstimator(options.estimator, "estimator") ?? defaultEstimator;
   if (query === null || (typeof query !== "string" && typeof query !== "object")) throw invalidOption("query", "a string or a human message", query);
-  const queryWords = contentWords(typeof query === "string" ? query : messageText(query));
+  const overlapOf = wordOverlap(contentWords(typeof query === "string" ? query : messageText(query)));
 
   const ranked: (RankedMemory & { time: number })[] = [];
   memories.forEach((value, index) => {
     const memory = readMemory(value, index);
     if (memory.text.trim() === "") return;
-    const words = wordsOf(memory.text);
-    const overlap = queryWords.filter((q) => words.some((w) => sameWord(q, w))).length;
+    const overlap = overlapOf(wordsOf(memory.text));
     const age = memory.createdAt === undefined ? Infinity : Math.max(0, now - memory.createdAt);
     const recency = recencyBonus * 0.5 ** (age / (halfLifeDays * DAY_MS));
     ranked.push({ memory: value, index, text: memory.text, overlap, recency, score: overlap + recency, time: memory.createdAt ?? -Infinity });

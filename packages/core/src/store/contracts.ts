@@ -1,4 +1,5 @@
 import type { EvidenceState } from "../evidence/state.js";
+import type { EvidenceRebuild } from "../evidence/update.js";
 import type { MessageInput } from "../messages.js";
 
 /**
@@ -17,6 +18,18 @@ export interface EvidenceCallOptions {
    * @default undefined
    */
   signal?: AbortSignal;
+  /**
+   * `rebuild`: a changed summarized prefix (fork, edit, concurrent branch) rebuilds
+   * the evidence from this snapshot instead of throwing `PREFIX_CHANGED`. Stores
+   * pass it (and `onRebuild`) on to `updateEvidence` unchanged.
+   * @default "throw"
+   */
+  onPrefixChange?: "throw" | "rebuild";
+  /**
+   * Called once per rebuild with its cost.
+   * @default undefined
+   */
+  onRebuild?: (rebuild: EvidenceRebuild) => void;
 }
 
 /**
@@ -34,7 +47,7 @@ export interface EvidenceStore {
    * Summarize a full, stable, append-only snapshot that includes the new current
    * HumanMessage; returns the state after the update (or the unchanged state for
    * a repeated or stale snapshot). Throws `PREFIX_CHANGED` when the summarized
-   * prefix differs, `INVALID_MESSAGES` for bad input, `STORE_ERROR` when storage
+   * prefix differs (unless `options.onPrefixChange` is `rebuild`), `INVALID_MESSAGES` for bad input, `STORE_ERROR` when storage
    * fails; the stored state is then unchanged.
    */
   update(userId: string, conversationId: string, messages: readonly MessageInput[], options?: EvidenceCallOptions): Promise<EvidenceState>;

@@ -67,7 +67,7 @@ export class InMemoryContextStore implements ContextStore {
           return true;
         },
       },
-      { maxMessageBytes: this.maxMessageBytes, ...(options.signal ? { signal: options.signal } : {}) },
+      { ...options, maxMessageBytes: this.maxMessageBytes },
     );
   }
 

@@ -1,4 +1,4 @@
-import { safeJson } from "../estimate.js";
+import { jsonText } from "../estimate.js";
 import { Slicer } from "../evidence/slicer.js";
 import { kindOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { Sha256 } from "../sha256.js";
@@ -24,12 +24,12 @@ export async function summaryPrefixHash(messages: readonly MessageInput[], n: nu
     const message = toBaseMessage(messages[i] as MessageInput, i);
     add(kind);
     add(message.id ?? "");
-    add(typeof message.content === "string" ? message.content : safeJson(message.content));
-    for (const call of toolCallsOf(message)) {
+    add(typeof message.content === "string" ? message.content : jsonText(message.content, `messages[${i}].content`));
+    toolCallsOf(message).forEach((call, j) => {
       add(call.id ?? "");
       add(call.name);
-      add(safeJson(call.args ?? {}));
-    }
+      add(jsonText(call.args ?? {}, `messages[${i}].tool_calls[${j}].args`));
+    });
     const toolCallId = (message as { tool_call_id?: unknown }).tool_call_id;
     if (typeof toolCallId === "string") add(toolCallId);
     if (slicer.due()) await slicer.pause();

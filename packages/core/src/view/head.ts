@@ -41,6 +41,9 @@ export interface TurnSpan {
   end: number;
 }
 
+/** Messages read from each end of a dropped turn when looking for its excerpt. */
+const EXCERPT_SCAN = 64;
+
 /**
  * Bounded user/assistant excerpts of the newest dropped turns, for continuity when
  * no summary message is given. Tool content never enters them. `dropped(k)` gives
@@ -60,16 +63,16 @@ export function dropTurnExcerpts(
   for (let k = 0; k < EXCERPT_TURN_LOOKBACK && remaining > 0; k++) {
     const span = dropped(k);
     if (span === undefined) break;
+    // The turn's first user text and its last answer, looked for near its two ends
+    // only: a turn of 100k messages costs no more to excerpt than a short one.
     let user: string | undefined;
     let answer: string | undefined;
-    for (let i = span.start; i < span.end; i++) {
-      const role = kind(i);
-      if (role !== "human" && role !== "ai") continue;
-      const message = toBaseMessage(messages[i] as MessageInput, i);
-      const text = textOf(message.content).trim();
-      if (!text) continue;
-      if (role === "human" && user === undefined) user = text;
-      if (role === "ai" && toolCallsOf(message).length === 0) answer = text;
+    const textAt = (i: number): string => textOf(toBaseMessage(messages[i] as MessageInput, i).content).trim();
+    for (let i = span.start; i < Math.min(span.end, span.start + EXCERPT_SCAN) && user === undefined; i++) {
+      if (kind(i) === "human") user = textAt(i) || undefined;
+    }
+    for (let i = span.end - 1; i >= Math.max(span.start, span.end - EXCERPT_SCAN) && answer === undefined; i--) {
+      if (kind(i) === "ai" && toolCallsOf(toBaseMessage(messages[i] as MessageInput, i)).length === 0) answer = textAt(i) || undefined;
     }
     const lines: string[] = [];
     if (user !== undefined) lines.push(`user: ${excerptText(user, EXCERPT_CHARS)}`);

@@ -40,8 +40,15 @@ export function boundOlderMessage(
 ): BaseMessage {
   if (kind === "tool" || kind === "system") return copyMessage(message, kind);
   const maxTokens = kind === "ai" && toolCallsOf(message).length > 0 ? limits.maxProseTokens : limits.maxTextTokens;
-  const content = boundContent(message.content, maxTokens, estimator, counts);
-  return copyMessage(message, kind, content === message.content ? {} : { content });
+  const local: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
+  const content = boundContent(message.content, maxTokens, estimator, local);
+  if (content === message.content) return copyMessage(message, kind);
+  const bounded = copyMessage(message, kind, { content });
+  // Markers are text too: a bound that would make the message larger leaves it as it was.
+  if (estimator.estimateMessage(bounded) > estimator.estimateMessage(message)) return copyMessage(message, kind);
+  counts.excerpted += local.excerpted;
+  counts.imagesReplaced += local.imagesReplaced;
+  return bounded;
 }
 
 function boundContent(content: MessageContent, maxTokens: number, estimator: Estimator, counts: OlderCounts): MessageContent {
@@ -53,6 +60,9 @@ function boundContent(content: MessageContent, maxTokens: number, estimator: Est
   let changed = false;
   let remaining = maxTokens;
   let excerpted = false;
+  // Text blocks after the limit is spent leave together, under one marker, not one marker each.
+  let omittedBlocks = 0;
+  let omittedChars = 0;
   const blocks: unknown[] = [];
   for (const block of content as unknown[]) {
     if (isImageBlock(block)) {
@@ -66,6 +76,11 @@ function boundContent(content: MessageContent, maxTokens: number, estimator: Est
       blocks.push(block);
       continue;
     }
+    if (excerpted) {
+      omittedBlocks++;
+      omittedChars += text.length;
+      continue;
+    }
     const tokens = estimator.estimateText(text);
     if (tokens <= remaining) {
       remaining -= tokens;
@@ -77,6 +92,7 @@ function boundContent(content: MessageContent, maxTokens: number, estimator: Est
     blocks.push({ type: "text", text: fitExcerpt(text, remaining, estimator) });
     remaining = 0;
   }
+  if (omittedBlocks > 0) blocks.push({ type: "text", text: `[… excerpt: ${omittedBlocks} more text blocks (${omittedChars} characters) omitted]` });
   if (excerpted) counts.excerpted++;
   return changed ? (blocks as MessageContent) : content;
 }

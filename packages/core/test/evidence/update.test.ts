@@ -100,6 +100,40 @@ describe("update", () => {
     expect((await store.load("u", "c")).toJSON()).toEqual(state.toJSON());
   });
 
+  it.each([
+    ["content", (m: BaseMessage[]) => (m[1] = new HumanMessage({ id: "m-h0", content: "We must keep the edited budget." }))],
+    ["tool-call arguments", (m: BaseMessage[]) => (m[2] = new AIMessage({ id: "m-c0", content: "x", tool_calls: [{ id: "m-call0", name: "lookup", args: { turn: 9 } }] }))],
+  ])("with onPrefixChange rebuild, a changed summarized %s rebuilds from the snapshot: the state a fresh update gives", async (_, edit) => {
+    const store = new InMemoryContextStore();
+    await store.update("u", "c", withRequest(3));
+    const changed = withRequest(4);
+    edit(changed);
+    const rebuilds: unknown[] = [];
+    const state = await store.update("u", "c", changed, { onPrefixChange: "rebuild", onRebuild: (r) => void rebuilds.push(r) });
+    expect(state.toJSON()).toEqual((await fromScratch(changed)).toJSON());
+    expect((await store.load("u", "c")).toJSON()).toEqual(state.toJSON());
+    expect(rebuilds).toEqual([{ previousCursor: requestIndex(3), cursor: requestIndex(4), messagesRead: requestIndex(4) }]);
+  });
+
+  it("with onPrefixChange rebuild, an earlier checkpoint (time travel) moves the cursor back to it", async () => {
+    const store = new InMemoryContextStore();
+    await store.update("u", "c", withRequest(5));
+    const fork = [...withRequest(2).slice(0, requestIndex(2)), new HumanMessage({ id: "fork", content: "A new branch" })];
+    let rebuilt = 0;
+    const state = await store.update("u", "c", fork, { onPrefixChange: "rebuild", onRebuild: () => void rebuilt++ });
+    expect(state.cursor).toBe(requestIndex(2));
+    expect(state.toJSON()).toEqual((await fromScratch(fork)).toJSON());
+    expect(rebuilt).toBe(1);
+    // Without rebuild, the same earlier snapshot is stale and changes nothing (the contract stores rely on).
+    const other = new InMemoryContextStore();
+    const kept = await other.update("u", "c", withRequest(5));
+    expect((await other.update("u", "c", fork)).toJSON()).toEqual(kept.toJSON());
+  });
+
+  it("refuses an unknown onPrefixChange with a typed error", async () => {
+    await expectCode(new InMemoryContextStore().update("u", "c", withRequest(1), { onPrefixChange: "merge" as never }), "INVALID_OPTION", /onPrefixChange/);
+  });
+
   it("records the digest of the summarized prefix", async () => {
     expect(EvidenceState.empty().prefixDigest).toBe(EMPTY_PREFIX_DIGEST);
     const state = await fromScratch(withRequest(2));

@@ -1,5 +1,5 @@
 import { ContextIntegrationError } from "../errors.js";
-import { describeValue } from "@contextview/core";
+import { describeValue, MAX_TIMER_MS } from "@contextview/core";
 import { streamedText } from "./content.js";
 import type { StreamLogger, StreamMetrics, StreamOutcome, StreamPhase, StreamRequestRecord } from "./records.js";
 import { StreamMeter } from "./stream-meter.js";
@@ -223,7 +223,10 @@ function checkOptions(options: MeasureStreamOptions): { now: () => number; stall
     new ContextIntegrationError("INVALID_OPTION", `Expected \`${field}\` to be ${expected}, got ${describeValue(got)}`, { field });
   if (typeof options !== "object" || options === null) throw fail("options", "an object", options);
   const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
-  if (typeof stallTimeoutMs !== "number" || !Number.isSafeInteger(stallTimeoutMs) || stallTimeoutMs < 0) throw fail("stallTimeoutMs", "a non-negative integer of milliseconds", stallTimeoutMs);
+  // Node fires a timer longer than 2^31 - 1 ms after about 1 ms: refuse it rather than stall at once.
+  if (typeof stallTimeoutMs !== "number" || !Number.isSafeInteger(stallTimeoutMs) || stallTimeoutMs < 0 || stallTimeoutMs > MAX_TIMER_MS) {
+    throw fail("stallTimeoutMs", `a non-negative integer of milliseconds, at most ${MAX_TIMER_MS}`, stallTimeoutMs);
+  }
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw fail("signal", "an AbortSignal", options.signal);
   if (options.metrics !== undefined && typeof options.metrics?.observe !== "function") throw fail("metrics", "StreamMetrics (see createStreamMetrics)", options.metrics);
   if (options.logger !== undefined && (typeof options.logger?.info !== "function" || typeof options.logger?.warn !== "function")) throw fail("logger", "an object with info(record) and warn(record)", options.logger);

@@ -162,6 +162,12 @@ describe("measureStreamRequest with real graph streams", () => {
     expect(await counterValues(registry, "contextview_stream_requests_total")).toEqual({ error: 1 });
   });
 
+  it("refuses a stallTimeoutMs above Node's longest timer (2^31 - 1 ms), which would fire after about 1 ms", async () => {
+    const error = await measureStreamRequest({ stallTimeoutMs: 2 ** 31 }, async () => "never").catch((e: unknown) => e);
+    expect(ContextIntegrationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/stallTimeoutMs.*2147483647/);
+  });
+
   it("stays stalled when the caller swallows the stall error", async () => {
     const slow = new FakeListChatModel({ responses: ["slow"], sleep: 120 });
     const graph = agent(slow as unknown as ChatModel);

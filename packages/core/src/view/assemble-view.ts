@@ -1,0 +1,49 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { FixedPart } from "./charge-fixed-part.js";
+import type { ChosenOlderTurns } from "./choose-older-turns.js";
+import type { PreparedTurn } from "./prepare-turn.js";
+
+/** The view's messages and what they hold. */
+export interface AssembledView {
+  messages: BaseMessage[];
+  /** Estimated tokens of the head and the kept older turns. */
+  historyTokens: number;
+  /** Input messages represented in the view (labels excluded). */
+  keptMessages: number;
+  keptExchanges: number;
+}
+
+/**
+ * Assemble the view: stage 6 of {@link buildContext}. The system message, the head
+ * (summary or excerpts), the kept older turns oldest first, then the current turn.
+ * Leading system messages count as kept when they became the system prompt.
+ *
+ * @example
+ * ```ts
+ * const assembled = assembleView(fixed, chosen, older.prepared, current, leadKept);
+ * ```
+ */
+export function assembleView(
+  fixed: FixedPart,
+  chosen: ChosenOlderTurns,
+  olderNewestFirst: readonly PreparedTurn[],
+  current: PreparedTurn,
+  leadKept: number,
+): AssembledView {
+  const messages: BaseMessage[] = [];
+  if (fixed.systemMessage) messages.push(fixed.systemMessage);
+  messages.push(...chosen.head);
+  let historyTokens = chosen.headTokens;
+  let keptMessages = leadKept;
+  let keptExchanges = current.exchanges;
+  for (let j = chosen.kept - 1; j >= 0; j--) {
+    const turn = olderNewestFirst[j] as PreparedTurn;
+    messages.push(...turn.messages);
+    historyTokens += turn.tokens;
+    keptMessages += turn.inputMessages;
+    keptExchanges += turn.exchanges;
+  }
+  messages.push(...current.messages);
+  keptMessages += current.inputMessages;
+  return { messages, historyTokens, keptMessages, keptExchanges };
+}

@@ -1,0 +1,58 @@
+import type { TurnWalk } from "./find-turns.js";
+import type { PreparedTurn } from "./prepare-turn.js";
+
+/** How many of the newest older turns fit a room, and whether that is all of them. */
+export interface OlderFit {
+  fit: number;
+  all: boolean;
+}
+
+/**
+ * The older turns of a view, newest first, prepared only when the view reaches
+ * them. Once {@link OlderTurns.compactWith} is called, every turn reached from then
+ * on (and every turn prepared before, when next reached) is micro-compacted once.
+ */
+export class OlderTurns {
+  /** Prepared older turns, newest first; `prepared[j]` is the j-th newest. */
+  readonly prepared: PreparedTurn[] = [];
+  private readonly compacted: boolean[] = [];
+  private compact: ((turn: PreparedTurn) => PreparedTurn) | undefined;
+
+  constructor(
+    private readonly walk: TurnWalk,
+    private readonly prepare: (from: number, to: number) => PreparedTurn,
+    /** What any prepared message costs at least (0 turns the early skip off). */
+    private readonly floor = 0,
+  ) {}
+
+  /** True once the history was found over budget and turns are compacted. */
+  get compacting(): boolean {
+    return this.compact !== undefined;
+  }
+
+  /** Compact every turn reached from now on with `compact`. */
+  compactWith(compact: (turn: PreparedTurn) => PreparedTurn): void {
+    this.compact = compact;
+  }
+
+  /** How many of the newest older turns fit `avail` tokens, and whether that is all of them. */
+  fitting(avail: number): OlderFit {
+    let used = 0;
+    for (let j = 0; ; j++) {
+      if (this.prepared[j] === undefined && this.floor > 0 && this.walk.olderTurnExists(j)) {
+        // A turn that surely cannot fit is left unread past that point: not found, not prepared.
+        const end = this.walk.olderTurnEnd(j);
+        if (this.walk.keepsMoreThan(end, Math.floor((avail - used) / this.floor))) return { fit: j, all: false };
+      }
+      const start = this.walk.olderTurnStart(j);
+      if (start === undefined) return { fit: j, all: true };
+      let turn = this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));
+      if (this.compact && !this.compacted[j]) {
+        this.compacted[j] = true;
+        turn = this.prepared[j] = this.compact(turn);
+      }
+      if (used + turn.tokens > avail) return { fit: j, all: false };
+      used += turn.tokens;
+    }
+  }
+}

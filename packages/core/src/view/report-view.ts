@@ -1,0 +1,80 @@
+import type { ResolvedBudget } from "../budget.js";
+import type { AssembledView } from "./assemble-view.js";
+import type { FixedPart } from "./charge-fixed-part.js";
+import type { ChosenOlderTurns } from "./choose-older-turns.js";
+import type { ToolResultCompactor } from "./compact-to-fit.js";
+import type { TurnWalk } from "./find-turns.js";
+import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
+import type { ContextReport } from "./types.js";
+
+/** Everything the stages of {@link buildContext} learned, for {@link reportView}. */
+export interface ViewFacts {
+  budget: ResolvedBudget;
+  walk: TurnWalk;
+  fixed: FixedPart;
+  /** Memories given. */
+  memoriesIn: number;
+  summaryGiven: boolean;
+  tally: PrepareTally;
+  compactor: ToolResultCompactor;
+  olderPrepared: readonly PreparedTurn[];
+  current: PreparedTurn;
+  chosen: ChosenOlderTurns;
+  assembled: AssembledView;
+  /** `performance.now()` when the build started. */
+  started: number;
+}
+
+/**
+ * Report the view: stage 7 of {@link buildContext}. Every estimate, count and
+ * omission the stages recorded; never message content.
+ *
+ * @example
+ * ```ts
+ * return { messages: assembled.messages, report: reportView({ budget, walk, fixed, … }) };
+ * ```
+ */
+export function reportView(facts: ViewFacts): ContextReport {
+  const { walk, fixed, tally, current, chosen, assembled } = facts;
+  const counts = tally.segments;
+  let exchangesRead = current.exchanges + counts.unfinishedExchanges;
+  for (const turn of facts.olderPrepared) exchangesRead += turn.exchanges;
+  const unread = Math.max(0, walk.oldestRead - walk.lead);
+  const summaryTokens = chosen.summaryIncluded ? chosen.headTokens : 0;
+  const hasCurrent = walk.currentStart < walk.n ? 1 : 0;
+  const olderRead = facts.olderPrepared.length;
+  const n = walk.n;
+  return {
+    limit: facts.budget.promptLimit,
+    budget: facts.budget,
+    tokens: {
+      system: fixed.systemTokens,
+      memories: fixed.memoryTokens,
+      tools: fixed.toolTokens,
+      summary: summaryTokens,
+      history: assembled.historyTokens - summaryTokens,
+      current: current.tokens,
+      total: fixed.tokens + assembled.historyTokens + current.tokens,
+    },
+    messages: { in: n, kept: assembled.keptMessages, dropped: n - assembled.keptMessages, unread },
+    exchanges: { read: exchangesRead, kept: assembled.keptExchanges, dropped: exchangesRead - assembled.keptExchanges },
+    turns: { read: olderRead + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead - chosen.kept },
+    allHistoryRead: unread === 0,
+    orphanResults: counts.orphanResults,
+    unfinishedCalls: counts.unfinishedCalls,
+    misplacedSystemMessages: counts.misplacedSystem,
+    excerpted: tally.older.excerpted,
+    imagesReplaced: tally.older.imagesReplaced,
+    memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
+    summary: facts.summaryGiven
+      ? chosen.summaryIncluded
+        ? { given: true, included: true }
+        : { given: true, included: false, reason: "does-not-fit" }
+      : { given: false, included: false },
+    droppedTurnExcerpts: chosen.excerptCount,
+    toolResults: { cleared: facts.compactor.cleared, compacted: facts.compactor.compacted },
+    labelsInserted: tally.labels,
+    cut: chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart,
+    elapsedMs: performance.now() - facts.started,
+  };
+}
