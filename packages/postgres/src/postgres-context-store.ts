@@ -242,7 +242,7 @@ export class PostgresContextStore implements ContextStore {
           }
         },
       },
-      { maxMessageBytes: this.maxMessageBytes, ...(options.signal ? { signal: options.signal } : {}) },
+      { ...options, maxMessageBytes: this.maxMessageBytes },
     );
   }
 
