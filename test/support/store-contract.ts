@@ -146,6 +146,18 @@ export function describeStoreContract(name: string, open: () => Promise<StoreUnd
       expect((await after.update("u", "c", variantSnapshot(3, 1))).toJSON()).toEqual((await new InMemoryContextStore().update("u", "c", variantSnapshot(3, 1))).toJSON());
     });
 
+    it("with onPrefixChange rebuild, another lineage (a fork) is rebuilt from its snapshot: the state a fresh store gives", async () => {
+      const { store } = await fresh();
+      await store.update("u", "c", snapshot(6));
+      const fork = variantSnapshot(8, 1);
+      await expect(store.update("u", "c", fork)).rejects.toMatchObject({ code: "PREFIX_CHANGED" });
+      const rebuilds: unknown[] = [];
+      const state = await store.update("u", "c", fork, { onPrefixChange: "rebuild", onRebuild: (r) => void rebuilds.push(r) });
+      expect(state.toJSON()).toEqual((await new InMemoryContextStore().update("u", "c", fork)).toJSON());
+      expect((await store.load("u", "c")).toJSON()).toEqual(state.toJSON());
+      expect(rebuilds).toHaveLength(1);
+    });
+
     it.each([
       ["an empty user id", (s: ContextStore) => s.update("", "c", snapshot(1)), "userId"],
       ["a conversation id that is not a string", (s: ContextStore) => s.load("u", 7 as never), "conversationId"],
