@@ -104,8 +104,11 @@ function checkManifest() {
   console.log(`${manifest.name}: rewrote package.json ${keys} for the dual build`);
 }
 
+// Run in a package's directory (its `build` script), never elsewhere: nothing is touched before this.
+if (!existsSync(join(cwd, "tsconfig.build.json"))) throw new Error(`${cwd} has no tsconfig.build.json: run this as a package's build script`);
+// tsc (module nodenext) emits the format of the package's "type": it must give CommonJS here.
+if (manifest.type === "module") throw new Error(`${manifest.name}: keep "type": "commonjs" in package.json; dist/esm/package.json marks the ES-module half`);
 checkManifest();
-if (!existsSync(join(cwd, "tsconfig.build.json"))) throw new Error(`${cwd} has no tsconfig.build.json`);
 rmSync(join(cwd, "dist"), { recursive: true, force: true });
 await run(["-p", "tsconfig.build.json", "--outDir", "dist/cjs"]);
 buildEsm(join(cwd, "src"), join(cwd, "dist/cjs"), join(cwd, "dist/esm"));
