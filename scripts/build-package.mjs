@@ -1,6 +1,9 @@
 // Builds the package in the current directory twice, from one tsconfig.build.json:
-//   dist/cjs  CommonJS + .d.ts   (dist/cjs/package.json says "type": "commonjs")
-//   dist/esm  ES modules + .d.ts (dist/esm/package.json says "type": "module")
+//   dist/cjs  CommonJS + .d.ts   (dist/cjs/package.json says "type": "commonjs"): tsc, which
+//             also type-checks
+//   dist/esm  ES modules + .d.ts (dist/esm/package.json says "type": "module"): each source
+//             transpiled alone (the sources are isolatedModules), the .d.ts copied from
+//             dist/cjs (tsc emits the same declarations for both: checked by attw)
 // and checks that package.json points each `exports` condition at its own build and types.
 // Every package's `build` script is `node ../../scripts/build-package.mjs`; a new package
 // gets the same dual build by using it. Locally a package.json whose entry points differ is
@@ -13,14 +16,16 @@
 // `require()` of an optional peer (loaded only when a feature needs it) stays in the source;
 // an ESM file that calls `require(` gets `const require = createRequire(import.meta.url)`.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 
 const cwd = process.cwd();
 const manifestPath = join(cwd, "package.json");
 const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const require = createRequire(import.meta.url);
+const tsc = require.resolve("typescript/bin/tsc");
+const ts = require("typescript");
 
 const expected = {
   main: "./dist/cjs/index.js",
@@ -41,11 +46,34 @@ function run(args) {
   });
 }
 
-function* jsFiles(dir) {
+function* filesEnding(dir, suffix) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* jsFiles(path);
-    else if (name.endsWith(".js")) yield path;
+    if (statSync(path).isDirectory()) yield* filesEnding(path, suffix);
+    else if (name.endsWith(suffix)) yield path;
+  }
+}
+
+/** dist/esm: every source transpiled as an ES module, with a source map; declarations copied. */
+function buildEsm(srcDir, cjsDir, esmDir) {
+  const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(join(cwd, "tsconfig.build.json"), ts.sys.readFile).config, ts.sys, cwd);
+  const compilerOptions = { ...parsed.options, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, sourceMap: true, declaration: false };
+  for (const file of filesEnding(srcDir, ".ts")) {
+    if (file.endsWith(".d.ts")) continue;
+    const out = join(esmDir, relative(srcDir, file)).replace(/\.ts$/, ".js");
+    const { outputText, sourceMapText, diagnostics } = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions, fileName: file, reportDiagnostics: true });
+    if (diagnostics?.length) throw new Error(ts.formatDiagnostics(diagnostics, ts.createCompilerHost(compilerOptions)));
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, outputText);
+    const map = JSON.parse(sourceMapText);
+    map.file = out.split("/").pop();
+    map.sources = [relative(dirname(out), file)];
+    writeFileSync(`${out}.map`, JSON.stringify(map));
+  }
+  for (const file of filesEnding(cjsDir, ".d.ts")) {
+    const out = join(esmDir, relative(cjsDir, file));
+    mkdirSync(dirname(out), { recursive: true });
+    copyFileSync(file, out);
   }
 }
 
@@ -53,7 +81,7 @@ const REQUIRE_CALL = /(^|[^.\w$])require\(/m;
 const SHIM = 'import { createRequire as __cvCreateRequire } from "node:module";\nconst require = __cvCreateRequire(import.meta.url);\n';
 
 function shimRequire(dir) {
-  for (const file of jsFiles(dir)) {
+  for (const file of filesEnding(dir, ".js")) {
     const text = readFileSync(file, "utf8");
     const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     if (REQUIRE_CALL.test(code)) writeFileSync(file, SHIM + text);
@@ -76,13 +104,14 @@ function checkManifest() {
   console.log(`${manifest.name}: rewrote package.json ${keys} for the dual build`);
 }
 
+// Run in a package's directory (its `build` script), never elsewhere: nothing is touched before this.
+if (!existsSync(join(cwd, "tsconfig.build.json"))) throw new Error(`${cwd} has no tsconfig.build.json: run this as a package's build script`);
+// tsc (module nodenext) emits the format of the package's "type": it must give CommonJS here.
+if (manifest.type === "module") throw new Error(`${manifest.name}: keep "type": "commonjs" in package.json; dist/esm/package.json marks the ES-module half`);
 checkManifest();
-if (!existsSync(join(cwd, "tsconfig.build.json"))) throw new Error(`${cwd} has no tsconfig.build.json`);
 rmSync(join(cwd, "dist"), { recursive: true, force: true });
-await Promise.all([
-  run(["-p", "tsconfig.build.json", "--outDir", "dist/cjs"]),
-  run(["-p", "tsconfig.build.json", "--outDir", "dist/esm", "--module", "esnext", "--moduleResolution", "bundler"]),
-]);
+await run(["-p", "tsconfig.build.json", "--outDir", "dist/cjs"]);
+buildEsm(join(cwd, "src"), join(cwd, "dist/cjs"), join(cwd, "dist/esm"));
 writeFileSync(join(cwd, "dist/cjs/package.json"), '{ "type": "commonjs" }\n');
 writeFileSync(join(cwd, "dist/esm/package.json"), '{ "type": "module" }\n');
 shimRequire(join(cwd, "dist/esm"));

@@ -86,7 +86,7 @@ function writeProject(dir, type, dependencies) {
   );
 }
 
-const install = (dir) => run(dir, "pnpm", ["install", "--prefer-offline", "--config.confirmModulesPurge=false", "--reporter=silent"], { quiet: true });
+const install = (dir) => run(dir, "pnpm", ["install", "--no-frozen-lockfile", "--prefer-offline", "--config.confirmModulesPurge=false", "--reporter=silent"], { quiet: true });
 
 async function typecheckAndRun(dir, wrap) {
   const { written } = writeSnippets(dir, { wrap });
