@@ -11,6 +11,7 @@ export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.free
   excerptBudget: 600,
   keepRecentToolResults: 3,
   maxToolResultTokens: 2000,
+  clearStep: 4,
 });
 
 const COUNT_FIELDS = [
@@ -45,6 +46,11 @@ export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOpti
       throw invalidOption(field, "a non-negative integer", value);
     }
     out[field] = value;
+  }
+  if (options.clearStep !== undefined) {
+    const step = options.clearStep;
+    if (typeof step !== "number" || !Number.isSafeInteger(step) || step < 1) throw invalidOption("clearStep", "a positive integer", step);
+    out.clearStep = step;
   }
   if (out.maxToolResultTokens < 50) throw invalidOption("maxToolResultTokens", "an integer of at least 50", out.maxToolResultTokens);
   return out;
