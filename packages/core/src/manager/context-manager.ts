@@ -2,6 +2,8 @@ import type { Budget } from "../budget.js";
 import { resolveBudget } from "../budget.js";
 import { invalidOption } from "../errors.js";
 import { createEstimator } from "../estimate.js";
+import type { BaseMessage } from "@langchain/core/messages";
+import { heldEvidence } from "../evidence/held-evidence.js";
 import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
 import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
@@ -125,6 +127,17 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     return hash;
   };
 
+  // The evidence message shown last per conversation. It is shown again, byte for byte,
+  // while it holds (same lineage) and the view drops nothing it does not cover: the head
+  // of the view then changes in steps, not on every turn (provider prompt caches).
+  const shownEvidence = new Map<string, BaseMessage>();
+  const rememberEvidence = (id: string, evidence: BaseMessage | null) => {
+    shownEvidence.delete(id);
+    if (evidence === null) return;
+    shownEvidence.set(id, evidence);
+    if (shownEvidence.size > REMEMBERED_PREFIXES) shownEvidence.delete(shownEvidence.keys().next().value as string);
+  };
+
   const build = async (request: ContextRequest): Promise<ManagedView> => {
     const key = checkConversationKey(request.key);
     if (request.overrides !== undefined) checkSettings(request.overrides, "context.");
@@ -149,6 +162,12 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     let lead = 0;
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
 
+    const conversation = JSON.stringify([key.userId, key.conversationId]);
+    const fresh = request.evidence ?? null;
+    const previous = shownEvidence.get(conversation);
+    const held = fresh !== null && previous !== undefined && previous !== fresh ? heldEvidence(previous, messages) : null;
+    let evidence = held !== null ? (previous as BaseMessage) : fresh;
+
     // Reuse the cached summary while the prefix it stands for is unchanged.
     let summary = state.summary;
     let cacheHit = false;
@@ -167,7 +186,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
         ...(request.tools === undefined ? {} : { tools: request.tools }),
         ...(request.memories === undefined ? {} : { memories: request.memories }),
-        summaryMessage: text === null ? (request.evidence ?? null) : summaryMessage(text, offset, request.evidence),
+        summaryMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
       });
 
     let offset = summary ? summary.prefixN : lead;
@@ -218,6 +237,17 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         }
       }
     }
+    // The held evidence covers the messages before its cursor; once the view leaves out a
+    // message at or past it, the fresh evidence takes its place.
+    if (held !== null && evidence !== fresh) {
+      const cut = view.report.cut;
+      const absoluteCut = offset > lead && cut >= lead ? offset + (cut - lead) : cut;
+      if (absoluteCut > held.cursor) {
+        evidence = fresh;
+        view = viewOf(offset, summary?.text ?? null);
+      }
+    }
+    rememberEvidence(conversation, evidence);
     if (kind === "none") {
       if (view.report.turns.dropped > 0) kind = "drop";
       else if (view.report.toolResults.cleared + view.report.toolResults.compacted > 0) kind = "micro";
