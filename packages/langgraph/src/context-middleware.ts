@@ -1,4 +1,5 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import { countCacheBreakpoints, markCacheBreakpoints } from "@contextview/core";
+import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
 import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { AgentMiddleware } from "langchain";
 import { createContextPipeline } from "./context-pipeline.js";
@@ -61,10 +62,16 @@ export function contextMiddleware(options: ContextOptions = {}): ContextMiddlewa
       const config: RunnableConfig = { ...ambient, configurable: request.runtime.configurable ?? ambient.configurable ?? {} };
       if (request.runtime.signal !== undefined) config.signal = request.runtime.signal;
       const prepared = await pipeline.prepare({ config, messages: request.messages, systemPrompt: request.systemMessage, tools: request.tools });
-      const { result, view } = await pipeline.run(prepared, async (messages: BaseMessage[]) =>
-        // The handler puts the agent's own system message back in front.
-        handler({ ...request, messages: messages[0]?.type === "system" ? messages.slice(1) : messages }),
-      );
+      const { result, view } = await pipeline.run(prepared, async (messages: BaseMessage[]) => {
+        // The handler puts the agent's own system message back in front; a cache breakpoint
+        // the view put on its system message goes on the agent's.
+        const system = messages[0]?.type === "system" ? messages[0] : undefined;
+        const rest = system ? messages.slice(1) : messages;
+        if (system && request.systemMessage && countCacheBreakpoints([system]) > countCacheBreakpoints([request.systemMessage])) {
+          return handler({ ...request, messages: rest, systemMessage: markCacheBreakpoints([request.systemMessage], [0])[0] as SystemMessage });
+        }
+        return handler({ ...request, messages: rest });
+      });
       await pipeline.recordUsage(prepared.key, view, result);
       return result;
     },

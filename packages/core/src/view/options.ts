@@ -12,6 +12,7 @@ export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.free
   keepRecentToolResults: 3,
   maxToolResultTokens: 2000,
   clearStep: 4,
+  cacheBreakpoints: false,
 });
 
 const COUNT_FIELDS = [
@@ -51,6 +52,10 @@ export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOpti
     const step = options.clearStep;
     if (typeof step !== "number" || !Number.isSafeInteger(step) || step < 1) throw invalidOption("clearStep", "a positive integer", step);
     out.clearStep = step;
+  }
+  if (options.cacheBreakpoints !== undefined) {
+    if (typeof options.cacheBreakpoints !== "boolean") throw invalidOption("cacheBreakpoints", "a boolean", options.cacheBreakpoints);
+    out.cacheBreakpoints = options.cacheBreakpoints;
   }
   if (out.maxToolResultTokens < 50) throw invalidOption("maxToolResultTokens", "an integer of at least 50", out.maxToolResultTokens);
   return out;

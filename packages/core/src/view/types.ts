@@ -50,6 +50,17 @@ export interface ViewOptions {
    * @default 4
    */
   clearStep?: number;
+  /**
+   * Mark Anthropic prompt-cache breakpoints: `cache_control: { type: "ephemeral" }`
+   * on the last content block of the head (the system prompt, or the summary,
+   * evidence or excerpts after it) and of the last kept older turn — the two parts
+   * of the view that change only in steps. At most Anthropic's 4 breakpoints:
+   * breakpoints already on the messages count, and one is left for a request-level
+   * breakpoint (langchain's `anthropicPromptCachingMiddleware`). Other providers
+   * ignore the marker, but it turns string content into a text block.
+   * @default false
+   */
+  cacheBreakpoints?: boolean;
 }
 
 /** Input of {@link buildContext}. Only `messages` is required. */
