@@ -17,9 +17,10 @@ export interface ClearStepState {
  *
  * The anchor depends only on the result itself, so as new results arrive the cleared
  * set stays the same (the view's prefix with it) until a newer anchor reaches the
- * `keepRecent` line; then about `clearStep` results are cleared at once. Between
- * `keepRecent` and `keepRecent + clearStep − 1` results stay whole. `clearStep` 1
- * clears exactly what is past `keepRecent`. Advances `state`.
+ * `keepRecent` line; then about `clearStep` results are cleared at once. Anchors
+ * are one result in `clearStep` on average; when none comes, the boundary is forced
+ * so that at most `keepRecent + 2 × (clearStep − 1)` results stay whole. `clearStep`
+ * 1 clears exactly what is past `keepRecent`. Advances `state`.
  *
  * @example
  * ```ts
@@ -34,7 +35,8 @@ export function keptInTurn(messages: readonly BaseMessage[], state: ClearStepSta
     if (!ToolMessage.isInstance(message)) continue;
     const position = state.seen++;
     if (state.clearing) continue;
-    if (position >= keepRecent && (clearStep <= 1 || turnHash(message.tool_call_id) % clearStep === 0)) {
+    const past = position - keepRecent;
+    if (past >= 0 && (clearStep <= 1 || past >= 2 * (clearStep - 1) || turnHash(message.tool_call_id) % clearStep === 0)) {
       state.clearing = true;
       continue;
     }

@@ -44,8 +44,8 @@ export interface ViewOptions {
   /**
    * Older tool results are cleared in steps of about this many, so the view's prefix
    * stays the same between steps (provider prompt caches): past the newest
-   * `keepRecentToolResults`, results stay whole up to a stable anchor result, and
-   * at most `clearStep − 1` extra results stay. `1` clears every result past
+   * `keepRecentToolResults`, results stay whole up to a stable anchor result (one
+   * in `clearStep` on average), and at most `2 × (clearStep − 1)` extra results stay. `1` clears every result past
    * `keepRecentToolResults` at once, as each new one arrives.
    * @default 4
    */
