@@ -19,7 +19,7 @@ export interface ClearStepState {
  * set stays the same (the view's prefix with it) until a newer anchor reaches the
  * `keepRecent` line; then about `clearStep` results are cleared at once. Anchors
  * are one result in `clearStep` on average; when none comes, the boundary is forced
- * so that at most `keepRecent + 2 × (clearStep − 1)` results stay whole. `clearStep`
+ * so that at most `keepRecent + 4 × (clearStep − 1)` results stay whole. `clearStep`
  * 1 clears exactly what is past `keepRecent`. Advances `state`.
  *
  * @example
@@ -36,7 +36,7 @@ export function keptInTurn(messages: readonly BaseMessage[], state: ClearStepSta
     const position = state.seen++;
     if (state.clearing) continue;
     const past = position - keepRecent;
-    if (past >= 0 && (clearStep <= 1 || past >= 2 * (clearStep - 1) || turnHash(message.tool_call_id) % clearStep === 0)) {
+    if (past >= 0 && (clearStep <= 1 || past >= 4 * (clearStep - 1) || turnHash(message.tool_call_id) % clearStep === 0)) {
       state.clearing = true;
       continue;
     }
