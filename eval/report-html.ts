@@ -49,7 +49,7 @@ function cacheChart(result: EvaluationResult, fixture: string, model: CacheModel
   const rows = result.results.filter((r) => r.fixture === fixture);
   const calls = Math.max(1, ...rows.map((r) => r.cache[model].perCall.length));
   const top = Math.max(1, ...rows.flatMap((r) => r.cache[model].perCall.map((c) => c?.prompt ?? 0)));
-  const [w, stripH, gap, left, pad] = [760, 46, 16, 150, 10];
+  const [w, stripH, gap, left, pad] = [760, 46, 16, 178, 10];
   const barW = (w - left - pad) / calls;
   const strips = rows
     .map((r, s) => {
