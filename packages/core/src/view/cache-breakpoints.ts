@@ -1,7 +1,14 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import { copyMessage, type MessageKind } from "../messages.js";
 
-/** Anthropic's limit of `cache_control` breakpoints per request. */
+/**
+ * Anthropic's limit of `cache_control` breakpoints per request.
+ *
+ * @example
+ * ```ts
+ * const left = ANTHROPIC_MAX_BREAKPOINTS - countCacheBreakpoints(view.messages) - 1; // one for the request level
+ * ```
+ */
 export const ANTHROPIC_MAX_BREAKPOINTS = 4;
 
 /**
@@ -16,7 +23,14 @@ export const CACHE_CONTROL = Object.freeze({ type: "ephemeral" as const });
 
 const hasCacheControl = (block: unknown) => block !== null && typeof block === "object" && "cache_control" in block;
 
-/** `cache_control` markers already on the content blocks of a list of messages. */
+/**
+ * `cache_control` markers already on the content blocks of a list of messages.
+ *
+ * @example
+ * ```ts
+ * countCacheBreakpoints([new SystemMessage({ content: [{ type: "text", text: "…", cache_control: { type: "ephemeral" } }] })]); // 1
+ * ```
+ */
 export function countCacheBreakpoints(messages: readonly BaseMessage[]): number {
   let count = 0;
   for (const message of messages) if (Array.isArray(message.content)) for (const block of message.content) if (hasCacheControl(block)) count++;
