@@ -4,6 +4,7 @@
 //   pnpm eval --fixture finance --fixture notes  a subset
 //   pnpm eval --no-tokenizer --out /tmp/report   skip the js-tiktoken comparison, write elsewhere
 //   pnpm eval --markdown                         also print the tables as Markdown (for the docs)
+//   pnpm eval --prices 2.5,1.25,10 --cache-model openai   add a price list: input,cached input,output[,cache write] $ per million tokens
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,7 +13,8 @@ import { FIXTURES } from "./fixtures/index.js";
 import { ProgressBar } from "./progress.js";
 import { renderHtml } from "./report-html.js";
 import { STRATEGIES } from "./strategies/index.js";
-import { comparisonRows, detailRows, estimateTargetLines, markdownTable, terminalTable, tokenizerRows } from "./tables.js";
+import { PRICE_PRESETS, type CacheModel, type Prices } from "./cache.js";
+import { cacheRows, comparisonRows, detailRows, estimateTargetLines, markdownTable, priceRows, terminalTable, tokenizerRows } from "./tables.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -21,8 +23,11 @@ async function main(): Promise<void> {
       out: { type: "string", default: "eval-report" },
       "no-tokenizer": { type: "boolean", default: false },
       markdown: { type: "boolean", default: false },
+      prices: { type: "string", multiple: true },
+      "cache-model": { type: "string", default: "openai" },
     },
   });
+  const prices = [...PRICE_PRESETS, ...(values.prices ?? []).map((list, i) => parsePrices(list, values["cache-model"], i))];
   const wanted = values.fixture ?? FIXTURES.map((f) => f.name);
   const unknown = wanted.filter((name) => !FIXTURES.some((f) => f.name === name));
   if (unknown.length > 0) throw new Error(`unknown fixture ${unknown.join(", ")}; fixtures: ${FIXTURES.map((f) => f.name).join(", ")}`);
@@ -35,6 +40,7 @@ async function main(): Promise<void> {
     fixtures,
     strategies: STRATEGIES,
     tokenizer: !values["no-tokenizer"],
+    prices,
     onStep: ({ phase, fixture, system }) => (phase === "start" ? progress.start(`${fixture} · ${system}`) : progress.tick(`${fixture} · ${system}`)),
   });
   progress.finish();
@@ -49,16 +55,31 @@ async function main(): Promise<void> {
   console.log(terminalTable(comparisonRows(report)));
   console.log("\nPer fixture:\n");
   console.log(terminalTable(detailRows(report)));
+  console.log("\nPrompt cache and cost per conversation (estimated tokens; cache models and prices in docs/evaluation.md):\n");
+  console.log(terminalTable(cacheRows(report)));
+  console.log("\nPrice lists (check them before quoting a cost):\n");
+  console.log(terminalTable(priceRows(report)));
   if (report.tokenizer) {
     console.log(`\nDefault estimator (digit- and symbol-aware) / js-tiktoken (ratio estimated/actual; safety reserve ${report.tokenizer.safetyReserve}):\n`);
     console.log(terminalTable(tokenizerRows(report.tokenizer)));
     console.log(`\n${estimateTargetLines(report.tokenizer).join("\n")}`);
   }
   if (values.markdown) {
-    console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}`);
+    console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}\n\n${markdownTable(cacheRows(report))}\n\n${markdownTable(priceRows(report))}`);
     if (report.tokenizer) console.log(`\n${markdownTable(tokenizerRows(report.tokenizer))}`);
   }
   console.log(`\nReport: ${join(out, "index.html")}\nJSON:   ${join(out, "results.json")}`);
+}
+
+/** `input,cached,output[,write]` dollars per million tokens, for the given cache model. */
+function parsePrices(list: string, model: string | undefined, index: number): Prices {
+  const numbers = list.split(",").map(Number);
+  if (numbers.length < 3 || numbers.length > 4 || numbers.some((n) => !Number.isFinite(n) || n < 0)) {
+    throw new Error(`Expected \`--prices\` to be input,cached,output[,cache write] in dollars per million tokens, got ${JSON.stringify(list)}`);
+  }
+  if (model !== "openai" && model !== "anthropic") throw new Error(`Expected \`--cache-model\` to be openai or anthropic, got ${JSON.stringify(model)}`);
+  const [input, cachedInput, output, cacheWrite] = numbers as [number, number, number, number | undefined];
+  return { name: `custom-${index + 1}`, model: model as CacheModel, input, cachedInput, output, ...(cacheWrite === undefined ? {} : { cacheWrite }), asOf: "given on the command line", source: "--prices" };
 }
 
 main().catch((error: unknown) => {

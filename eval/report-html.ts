@@ -1,5 +1,6 @@
 import type { EvaluationResult } from "./run.js";
-import { comparisonRows, detailRows, tokenizerRows } from "./tables.js";
+import type { CacheModel } from "./cache.js";
+import { cacheRows, comparisonRows, detailRows, priceRows, tokenizerRows } from "./tables.js";
 import type { TokenizerReport } from "./tokenizer-check.js";
 
 const COLORS = ["#1f6feb", "#0a8a5f", "#d97706", "#b42318", "#7c3aed", "#6b7280", "#0e7490"];
@@ -38,6 +39,39 @@ function tokensChart(result: EvaluationResult, fixture: string): string {
   const limitLine = `<line x1="${left}" x2="${w - pad}" y1="${y(limit)}" y2="${y(limit)}" class="limit"/>`;
   const axis = `<text x="${(left + w) / 2}" y="${h - 6}" class="tick" text-anchor="middle">model call (1–${calls})</text>`;
   return `<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="tokens per model call, ${escape(fixture)}">${grid}${limitLine}${lines}${axis}</svg>`;
+}
+
+/**
+ * Cached against uncached prompt tokens per model call under one cache model: a
+ * strip of stacked bars per system (dark: served from the cache; light: paid in full).
+ */
+function cacheChart(result: EvaluationResult, fixture: string, model: CacheModel): string {
+  const rows = result.results.filter((r) => r.fixture === fixture);
+  const calls = Math.max(1, ...rows.map((r) => r.cache[model].perCall.length));
+  const top = Math.max(1, ...rows.flatMap((r) => r.cache[model].perCall.map((c) => c?.prompt ?? 0)));
+  const [w, stripH, gap, left, pad] = [760, 46, 16, 178, 10];
+  const barW = (w - left - pad) / calls;
+  const strips = rows
+    .map((r, s) => {
+      const y0 = s * (stripH + gap) + 6;
+      const color = COLORS[s % COLORS.length] as string;
+      const bars = r.cache[model].perCall
+        .map((c, i) => {
+          if (!c) return "";
+          const x = left + i * barW;
+          const total = (c.prompt / top) * stripH;
+          const cached = (c.cached / top) * stripH;
+          const title = escape(`${r.system}, call ${i + 1}: ${c.cached} of ${c.prompt} tokens cached`);
+          return `<g><title>${title}</title><rect x="${x.toFixed(1)}" y="${(y0 + stripH - total).toFixed(1)}" width="${Math.max(0.6, barW - 0.6).toFixed(1)}" height="${(total - cached).toFixed(1)}" fill="${color}" opacity="0.28"/><rect x="${x.toFixed(1)}" y="${(y0 + stripH - cached).toFixed(1)}" width="${Math.max(0.6, barW - 0.6).toFixed(1)}" height="${cached.toFixed(1)}" fill="${color}"/></g>`;
+        })
+        .join("");
+      const label = `<text x="${left - 8}" y="${y0 + stripH / 2}" text-anchor="end" class="label">${escape(r.system)}</text><text x="${left - 8}" y="${y0 + stripH / 2 + 13}" text-anchor="end" class="tick">${(r.cache[model].share * 100).toFixed(1)}% cached</text>`;
+      return `${label}<line x1="${left}" x2="${w - pad}" y1="${y0 + stripH}" y2="${y0 + stripH}" class="grid"/>${bars}`;
+    })
+    .join("");
+  const h = rows.length * (stripH + gap) + 22;
+  const axis = `<text x="${(left + w) / 2}" y="${h - 4}" class="tick" text-anchor="middle">model call (1–${calls}); bar height: prompt tokens (tallest ${top.toLocaleString("en-US")}); dark: cached, light: uncached</text>`;
+  return `<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="cached and uncached prompt tokens per model call, ${escape(fixture)}, ${model}">${strips}${axis}</svg>`;
 }
 
 /** Required-fact retention per fixture and system, as grouped bars. */
@@ -93,6 +127,9 @@ export function renderHtml(result: EvaluationResult, tokenizer: TokenizerReport 
       return `<section><h3>${escape(f.name)}</h3><p>${escape(f.description)}</p><p class="meta">${f.turns} turns, ${f.messages} messages, ${f.modelCalls} model calls, ${f.conversationTokens.toLocaleString("en-US")} estimated tokens in the whole conversation; prompt limit ${f.limit.toLocaleString("en-US")}.</p>${tokensChart(result, f.name)}<details><summary>settings</summary><ul>${settings}</ul></details></section>`;
     })
     .join("");
+  const caches = result.fixtures
+    .map((f) => `<section><h3>${escape(f.name)}</h3><p class="meta">OpenAI-style automatic prefix cache</p>${cacheChart(result, f.name, "openai")}<details><summary>Anthropic-style, breakpoints</summary>${cacheChart(result, f.name, "anthropic")}</details></section>`)
+    .join("");
   const tokenizerSection = tokenizer
     ? `<h2>Default estimator against a real tokenizer</h2><p>Ratio estimated/actual (below 1 is an under-estimate) with js-tiktoken; the safety reserve is ${tokenizer.safetyReserve} tokens. “Max shortfall” is the largest actual − estimated over contextview's views.</p>${htmlTable(tokenizerRows(tokenizer))}`
     : "";
@@ -114,6 +151,8 @@ ${htmlTable(comparisonRows(result))}
 <h2>Required-fact retention</h2>${legend(systems)}${retentionChart(result)}
 <h2>Tokens per model call against the limit</h2>${legend(systems)}${fixtures}
 <h2>Per fixture</h2>${htmlTable(detailRows(result))}
+<h2>Prompt cache and cost</h2><p>The share of each call's prompt tokens a provider's prefix cache would serve given the previous call's prompt (OpenAI-style: longest common prefix, from 1,024 tokens in 128-token steps; Anthropic-style: up to a breakpoint the previous call wrote, the request-level breakpoint on the last block given to every system), and the cost of the whole conversation at each price list. Estimated tokens; see docs/evaluation.md.</p>${htmlTable(cacheRows(result))}<h3>Price lists</h3><p>Check them before quoting a cost.</p>${htmlTable(priceRows(result))}
+<h2>Cached and uncached tokens per model call</h2>${caches}
 <h2>Facts</h2><p>A fact is kept when its exact text appears whole in the text of the last model call's view (message text and tool-call arguments).</p>${factMatrix(result)}
 ${tokenizerSection}
 </body></html>

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createEstimator, resolveBudget } from "@contextview/core";
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { brokenExchanges, factsKept, orderViolations, quantile, requestKept } from "./metrics.js";
+import { CACHE_MODELS, cacheSeries, conversationCost, PRICE_PRESETS, promptBlocks, type CacheModel, type CallCache, type Prices } from "./cache.js";
 import { answersOf, callPoints } from "./replay.js";
 import type { Fixture, LoadedFixture, RequiredFact, Strategy, StrategyRun } from "./types.js";
 
@@ -34,7 +35,21 @@ export interface SystemResult {
   checkpointRewritten: boolean | null;
   timeMs: { total: number; median: number; max: number };
   summarizerCalls: number;
+  /** What a prefix cache serves, per cache model (see eval/cache.ts); `null` where no call was made. */
+  cache: Record<CacheModel, CacheUse>;
+  /** The whole conversation's cost at each price list, in US dollars (calls made only). */
+  cost: { prices: string; model: CacheModel; dollars: number }[];
   error?: string;
+}
+
+/** Cache use of one system on one fixture under one cache model. */
+export interface CacheUse {
+  perCall: (CallCache | null)[];
+  prompt: number;
+  cached: number;
+  written: number;
+  /** `cached / prompt` over the conversation. */
+  share: number;
 }
 
 /** A fixture as reported. */
@@ -56,6 +71,8 @@ export interface EvaluationResult {
   estimator: string;
   fixtures: FixtureSummary[];
   systems: { name: string; harness: string }[];
+  /** The price lists the costs use. */
+  prices: readonly Prices[];
   results: SystemResult[];
 }
 
@@ -67,6 +84,11 @@ export interface EvaluationOptions {
   onStep?: (event: { phase: "start" | "done"; fixture: string; system: string }) => void;
   /** Receives each system's raw run (the views themselves), e.g. for the tokenizer check. */
   onRun?: (event: { fixture: Fixture; system: string; run: StrategyRun; limit: number }) => void;
+  /**
+   * Price lists for the cost of each conversation.
+   * @default PRICE_PRESETS
+   */
+  prices?: readonly Prices[];
 }
 
 const estimator = createEstimator();
@@ -107,7 +129,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<{ resul
         rmSync(tempDir, { recursive: true, force: true });
       }
       options.onRun?.({ fixture, system: strategy.name, run, limit });
-      results.push(measure(fixture, loaded, strategy, run, { limit, toolTokens }));
+      results.push(measure(fixture, loaded, strategy, run, { limit, toolTokens, prices: options.prices ?? PRICE_PRESETS }));
       options.onStep?.({ phase: "done", fixture: fixture.name, system: strategy.name });
     }
   }
@@ -117,6 +139,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<{ resul
       estimator: "contextview default: ceil(UTF-8 bytes / 3) per text, 4 per message, 1024 per image, tool calls and schemas",
       fixtures,
       systems: options.strategies.map((s) => ({ name: s.name, harness: s.harness })),
+      prices: options.prices ?? PRICE_PRESETS,
       results,
     },
     loaded: loadedByName,
@@ -130,7 +153,20 @@ function checkFacts(fixture: Fixture, loaded: LoadedFixture): void {
   if (missing.length > 0) throw new Error(`fixture ${fixture.name}: required facts not in the conversation: ${missing.map((f) => JSON.stringify(f.text)).join(", ")}`);
 }
 
-function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, run: StrategyRun, shared: { limit: number; toolTokens: number }): SystemResult {
+/** Each cache model's use over the calls made, padded with `null` for calls that never happened. */
+function cacheUse(run: StrategyRun, expected: number, toolTokens: number): Record<CacheModel, CacheUse> {
+  const prompts = run.calls.map((call) => promptBlocks(call.view, toolTokens, estimator));
+  const out = {} as Record<CacheModel, CacheUse>;
+  for (const model of CACHE_MODELS) {
+    const series = cacheSeries(prompts, model, estimator);
+    const sum = (f: (c: CallCache) => number) => series.reduce((a, c) => a + f(c), 0);
+    const prompt = sum((c) => c.prompt);
+    out[model] = { perCall: [...series, ...Array<null>(Math.max(0, expected - series.length)).fill(null)], prompt, cached: sum((c) => c.cached), written: sum((c) => c.written), share: prompt ? sum((c) => c.cached) / prompt : 0 };
+  }
+  return out;
+}
+
+function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, run: StrategyRun, shared: { limit: number; toolTokens: number; prices: readonly Prices[] }): SystemResult {
   const points = callPoints(loaded.messages);
   const perCall: (number | null)[] = points.map((_, i) => {
     const call = run.calls[i];
@@ -153,6 +189,8 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
   }
   const within = tokens.filter((t) => t <= shared.limit).length;
   const times = run.contextMs;
+  const cache = cacheUse(run, points.length, shared.toolTokens);
+  const output = estimator.estimateMessages(answersOf(loaded.messages).slice(0, made));
   return {
     fixture: fixture.name,
     system: strategy.name,
@@ -164,7 +202,7 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
       perCall,
       input: tokens.reduce((a, b) => a + b, 0),
       maxInput: tokens.length ? Math.max(...tokens) : 0,
-      output: estimator.estimateMessages(answersOf(loaded.messages).slice(0, made)),
+      output,
     },
     retention: { kept: kept.filter(Boolean).length, required: loaded.facts.length, ratio: loaded.facts.length ? kept.filter(Boolean).length / loaded.facts.length : 1, lost: loaded.facts.filter((_, i) => !kept[i]) },
     // A call that never happened (the system failed) counts as not within the budget.
@@ -176,6 +214,8 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
     checkpointRewritten: run.checkpointRewritten,
     timeMs: { total: times.reduce((a, b) => a + b, 0), median: quantile(times, 0.5) || 0, max: times.length ? Math.max(...times) : 0 },
     summarizerCalls: run.summarizerCalls,
+    cache,
+    cost: shared.prices.map((p) => ({ prices: p.name, model: p.model, dollars: conversationCost(cache[p.model].perCall.filter((c): c is CallCache => c !== null), output, p) })),
     ...(run.error === undefined ? {} : { error: run.error }),
   };
 }

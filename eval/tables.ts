@@ -42,8 +42,45 @@ export function comparisonRows(result: EvaluationResult): Row[] {
       "request lost": String(sum((r) => r.requestLost)),
       "checkpoint rewritten": observed.join(", "),
       "context ms": ms(sum((r) => r.timeMs.total)),
+      "cached (OpenAI)": pct(sum((r) => r.cache.openai.cached) / Math.max(1, sum((r) => r.cache.openai.prompt))),
+      "cached (Anthropic)": pct(sum((r) => r.cache.anthropic.cached) / Math.max(1, sum((r) => r.cache.anthropic.prompt))),
+      ...Object.fromEntries(result.prices.map((p) => [`$ ${p.name}`, dollars(rows.reduce((a, r) => a + (r.cost.find((c) => c.prices === p.name)?.dollars ?? 0), 0))])),
     };
   });
+}
+
+const dollars = (value: number) => value.toFixed(value >= 10 ? 2 : 3);
+
+/**
+ * One row per fixture and system: the share of prompt tokens a prefix cache serves
+ * (OpenAI-style and Anthropic-style, see eval/cache.ts), the tokens written to an
+ * Anthropic cache, and the conversation's cost at each price list.
+ */
+export function cacheRows(result: EvaluationResult): Row[] {
+  return result.results.map((r) => ({
+    fixture: r.fixture,
+    system: r.system,
+    "prompt tokens": String(r.cache.openai.prompt),
+    "cached (OpenAI)": `${pct(r.cache.openai.share)} (${r.cache.openai.cached})`,
+    "cached (Anthropic)": `${pct(r.cache.anthropic.share)} (${r.cache.anthropic.cached})`,
+    "cache writes (Anthropic)": String(r.cache.anthropic.written),
+    "within budget": `${r.budget.within}/${r.budget.calls}`,
+    ...Object.fromEntries(r.cost.map((c) => [`$ ${c.prices}`, dollars(c.dollars)])),
+  }));
+}
+
+/** The price lists, with their date and source. */
+export function priceRows(result: EvaluationResult): Row[] {
+  return result.prices.map((p) => ({
+    prices: p.name,
+    "cache model": p.model,
+    "input $/M": String(p.input),
+    "cached input $/M": String(p.cachedInput),
+    "cache write $/M": String(p.cacheWrite ?? p.input),
+    "output $/M": String(p.output),
+    "as of": p.asOf,
+    source: p.source,
+  }));
 }
 
 /** The estimated/actual distributions of the tokenizer check. */

@@ -22,7 +22,7 @@ const describe = (error: unknown) => (error instanceof Error ? `${error.name}: $
 export const buildContextStrategy: Strategy = {
   name: "contextview buildContext",
   harness: "pure function over the transcript",
-  settings: () => "defaults (keep 3 tool results, 2,000-token results, excerpts of dropped turns), system prompt and tools charged",
+  settings: () => "defaults (keep 3 tool results, 2,000-token results, excerpts of dropped turns), cacheBreakpoints, system prompt and tools charged",
   async run(fixture, loaded): Promise<StrategyRun> {
     const transcript = loaded.messages.map(cloneMessage);
     const before = JSON.stringify(transcript);
@@ -30,7 +30,7 @@ export const buildContextStrategy: Strategy = {
     for (const point of callPoints(transcript)) {
       const start = performance.now();
       try {
-        const view = buildContext({ messages: transcript.slice(0, point), systemPrompt: fixture.systemPrompt, tools: fixture.tools, budget: fixture.budget });
+        const view = buildContext({ messages: transcript.slice(0, point), systemPrompt: fixture.systemPrompt, tools: fixture.tools, budget: fixture.budget, cacheBreakpoints: true });
         run.contextMs.push(performance.now() - start);
         run.calls.push({ view: view.messages, historyLength: point });
       } catch (error) {
@@ -51,7 +51,7 @@ export const buildContextStrategy: Strategy = {
 export const contextNodeStrategy: Strategy = {
   name: "contextview node",
   harness: "StateGraph + createContextNode, SqliteSaver + SqliteContextStore",
-  settings: () => "defaults, evidence \"update\", chatModelSummarizer(the shared fake summarizer), system prompt and tools charged",
+  settings: () => "defaults, evidence \"update\", chatModelSummarizer(the shared fake summarizer), cacheBreakpoints, system prompt and tools charged",
   async run(fixture, loaded, context): Promise<StrategyRun> {
     const transcript = loaded.messages.map(cloneMessage);
     const contextMs: number[] = [];
@@ -59,7 +59,7 @@ export const contextNodeStrategy: Strategy = {
     const summarizer = new ExtractiveSummarizerModel({});
     const checkpointer = SqliteSaver.fromConnString(join(context.tempDir, "checkpoints.sqlite"));
     const store = SqliteContextStore.nextTo(checkpointer);
-    const node = createContextNode({ store, tools: fixture.tools, systemPrompt: fixture.systemPrompt, budget: fixture.budget, summarizer: chatModelSummarizer(summarizer) });
+    const node = createContextNode({ store, tools: fixture.tools, systemPrompt: fixture.systemPrompt, budget: fixture.budget, summarizer: chatModelSummarizer(summarizer), cacheBreakpoints: true });
     const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec }))
       .addNode("context", async (state, config: RunnableConfig) => {
         const start = performance.now();

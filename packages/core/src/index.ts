@@ -20,6 +20,7 @@ export { textOf, countImages, isImageBlock, kindOf, type MessageInput, type Mess
 export { buildContext } from "./view/build-context.js";
 export { DEFAULT_VIEW_OPTIONS, resolveViewOptions } from "./view/options.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
+export { ANTHROPIC_MAX_BREAKPOINTS, countCacheBreakpoints, markCacheBreakpoints } from "./view/cache-breakpoints.js";
 export { IMAGE_PLACEHOLDER } from "./view/older.js";
 export { NO_IMAGE_INPUT_PLACEHOLDER } from "./view/images.js";
 export type { BuildContextInput, ContextReport, ContextView, TokenReport, ViewOptions } from "./view/types.js";

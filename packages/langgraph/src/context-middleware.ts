@@ -1,3 +1,4 @@
+import { countCacheBreakpoints, markCacheBreakpoints } from "@contextview/core";
 import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
 import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { AgentMiddleware } from "langchain";
@@ -73,8 +74,14 @@ export function contextMiddleware(options: ContextOptions = {}): ContextMiddlewa
       const { result, view } = await pipeline.run(prepared, async (messages: BaseMessage[]) => {
         const system = messages[0]?.type === "system" ? (messages[0] as SystemMessage) : undefined;
         const rest = system ? messages.slice(1) : messages;
-        // The handler puts the agent's own system message back in front; saved memories ride in the view's.
-        return handler(withMemories && system ? { ...request, systemMessage: system, messages: rest } : { ...request, messages: rest });
+        // The handler puts the agent's own system message back in front. Saved memories ride in
+        // the view's system message; otherwise a cache breakpoint the view put on its system
+        // message goes on the agent's.
+        if (withMemories && system) return handler({ ...request, systemMessage: system, messages: rest });
+        if (system && request.systemMessage && countCacheBreakpoints([system]) > countCacheBreakpoints([request.systemMessage])) {
+          return handler({ ...request, messages: rest, systemMessage: markCacheBreakpoints([request.systemMessage], [0])[0] as SystemMessage });
+        }
+        return handler({ ...request, messages: rest });
       });
       await pipeline.recordUsage(prepared.key, view, result);
       return result;

@@ -24,6 +24,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   excerptBudget: "a non-negative integer",
   keepRecentToolResults: "a non-negative integer",
   maxToolResultTokens: "an integer of at least 50",
+  clearStep: "a positive integer",
+  cacheBreakpoints: "a boolean",
 };
 
 /**
@@ -80,6 +82,10 @@ export const contextConfigSchema = z.strictObject({
   keepRecentToolResults: nonNegativeInt.optional(),
   /** Largest tool result kept whole when over budget, in estimated tokens. @default 2000 */
   maxToolResultTokens: z.number().int().min(50).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Older tool results cleared at once, about (prompt-cache stability). @default 4 */
+  clearStep: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Mark Anthropic cache breakpoints at the end of the head and of the older turns. @default false */
+  cacheBreakpoints: z.boolean().optional(),
 });
 
 /** Per-request settings, as accepted in `config.configurable.context` (inferred from {@link contextConfigSchema}). */

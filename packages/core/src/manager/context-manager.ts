@@ -2,6 +2,8 @@ import type { Budget } from "../budget.js";
 import { resolveBudgetSources, type BudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
 import { checkEstimator, createEstimator, MAX_TIMER_MS } from "../estimate.js";
+import type { BaseMessage } from "@langchain/core/messages";
+import { heldEvidence } from "../evidence/held-evidence.js";
 import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
 import { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "../memo/conversation-memo.js";
 import { checkConversationKey } from "../store/keys.js";
@@ -130,6 +132,16 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     return hash;
   };
 
+  // The evidence message shown last per conversation. It is shown again, byte for byte,
+  // while it holds (same lineage) and the view drops nothing it does not cover: the head
+  // of the view then changes in steps, not on every turn (provider prompt caches).
+  // Held in a bounded ConversationMemo: one evidence message (itself bounded) per conversation.
+  const shownEvidence = new ConversationMemo<BaseMessage>();
+  const rememberEvidence = (key: ConversationKey, evidence: BaseMessage | null) => {
+    if (evidence === null) shownEvidence.delete(key);
+    else shownEvidence.set(key, evidence);
+  };
+
   const build = async (request: ContextRequest): Promise<ManagedView> => {
     const key = checkConversationKey(request.key);
     if (request.overrides !== undefined) checkSettings(request.overrides, "context.");
@@ -157,6 +169,11 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     let lead = 0;
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
 
+    const fresh = request.evidence ?? null;
+    const previous = shownEvidence.get(key);
+    const held = fresh !== null && previous !== undefined && previous !== fresh ? heldEvidence(previous, messages) : null;
+    let evidence = held !== null ? (previous as BaseMessage) : fresh;
+
     // Reuse the cached summary while the prefix it stands for is unchanged.
     let summary = state.summary;
     let cacheHit = false;
@@ -175,7 +192,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
         ...(request.tools === undefined ? {} : { tools: request.tools }),
         ...(request.memories === undefined ? {} : { memories: request.memories }),
-        summaryMessage: text === null ? (request.evidence ?? null) : summaryMessage(text, offset, request.evidence),
+        summaryMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
       });
 
     let offset = summary ? summary.prefixN : lead;
@@ -226,6 +243,17 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         }
       }
     }
+    // The held evidence covers the messages before its cursor; once the view leaves out a
+    // message at or past it, the fresh evidence takes its place.
+    if (held !== null && evidence !== fresh) {
+      const cut = view.report.cut;
+      const absoluteCut = offset > lead && cut >= lead ? offset + (cut - lead) : cut;
+      if (absoluteCut > held.cursor) {
+        evidence = fresh;
+        view = viewOf(offset, summary?.text ?? null);
+      }
+    }
+    rememberEvidence(key, evidence);
     if (kind === "none") {
       if (view.report.turns.dropped > 0) kind = "drop";
       else if (view.report.toolResults.cleared + view.report.toolResults.compacted > 0) kind = "micro";

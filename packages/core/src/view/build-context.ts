@@ -3,6 +3,7 @@ import { ContextViewError, describeValue } from "../errors.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
 import { checkMessageArray } from "../messages.js";
 import { assembleView } from "./assemble-view.js";
+import { markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
 import { chooseOlderTurns } from "./choose-older-turns.js";
 import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
@@ -78,7 +79,11 @@ export function buildContext(input: BuildContextInput): ContextView {
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, tally, compactor,
     olderPrepared: older.prepared, current, chosen, assembled, started,
   });
-  return { messages: assembled.messages, report };
+  // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
+  const headEnd = (fixed.systemMessage ? 1 : 0) + chosen.head.length - 1;
+  const olderEnd = assembled.messages.length - current.messages.length - 1;
+  const messages = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
+  return { messages, report };
 }
 
 function checkSummary(summary: unknown): BaseMessage {

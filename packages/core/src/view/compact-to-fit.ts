@@ -4,15 +4,16 @@ import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
 import type { PreparedTurn } from "./prepare-turn.js";
+import { keptInTurn, type ClearStepState } from "./clear-step.js";
 import type { ViewOptions } from "./types.js";
 
 /** Room left per tool result for its message framing (overhead, name, tool_call_id). */
 const RESULT_FRAMING_TOKENS = 24;
 
-type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens">;
+type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep">;
 
 interface CompactorState {
-  keepLeft: number;
+  results: ClearStepState;
   cleared: number;
   compacted: number;
 }
@@ -20,8 +21,9 @@ interface CompactorState {
 /**
  * Micro-compaction across the turns of one view: the newest
  * `keepRecentToolResults` results are kept (compacted to `maxToolResultTokens`
- * when larger) and older ones cleared. Turns are given newest first, so the newest
- * results are the ones kept. Counts what it cleared and compacted.
+ * when larger) and older ones cleared in steps of about `clearStep` results (see
+ * {@link keptInTurn}). Turns are given newest first, so the newest results are the
+ * ones kept. Counts what it cleared and compacted.
  */
 export class ToolResultCompactor {
   private state: CompactorState;
@@ -30,7 +32,7 @@ export class ToolResultCompactor {
     private readonly options: CompactOptions,
     private readonly estimator: Estimator,
   ) {
-    this.state = { keepLeft: options.keepRecentToolResults, cleared: 0, compacted: 0 };
+    this.state = { results: { seen: 0, clearing: false }, cleared: 0, compacted: 0 };
   }
 
   /** Tool results cleared so far. */
@@ -46,8 +48,8 @@ export class ToolResultCompactor {
   /** The turn with its tool results compacted; the same object when nothing changed. */
   compact(turn: PreparedTurn, fallbackResultTokens = this.options.maxToolResultTokens): PreparedTurn {
     const { maxToolResultTokens } = this.options;
-    const result = microCompact(turn.messages, { keepRecent: this.state.keepLeft, maxResultTokens: maxToolResultTokens, fallbackResultTokens, estimator: this.estimator });
-    this.state.keepLeft = Math.max(0, this.state.keepLeft - turn.toolResults);
+    const keepRecent = keptInTurn(turn.messages, this.state.results, this.options.keepRecentToolResults, this.options.clearStep);
+    const result = microCompact(turn.messages, { keepRecent, maxResultTokens: maxToolResultTokens, fallbackResultTokens, estimator: this.estimator });
     this.state.cleared += result.cleared;
     this.state.compacted += result.compacted;
     if (result.cleared === 0 && result.compacted === 0) return turn;
@@ -56,11 +58,11 @@ export class ToolResultCompactor {
 
   /** A copy of the counts, to undo a try with {@link ToolResultCompactor.restore}. */
   save(): CompactorState {
-    return { ...this.state };
+    return { ...this.state, results: { ...this.state.results } };
   }
 
   restore(state: CompactorState): void {
-    this.state = { ...state };
+    this.state = { ...state, results: { ...state.results } };
   }
 }
 

@@ -12,6 +12,8 @@ export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.free
   keepRecentToolResults: 3,
   maxToolResultTokens: 2000,
   imageInputs: true,
+  clearStep: 4,
+  cacheBreakpoints: false,
 });
 
 const COUNT_FIELDS = [
@@ -50,6 +52,15 @@ export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOpti
   if (options.imageInputs !== undefined) {
     if (typeof options.imageInputs !== "boolean") throw invalidOption("imageInputs", "a boolean", options.imageInputs);
     out.imageInputs = options.imageInputs;
+  }
+  if (options.clearStep !== undefined) {
+    const step = options.clearStep;
+    if (typeof step !== "number" || !Number.isSafeInteger(step) || step < 1) throw invalidOption("clearStep", "a positive integer", step);
+    out.clearStep = step;
+  }
+  if (options.cacheBreakpoints !== undefined) {
+    if (typeof options.cacheBreakpoints !== "boolean") throw invalidOption("cacheBreakpoints", "a boolean", options.cacheBreakpoints);
+    out.cacheBreakpoints = options.cacheBreakpoints;
   }
   if (out.maxToolResultTokens < 50) throw invalidOption("maxToolResultTokens", "an integer of at least 50", out.maxToolResultTokens);
   return out;

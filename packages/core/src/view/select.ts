@@ -23,30 +23,51 @@ export function turnHash(key: string): number {
   return hash >>> 0;
 }
 
+/** Share of the room, in steps of `dropStep`, that the kept older turns may leave unused. */
+const WINDOW_STEPS = 3;
+
+/** Trailing zero bits of a hash: an anchor's level (1 in 2 turns has level ≥ 1, 1 in 4 level ≥ 2…). */
+function anchorLevel(hash: number): number {
+  return hash === 0 ? 32 : 31 - Math.clz32(hash & -hash);
+}
+
 /**
  * How many of the older turns to keep, newest first, when only `fit` of them fit
  * the history budget `avail` and older ones must go.
  *
  * Keeping exactly `fit` would move the head of the view on every call, and every
- * move invalidates a provider's prompt cache. So the oldest kept turn is always an
- * anchor: a turn whose key hashes to a multiple of `spacing`, where `spacing` (a
- * power of two) is about `dropStep × avail` divided by the mean turn size. Anchors
- * depend only on the turns themselves, so while the oldest fitting anchor stays in
- * range the head stays the same as the conversation grows; when it falls out of
- * range the head jumps about one step of tokens ahead. No state is kept between calls.
+ * move invalidates a provider's prompt cache. So the oldest kept turn is an anchor
+ * chosen by content: among the turns that could be the oldest kept one — those
+ * that keep at least `1 − 3 × dropStep` of `avail` filled — the one whose key
+ * hashes to the most trailing zero bits (the oldest on a tie). The choice depends
+ * only on the turns themselves, so as the conversation grows, or the room moves
+ * with the size of the current turn, the same anchor wins for as long as it stays
+ * in range; when it falls out the head jumps ahead to the next anchor. No state is
+ * kept between calls.
  *
  * @param newestFirst - Prepared older turns, newest first (at least `fit` of them).
- * @returns how many of the newest older turns to keep (`fit` when no anchor fits).
+ * @returns how many of the newest older turns to keep (`fit` when `dropStep` is 0).
+ *
+ * @example
+ * ```ts
+ * chooseKept(turns, 12, 6000, 0.25); // 9, say: the 9th newest turn is the best anchor in range
+ * ```
  */
 export function chooseKept(newestFirst: readonly (CutCandidate | undefined)[], fit: number, avail: number, dropStep: number): number {
   if (fit <= 0 || dropStep === 0) return fit;
-  let tokens = 0;
-  for (let j = 0; j < fit; j++) tokens += (newestFirst[j] as CutCandidate).tokens;
-  const ratio = (dropStep * Math.max(avail, 0)) / Math.max(1, tokens / fit);
-  const spacing = ratio < 1.5 ? 1 : 2 ** Math.round(Math.log2(ratio));
-  if (spacing === 1) return fit;
+  const floor = (1 - WINDOW_STEPS * dropStep) * Math.max(avail, 0);
+  let filled = 0;
+  for (let j = 0; j < fit; j++) filled += (newestFirst[j] as CutCandidate).tokens;
+  let best = fit;
+  let bestLevel = -1;
   for (let kept = fit; kept > 0; kept--) {
-    if (turnHash((newestFirst[kept - 1] as CutCandidate).key) % spacing === 0) return kept;
+    if (kept < fit && filled < floor) break;
+    const level = anchorLevel(turnHash((newestFirst[kept - 1] as CutCandidate).key));
+    if (level > bestLevel) {
+      bestLevel = level;
+      best = kept;
+    }
+    filled -= (newestFirst[kept - 1] as CutCandidate).tokens;
   }
-  return fit;
+  return best;
 }

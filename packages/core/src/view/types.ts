@@ -6,9 +6,10 @@ import type { MessageInput } from "../messages.js";
 /** Options of the selection and compaction stages. Every field has a default. */
 export interface ViewOptions {
   /**
-   * Share of the history budget dropped at once when older turns must go, so the
-   * head of the view stays the same for several calls (provider prompt caches).
-   * `0` drops exactly what is needed.
+   * How far the head of the view may move at once when older turns must go, so it
+   * stays the same for several calls (provider prompt caches): the kept older turns
+   * fill at least `1 − 3 × dropStep` of the history budget, and the oldest kept one
+   * is the strongest anchor in that range. `0` drops exactly what is needed.
    * @default 0.25
    */
   dropStep?: number;
@@ -48,6 +49,26 @@ export interface ViewOptions {
    * @default true
    */
   imageInputs?: boolean;
+  /**
+   * Older tool results are cleared in steps of about this many, so the view's prefix
+   * stays the same between steps (provider prompt caches): past the newest
+   * `keepRecentToolResults`, results stay whole up to a stable anchor result (one
+   * in `clearStep` on average), and at most `4 × (clearStep − 1)` extra results stay. `1` clears every result past
+   * `keepRecentToolResults` at once, as each new one arrives.
+   * @default 4
+   */
+  clearStep?: number;
+  /**
+   * Mark Anthropic prompt-cache breakpoints: `cache_control: { type: "ephemeral" }`
+   * on the last content block of the head (the system prompt, or the summary,
+   * evidence or excerpts after it) and of the last kept older turn — the two parts
+   * of the view that change only in steps. At most Anthropic's 4 breakpoints:
+   * breakpoints already on the messages count, and one is left for a request-level
+   * breakpoint (langchain's `anthropicPromptCachingMiddleware`). Other providers
+   * ignore the marker, but it turns string content into a text block.
+   * @default false
+   */
+  cacheBreakpoints?: boolean;
 }
 
 /** Input of {@link buildContext}. Only `messages` is required. */

@@ -7,16 +7,16 @@ const estimator = createEstimator();
 
 /** DESIGN.md laws 1–5 and 7 over random conversations and budgets. */
 describe("buildContext laws (property)", () => {
-  const budgetArb = fc.record({ promptBudget: fc.integer({ min: 300, max: 16000 }), dropStep: fc.constantFrom(0, 0.25, 0.5), serialized: fc.boolean(), summary: fc.boolean() });
+  const budgetArb = fc.record({ promptBudget: fc.integer({ min: 300, max: 16000 }), dropStep: fc.constantFrom(0, 0.25, 0.5), clearStep: fc.constantFrom(1, 4), cacheBreakpoints: fc.boolean(), serialized: fc.boolean(), summary: fc.boolean() });
 
   it("holds for every conversation", () => {
     fc.assert(
-      fc.property(conversationArb, budgetArb, ({ turns, system }, { promptBudget, dropStep, serialized, summary }) => {
+      fc.property(conversationArb, budgetArb, ({ turns, system }, { promptBudget, dropStep, clearStep, cacheBreakpoints, serialized, summary }) => {
         const built = conversation(turns, system);
         const messages = deepFreeze(serialized ? (JSON.parse(JSON.stringify(built)) as Record<string, unknown>[]) : built);
         const before = snapshot(messages);
         const summaryMessage = summary ? new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") : undefined;
-        const input = { messages, budget: { contextWindow: 32768, promptBudget, responseReserve: 4096 }, dropStep, ...(summaryMessage ? { summaryMessage } : {}) };
+        const input = { messages, budget: { contextWindow: 32768, promptBudget, responseReserve: 4096 }, dropStep, clearStep, cacheBreakpoints, ...(summaryMessage ? { summaryMessage } : {}) };
         let view: BaseMessage[];
         let first: ReturnType<typeof buildContext>;
         try {

@@ -1,0 +1,89 @@
+import type { BaseMessage, MessageContent } from "@langchain/core/messages";
+import { copyMessage, type MessageKind } from "../messages.js";
+
+/**
+ * Anthropic's limit of `cache_control` breakpoints per request.
+ *
+ * @example
+ * ```ts
+ * const left = ANTHROPIC_MAX_BREAKPOINTS - countCacheBreakpoints(view.messages) - 1; // one for the request level
+ * ```
+ */
+export const ANTHROPIC_MAX_BREAKPOINTS = 4;
+
+/**
+ * Breakpoints left for others: one for a request-level `cache_control` (the
+ * automatic breakpoint on the last block that langchain's
+ * `anthropicPromptCachingMiddleware` asks `ChatAnthropic` for).
+ */
+export const RESERVED_BREAKPOINTS = 1;
+
+/** The marker Anthropic reads on a content block. */
+export const CACHE_CONTROL = Object.freeze({ type: "ephemeral" as const });
+
+const hasCacheControl = (block: unknown) => block !== null && typeof block === "object" && "cache_control" in block;
+
+/**
+ * `cache_control` markers already on the content blocks of a list of messages.
+ *
+ * @example
+ * ```ts
+ * countCacheBreakpoints([new SystemMessage({ content: [{ type: "text", text: "…", cache_control: { type: "ephemeral" } }] })]); // 1
+ * ```
+ */
+export function countCacheBreakpoints(messages: readonly BaseMessage[]): number {
+  let count = 0;
+  for (const message of messages) if (Array.isArray(message.content)) for (const block of message.content) if (hasCacheControl(block)) count++;
+  return count;
+}
+
+/**
+ * The content with `cache_control` on its last block (a string becomes one text
+ * block); `"marked"` when that block already has one; null when there is nothing to mark.
+ */
+function markedContent(content: MessageContent): MessageContent | "marked" | null {
+  if (typeof content === "string") return content === "" ? null : [{ type: "text", text: content, cache_control: { ...CACHE_CONTROL } }];
+  const blocks = content as unknown[];
+  const last = blocks[blocks.length - 1];
+  if (last === null || typeof last !== "object") return null;
+  if (hasCacheControl(last)) return "marked";
+  const text = (last as { type?: unknown; text?: unknown }).type === "text" ? (last as { text?: unknown }).text : undefined;
+  if (text === "") return null;
+  return [...blocks.slice(0, -1), { ...(last as object), cache_control: { ...CACHE_CONTROL } }] as MessageContent;
+}
+
+/**
+ * A copy of a view with Anthropic cache breakpoints — `cache_control: { type:
+ * "ephemeral" }` on the last content block — at the given message indices, in
+ * priority order. A message with nothing to mark (an AI message with tool calls and
+ * no text, say) passes the breakpoint to the nearest earlier message that has.
+ * At most {@link ANTHROPIC_MAX_BREAKPOINTS} in all: breakpoints already on the
+ * messages and {@link RESERVED_BREAKPOINTS} count first. Unmarked messages are the
+ * same objects; marked ones are copies. The estimate is unchanged: only the form of
+ * the content changes, not its text.
+ *
+ * @example
+ * ```ts
+ * const marked = markCacheBreakpoints(view.messages, [headEnd, olderEnd]);
+ * ```
+ */
+export function markCacheBreakpoints(messages: readonly BaseMessage[], ends: readonly number[]): BaseMessage[] {
+  const out = [...messages];
+  let left = ANTHROPIC_MAX_BREAKPOINTS - RESERVED_BREAKPOINTS - countCacheBreakpoints(messages);
+  const marked = new Set<number>();
+  for (const end of ends) {
+    if (left <= 0) break;
+    for (let i = Math.min(end, out.length - 1); i >= 0; i--) {
+      if (marked.has(i)) break;
+      const message = out[i] as BaseMessage;
+      const content = markedContent(message.content);
+      if (content === "marked") break;
+      if (content === null) continue;
+      out[i] = copyMessage(message, message.type as MessageKind, { content });
+      marked.add(i);
+      left--;
+      break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { createContextManager, InMemoryContextStore } from "@contextview/core";
+
+const key = { userId: "u1", conversationId: "t1" };
+
+/** `n` turns of a user request and an answer of ~`chars` characters each; ids h<i>, f<i>. */
+function turns(n: number, chars = 600): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(new HumanMessage({ id: `h${i}`, content: `Request ${i}: keep rent under 900. ${"more words ".repeat(chars / 11)}` }));
+    out.push(new AIMessage({ id: `f${i}`, content: `Answer ${i}. ${"detail ".repeat(chars / 7)}` }));
+  }
+  return out;
+}
+
+/** An evidence envelope as `EvidenceState.asMessage()` renders it, covering the messages before `cursor`. */
+function evidence(cursor: number, quoted: number[]): AIMessage {
+  const entries = quoted.map((index) => ({ role: "user", messageId: `h${index / 2}`, index, excerpt: `Request ${index / 2}: keep rent under 900.`, truncated: true }));
+  return new AIMessage({ id: `contextview-evidence-${cursor}`, content: JSON.stringify({ contextview_evidence: { trust: "untrusted historical evidence", cursor, omitted: 0, constraints: entries, decisions: [], openWork: [], recentContext: [] } }) });
+}
+
+const shown = (view: { messages: BaseMessage[] }) => view.messages.find((m) => typeof m.content === "string" && m.content.includes("contextview_evidence"))?.content;
+
+describe("the context manager holds the evidence it showed", () => {
+  it("shows the earlier evidence byte for byte while it covers everything the view leaves out, then the fresh one", async () => {
+    const manager = createContextManager({ store: new InMemoryContextStore(), budget: { contextWindow: 32768, promptBudget: 3000, responseReserve: 4096 } });
+    const all = turns(40);
+    const request = (n: number, ev: AIMessage) => manager.build({ messages: [...all.slice(0, 2 * n), new HumanMessage({ id: `q${n}`, content: "Next?" })], key, evidence: ev });
+
+    const first = await request(10, evidence(20, [0, 2]));
+    expect(shown(first)).toBe(evidence(20, [0, 2]).content);
+    // The store has newer evidence, but the view still shows everything after message 20: the old one holds.
+    const second = await request(11, evidence(22, [0, 2, 20]));
+    expect(second.report.cut).toBeLessThanOrEqual(20);
+    expect(shown(second)).toBe(evidence(20, [0, 2]).content);
+    // Far later the view leaves out messages past 20: the fresh evidence replaces it.
+    const later = await request(30, evidence(60, [0, 2, 20, 40]));
+    expect(later.report.cut).toBeGreaterThan(20);
+    expect(shown(later)).toBe(evidence(60, [0, 2, 20, 40]).content);
+  });
+
+  it("does not hold evidence that quotes another message at the same position (a fork or an edit)", async () => {
+    const manager = createContextManager({ store: new InMemoryContextStore(), budget: { contextWindow: 32768, promptBudget: 3000, responseReserve: 4096 } });
+    const all = turns(12);
+    await manager.build({ messages: [...all.slice(0, 20), new HumanMessage({ id: "q10", content: "Next?" })], key, evidence: evidence(20, [0, 2]) });
+    const forked = all.slice(0, 22).map((m) => (m.id === "h1" ? new HumanMessage({ id: "h1-edited", content: "Edited request." }) : m));
+    const view = await manager.build({ messages: [...forked, new HumanMessage({ id: "q11", content: "Next?" })], key, evidence: evidence(22, [0, 20]) });
+    expect(shown(view)).toBe(evidence(22, [0, 20]).content);
+  });
+});

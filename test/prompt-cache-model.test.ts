@@ -1,0 +1,90 @@
+// The prompt-cache models of `pnpm eval` (eval/cache.ts): what a prefix cache serves
+// and what a conversation costs, on hand-made prompts whose answers are worked out here.
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { createEstimator } from "@contextview/core";
+import { anthropicCache, cacheSeries, commonPrefixTokens, conversationCost, openAiCache, PRICE_PRESETS, promptBlocks, type Prices } from "../eval/cache.js";
+
+const estimator = createEstimator();
+/** A message of exactly `tokens` estimated tokens (4 of them message overhead, 3 ASCII characters a token). */
+const sized = (tokens: number, mark = "a") => new HumanMessage("x".repeat(3 * (tokens - 4) - 1) + mark);
+const marked = (message: BaseMessage) => new HumanMessage({ content: [{ type: "text", text: String(message.content), cache_control: { type: "ephemeral" } }] });
+
+describe("OpenAI-style automatic prefix caching", () => {
+  it.each([
+    [1023, 0],
+    [1024, 1024],
+    [1151, 1024],
+    [1152, 1152],
+    [3000, 2944],
+  ])("serves %i common tokens as %i (from 1,024, in 128-token steps)", (common, cached) => {
+    const shared = [sized(common - 100), sized(100)];
+    const previous = promptBlocks([...shared, sized(500, "p")], 0);
+    const next = promptBlocks([...shared, new AIMessage("different")], 0);
+    expect(commonPrefixTokens(previous, next)).toBe(common);
+    expect(openAiCache(previous, next).cached).toBe(cached);
+  });
+
+  it("counts the tool schemas, ignores cache_control markers and ids, and reads into the first differing message", () => {
+    const system = new SystemMessage("s".repeat(3000));
+    const a = promptBlocks([system, new HumanMessage({ id: "1", content: "hello there, how are you" })], 200);
+    const markedSystem = new SystemMessage({ content: [{ type: "text", text: "s".repeat(3000), cache_control: { type: "ephemeral" } }] });
+    const b = promptBlocks([markedSystem, new HumanMessage({ id: "2", content: "hello there, what now" })], 200);
+    const systemTokens = estimator.estimateMessage(system);
+    expect(commonPrefixTokens(a, b)).toBe(200 + systemTokens + estimator.estimateText("hello there, "));
+  });
+
+  it("serves nothing on the first call, and never more than the prompt", () => {
+    const prompts = [promptBlocks([sized(2000)], 0), promptBlocks([sized(2000)], 0)];
+    expect(cacheSeries(prompts, "openai").map((c) => c.cached)).toEqual([0, 1920]);
+  });
+});
+
+describe("Anthropic-style breakpoints", () => {
+  const head = sized(1500, "h");
+  const older = sized(800, "o");
+
+  it("with the request-level breakpoint only, a changed prefix serves nothing and the whole prompt is written", () => {
+    const previous = promptBlocks([head, older, sized(50, "1")], 0);
+    const next = promptBlocks([sized(1500, "H"), older, sized(50, "1"), sized(50, "2")], 0);
+    expect(anthropicCache(previous, next)).toEqual({ prompt: 2400, cached: 0, written: 2400 });
+  });
+
+  it("serves the previous call's last block when the prompt only grew, and writes the rest", () => {
+    const previous = promptBlocks([head, older], 0);
+    const next = promptBlocks([head, older, sized(100, "n")], 0);
+    expect(anthropicCache(previous, next)).toEqual({ prompt: 2400, cached: 2300, written: 100 });
+  });
+
+  it("serves up to a block breakpoint the previous call wrote when later blocks changed", () => {
+    const previous = promptBlocks([marked(head), sized(300, "x"), sized(50, "1")], 0);
+    const next = promptBlocks([marked(head), sized(300, "y"), sized(50, "2")], 0);
+    expect(anthropicCache(previous, next)).toEqual({ prompt: 1850, cached: 1500, written: 350 });
+    // Without the marker the head is not an entry: nothing is served.
+    expect(anthropicCache(promptBlocks([head, sized(300, "x")], 0), promptBlocks([head, sized(300, "y")], 0)).cached).toBe(0);
+  });
+
+  it("looks back at most 20 blocks from a breakpoint", () => {
+    const previous = promptBlocks([head], 0);
+    const grown = (n: number) => promptBlocks([head, ...Array.from({ length: n }, (_, i) => new ToolMessage({ tool_call_id: `c${i}`, content: "r" }))], 0);
+    expect(anthropicCache(previous, grown(19)).cached).toBe(1500);
+    expect(anthropicCache(previous, grown(20)).cached).toBe(0);
+  });
+});
+
+describe("conversation cost", () => {
+  const prices: Prices = { name: "t", model: "anthropic", input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15, asOf: "test", source: "test" };
+
+  it("bills fresh, cached and written input and the output at their prices", () => {
+    const dollars = conversationCost([{ prompt: 1_000_000, cached: 500_000, written: 250_000 }], 100_000, prices);
+    expect(dollars).toBeCloseTo(0.25 * 3 + 0.5 * 0.3 + 0.25 * 3.75 + 0.1 * 15, 10);
+  });
+
+  it("has two dated presets with a source, one per cache model", () => {
+    expect(PRICE_PRESETS.map((p) => p.model)).toEqual(["openai", "anthropic"]);
+    for (const p of PRICE_PRESETS) {
+      expect(p.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(p.source).toMatch(/^https:\/\//);
+      expect(p.cachedInput).toBeLessThan(p.input);
+    }
+  });
+});
