@@ -31,6 +31,7 @@ export type {
   ContextSettings,
   ManagedReport,
   ManagedView,
+  ViewBuildInputs,
 } from "./manager/types.js";
 export { summaryThreshold, summaryTrigger } from "./summarize/threshold.js";
 export { findSafeCut, forbiddenCuts, isSafeCut, DEFAULT_KEEP, type KeepOptions } from "./summarize/safe-cut.js";
@@ -103,6 +104,7 @@ export {
   conversationKey,
   checkConversationKey,
   parseCompactionState,
+  checkListViewsOptions,
   type CompactionState,
   type CompactionStore,
   type ContextStore,
@@ -149,3 +151,22 @@ export {
   type SelectMemoriesOptions,
 } from "./memories/index.js";
 export { requestText, messageText } from "./lexical/index.js";
+
+// -- view records and the inspector (issue 18) --
+export {
+  VIEW_RECORD_VERSION,
+  DEFAULT_MAX_VIEW_RECORDS,
+  viewRecordOf,
+  rebuildView,
+  reportDifferences,
+  parseViewRecordEntry,
+  resolveMaxViewRecords,
+  type ViewRecord,
+  type ViewRecordEntry,
+  type ViewInputHashes,
+  type StoredView,
+  type ListViewsOptions,
+  type ViewRecordContext,
+  type RebuiltView,
+  type RebuildViewOptions,
+} from "./record/index.js";

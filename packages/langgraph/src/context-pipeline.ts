@@ -6,6 +6,7 @@ import { conversationKeyOf } from "./conversation-key.js";
 import { ContextIntegrationError } from "./errors.js";
 import { logEvidenceError, publishReport, type ContextSource } from "./observability.js";
 import { resolveContextOptions, type ContextOptions, type ResolvedContextOptions } from "./options.js";
+import { recordCall } from "./record-view.js";
 import { parseContextConfig } from "./request-config.js";
 
 /** One model call as an integration sees it. */
@@ -124,8 +125,10 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
     return { key, request, config: input.config };
   };
 
-  const publish = (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) =>
-    publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+  const publish = async (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) => {
+    await publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+    if (resolved.recordViews) await recordCall(store, prepared, view, { source, overflowRecovery }, logger);
+  };
 
   return {
     options: resolved,

@@ -30,6 +30,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   systemPrompt: "a string or a SystemMessage",
   tools: "an array of tools or tool schemas, or a function ({ messages, config }) => tools",
   logger: "an object with info(record) and warn(record)",
+  recordViews: "a boolean",
 };
 
 /**
@@ -82,6 +83,13 @@ export const integrationOptionsSchema = z.object({
    * @default undefined
    */
   logger: z.custom<ContextLogger>(hasMethods("info", "warn")).optional(),
+  /**
+   * Keep, per model call, the view's report, options and input hashes in the store
+   * (`store.recordView`, when the store has it) for `contextview inspect`. A record
+   * that cannot be kept is logged and never fails the call.
+   * @default true
+   */
+  recordViews: z.boolean().optional(),
 });
 
 /**
@@ -114,6 +122,7 @@ export interface ResolvedContextOptions {
   /** Fixed tools; a {@link ToolsForCall} function is applied by the node per call. */
   tools: readonly unknown[] | undefined;
   logger: ContextLogger | undefined;
+  recordViews: boolean;
 }
 
 const INTEGRATION_KEYS = Object.keys(integrationOptionsSchema.shape) as (keyof IntegrationOptions)[];
@@ -152,5 +161,6 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
     systemPrompt: options.systemPrompt,
     tools: Array.isArray(options.tools) ? (options.tools as readonly unknown[]) : undefined,
     logger: options.logger,
+    recordViews: options.recordViews ?? true,
   };
 }
