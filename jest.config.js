@@ -5,7 +5,7 @@ const transform = {
 };
 // Sources import siblings as "./x.js" (nodenext); jest resolves them to the .ts files.
 const moduleNameMapper = {
-  "^@contextview/(core|sqlite|langgraph)$": "<rootDir>/../../packages/$1/src/index.ts",
+  "^@contextview/(core|sqlite|langgraph|inspect)$": "<rootDir>/../../packages/$1/src/index.ts",
   "^(\\.{1,2}/.*)\\.js$": "$1",
 };
 
@@ -24,6 +24,7 @@ module.exports = {
     project("core"),
     project("sqlite"),
     project("langgraph"),
+    project("inspect"),
     {
       displayName: "integration",
       rootDir: "test",
@@ -31,7 +32,7 @@ module.exports = {
       testMatch: ["<rootDir>/**/*.test.ts"],
       transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../tsconfig.json" }] },
       moduleNameMapper: {
-        "^@contextview/(core|sqlite|langgraph)$": "<rootDir>/../packages/$1/src/index.ts",
+        "^@contextview/(core|sqlite|langgraph|inspect)$": "<rootDir>/../packages/$1/src/index.ts",
         "^(\\.{1,2}/.*)\\.js$": "$1",
       },
     },

@@ -1,4 +1,5 @@
-// The arrows between our packages point one way: langgraph -> sqlite -> core, langgraph -> core.
+// The arrows between our packages point one way: langgraph -> sqlite -> core, langgraph -> core,
+// inspect -> sqlite/core (and postgres, loaded only when installed).
 // core imports nothing of ours. A package reaches another only by its name, never by a path into it.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -7,6 +8,8 @@ const allowed = {
   core: [],
   sqlite: ["core"],
   langgraph: ["core", "sqlite"],
+  // The inspector reads a store (sqlite; postgres is resolved at run time when installed) and rebuilds views with core.
+  inspect: ["core", "sqlite", "langgraph", "postgres"],
 };
 
 const root = new URL("..", import.meta.url).pathname;
@@ -48,4 +51,4 @@ if (problems.length > 0) {
   console.error(`Import rules broken:\n${[...new Set(problems)].join("\n")}`);
   process.exit(1);
 }
-console.log("Import arrows: ok (langgraph -> sqlite -> core, langgraph -> core)");
+console.log("Import arrows: ok (langgraph -> sqlite -> core, langgraph -> core, inspect -> sqlite/core)");

@@ -158,6 +158,7 @@ export {
   DEFAULT_MAX_VIEW_RECORDS,
   viewRecordOf,
   rebuildView,
+  recordedMessagesMatch,
   reportDifferences,
   parseViewRecordEntry,
   resolveMaxViewRecords,

@@ -5,7 +5,7 @@ import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
 import type { BuildContextInput, ContextView } from "../view/types.js";
 import { readMessagesHash } from "./hash.js";
-import type { StoredView, ViewInputHashes } from "./types.js";
+import type { StoredView, ViewInputHashes, ViewRecord } from "./types.js";
 
 /** Options of {@link rebuildView}. */
 export interface RebuildViewOptions {
@@ -56,6 +56,27 @@ export function reportDifferences(recorded: unknown, rebuilt: unknown, path = ""
   return keys.flatMap((key) => reportDifferences(a[key], b[key], path === "" ? key : `${path}.${key}`));
 }
 
+/** Leading system messages. */
+function leadOf(messages: readonly MessageInput[]): number {
+  let lead = 0;
+  while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
+  return lead;
+}
+
+/**
+ * True when `messages` are the checkpoint messages the recorded view was built
+ * from: the same count, and the same messages where the view read them.
+ *
+ * @example
+ * ```ts
+ * if (recordedMessagesMatch(stored.record, checkpointMessages)) rebuildView(stored, checkpointMessages);
+ * ```
+ */
+export function recordedMessagesMatch(record: ViewRecord, messages: readonly MessageInput[]): boolean {
+  const { count, readFrom, hash } = record.messages;
+  return messages.length === count && readMessagesHash(messages, leadOf(messages), readFrom, count) === hash;
+}
+
 /**
  * Rebuild the view of a recorded model call from the checkpoint messages of that
  * step and the record's options and inputs, and check it against the record.
@@ -94,12 +115,11 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   if (record.options.estimator === "custom" && options.estimator === undefined) return unverifiable("the call used a custom estimator; pass the same estimator to rebuild it");
   if (problems.length > 0) return unverifiable();
 
-  const { count, offset, readFrom, hash } = record.messages;
+  const { count, offset } = record.messages;
   if (checkpointMessages.length !== count) problems.push(`the checkpoint holds ${checkpointMessages.length} messages, the call was built from ${count}`);
   const messages = checkpointMessages.slice(0, count);
-  let lead = 0;
-  while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
-  if (messages.length === count && readMessagesHash(messages, lead, readFrom, count) !== hash) {
+  const lead = leadOf(messages);
+  if (messages.length === count && !recordedMessagesMatch(record, messages)) {
     problems.push("the checkpoint messages differ from those the view was built from (the checkpoint was edited)");
   }
 
