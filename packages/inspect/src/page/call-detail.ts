@@ -1,6 +1,7 @@
 import { compactionMarkerOf, type ManagedReport } from "@contextview/core";
 import type { InspectedCall } from "../inspect-thread.js";
 import { budgetBar, budgetLegend } from "./budget-bar.js";
+import { evidenceEntries } from "./evidence.js";
 import { count, html, type Markup } from "./html.js";
 import { viewMessages } from "./view-messages.js";
 
@@ -98,7 +99,7 @@ export function callDetail(call: InspectedCall): Markup {
   ${usage(call)}
   <div class="inputs">
     <div><h3>Summary in effect</h3>${rebuilt.summaryText === null ? html`<p class="empty">No summary.</p>` : html`<pre class="content">${rebuilt.summaryText}</pre>`}</div>
-    <div><h3>Evidence in effect</h3>${rebuilt.evidenceText === null ? html`<p class="empty">No evidence.</p>` : html`<pre class="content">${rebuilt.evidenceText}</pre>`}</div>
+    <div><h3>Evidence in effect</h3>${rebuilt.evidenceText === null ? html`<p class="empty">No evidence.</p>` : evidenceEntries(rebuilt.evidenceText)}</div>
   </div>
   ${options(call)}
   <h3>Messages as the model got them</h3>

@@ -64,6 +64,9 @@ main{padding:16px 24px;display:grid;grid-template-columns:minmax(260px,340px) 1f
 .calls ul,.msg .calls{margin:6px 0 0;padding-left:18px;font-size:12.5px}
 .omitted{border:1px dashed #f59e0b;background:repeating-linear-gradient(45deg,#fffbeb,#fffbeb 8px,#fef3c7 8px,#fef3c7 16px);border-radius:8px;padding:8px 12px;font-weight:600;color:#78350f}
 .empty{color:var(--muted)}
+.evidence{list-style:none;margin:6px 0 0;padding:8px;max-height:18em;overflow:auto;background:#f9fafb;border:1px solid var(--line);border-radius:6px;font-size:12.5px}
+.evidence ul{margin:3px 0 8px;padding-left:16px}.evidence .who{color:var(--muted);font-size:11.5px}
+.chart .col:focus{outline:none}
 .threads{max-width:900px;margin:24px auto}.threads table{width:100%;border-collapse:collapse}.threads td,.threads th{padding:8px;border-bottom:1px solid var(--line);text-align:left}
 @media (max-width:900px){main{grid-template-columns:1fr}.calls{position:static;max-height:none}.inputs{grid-template-columns:1fr}}
 `;

@@ -4,7 +4,7 @@ import { count, html, type Markup } from "./html.js";
 
 const WIDTH = 1000;
 const HEIGHT = 220;
-const PAD = { left: 52, right: 12, top: 22, bottom: 26 };
+const PAD = { left: 52, right: 12, top: 34, bottom: 26 };
 
 /**
  * The whole thread at a glance: per call, the estimated tokens stacked by part,
@@ -30,13 +30,13 @@ export function threadChart(calls: readonly InspectedCall[]): Markup {
       return html`<rect x="${x.toFixed(2)}" y="${y(base).toFixed(2)}" width="${barW.toFixed(2)}" height="${(y(from) - y(base)).toFixed(2)}" fill="${part.color}"/>`;
     });
     const marks = [
-      call.summaryChanged && call.rebuilt.summaryText !== null ? html`<text class="mark mark-s" x="${(x + barW / 2).toFixed(2)}" y="${(PAD.top - 8).toFixed(2)}">S</text>` : null,
-      call.evidenceChanged && call.record.inputs.evidence !== null ? html`<text class="mark mark-e" x="${(x + barW / 2).toFixed(2)}" y="${(PAD.top + 2).toFixed(2)}">E</text>` : null,
+      call.summaryChanged && call.rebuilt.summaryText !== null ? html`<text class="mark mark-s" x="${(x + barW / 2).toFixed(2)}" y="12">S</text>` : null,
+      call.evidenceChanged && call.record.inputs.evidence !== null ? html`<text class="mark mark-e" x="${(x + barW / 2).toFixed(2)}" y="25">E</text>` : null,
       call.usage ? html`<circle class="usage" cx="${(x + barW / 2).toFixed(2)}" cy="${y(call.usage.inputTokens).toFixed(2)}" r="3"/>` : null,
       call.rebuilt.status !== "match" ? html`<text class="mark mark-x" x="${(x + barW / 2).toFixed(2)}" y="${(HEIGHT - 4).toFixed(2)}">!</text>` : null,
     ];
     const title = `Call ${call.record.sequence}: ${count(tokens.total)} / ${count(limit)} tokens${call.usage ? `, reported ${count(call.usage.inputTokens)}` : ""}, ${call.record.report.compaction.kind}, ${call.rebuilt.status}`;
-    return html`<g class="col" data-call="${call.record.sequence}" tabindex="-1"><title>${title}</title><rect class="hit" x="${(PAD.left + i * step).toFixed(2)}" y="${PAD.top}" width="${step.toFixed(2)}" height="${plotH}"/>${rects}${marks}</g>`;
+    return html`<g class="col" data-call="${call.record.sequence}"><title>${title}</title><rect class="hit" x="${(PAD.left + i * step).toFixed(2)}" y="0" width="${step.toFixed(2)}" height="${PAD.top + plotH}"/>${rects}${marks}</g>`;
   });
   const limitPoints = calls
     .map((call, i) => `${(PAD.left + i * step).toFixed(2)},${y(call.record.report.limit).toFixed(2)} ${(PAD.left + (i + 1) * step).toFixed(2)},${y(call.record.report.limit).toFixed(2)}`)
