@@ -17,7 +17,8 @@ export const SCRIPT = `
       if (el.tagName !== "SECTION") el.classList.toggle("active", el.getAttribute("data-call") === id);
     });
     var row = document.querySelector(".row[data-call='" + id + "']");
-    if (row && row.scrollIntoView) row.scrollIntoView({block:"nearest"});
+    var list = row ? row.closest(".calls") : null;
+    if (list && list.scrollHeight > list.clientHeight) list.scrollTop = Math.max(0, row.offsetTop - list.clientHeight / 2);
     if (push && history.replaceState) history.replaceState(null, "", "#call-" + id);
   }
   document.addEventListener("click", function(event){

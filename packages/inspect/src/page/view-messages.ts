@@ -49,11 +49,14 @@ function omittedHistory(report: ContextReport, record: ViewRecord): Markup | nul
   const { dropped, unread } = report.messages;
   const { count: total, offset } = record.messages;
   // The view's input is the checkpoint's leading system messages plus messages [offset, count).
-  const summarized = offset > 0 ? offset - (report.messages.in - (total - offset)) : 0;
+  const lead = offset > 0 ? report.messages.in - (total - offset) : 0;
+  const start = offset > 0 ? offset : lead;
+  if (offset > lead) parts.push(`Checkpoint messages ${count(lead + 1)}–${count(offset)} are replaced by the summary above`);
   if (dropped > 0) {
-    parts.push(`${count(dropped)} older message${dropped === 1 ? "" : "s"} (${count(report.turns.dropped)} turn${report.turns.dropped === 1 ? "" : "s"}${unread > 0 ? `, ${count(unread)} never read` : ""}) left out of this view`);
+    const droppedEnd = start + Math.max(0, report.cut - lead);
+    const range = droppedEnd > start ? `checkpoint messages ${count(start + 1)}–${count(droppedEnd)}: ` : "";
+    parts.push(`${range}${count(dropped)} older message${dropped === 1 ? "" : "s"} (${count(report.turns.dropped)} turn${report.turns.dropped === 1 ? "" : "s"}${unread > 0 ? `, ${count(unread)} never read` : ""}) left out of this view`);
   }
-  if (summarized > 0) parts.push(`${count(summarized)} messages before them are replaced by the summary`);
   if (parts.length === 0) return null;
   return html`<li class="omitted"><span>⋯</span> ${parts.join("; ")} — they remain in the checkpoint.</li>`;
 }
