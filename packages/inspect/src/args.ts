@@ -14,7 +14,14 @@ export interface InspectArguments {
   help: boolean;
 }
 
-/** Port `--serve` listens on, on 127.0.0.1 only. */
+/**
+ * Port `--serve` listens on, on 127.0.0.1 only.
+ *
+ * @example
+ * ```ts
+ * await serveInspector(sources, { port: DEFAULT_PORT }); // http://127.0.0.1:4319/
+ * ```
+ */
 export const DEFAULT_PORT = 4319;
 
 export const USAGE = `Usage:

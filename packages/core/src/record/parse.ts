@@ -4,7 +4,12 @@ import { VIEW_RECORD_VERSION, type ViewInputHashes, type ViewRecordEntry } from 
 
 /**
  * Records kept per conversation by the stores, unless configured otherwise; the
- * oldest is evicted first. About 3 KB each, plus each distinct input text once.
+ * oldest is evicted first. About 2 KB each, plus each distinct input text once.
+ *
+ * @example
+ * ```ts
+ * new InMemoryContextStore({ maxViewRecords: DEFAULT_MAX_VIEW_RECORDS * 2 });
+ * ```
  */
 export const DEFAULT_MAX_VIEW_RECORDS = 200;
 
@@ -48,7 +53,15 @@ export function parseViewRecordEntry(value: unknown): ViewRecordEntry {
   return { record: JSON.parse(JSON.stringify(rest)) as ViewRecordEntry["record"], inputs };
 }
 
-/** Checks a store's `maxViewRecords` option. */
+/**
+ * Checks a store's `maxViewRecords` option: a non-negative integer, or the default.
+ *
+ * @example
+ * ```ts
+ * resolveMaxViewRecords(undefined); // 200
+ * resolveMaxViewRecords(-1); // throws INVALID_OPTION naming `maxViewRecords`
+ * ```
+ */
 export function resolveMaxViewRecords(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_VIEW_RECORDS;
   if (!Number.isSafeInteger(value) || value < 0) throw invalidOption("maxViewRecords", "a non-negative integer (0 keeps none)", value);

@@ -43,7 +43,14 @@ const INPUT_NAMES: Readonly<Record<keyof ViewInputHashes, string>> = {
   evidence: "evidence",
 };
 
-/** Every path where two plain JSON values differ, as "path: recorded x, rebuilt y". */
+/**
+ * Every path where two plain JSON values differ, as "path: recorded x, rebuilt y".
+ *
+ * @example
+ * ```ts
+ * reportDifferences({ tokens: { total: 10 } }, { tokens: { total: 12 } }); // ["tokens.total: recorded 10, rebuilt 12"]
+ * ```
+ */
 export function reportDifferences(recorded: unknown, rebuilt: unknown, path = ""): string[] {
   if (Object.is(recorded, rebuilt)) return [];
   const bothObjects = typeof recorded === "object" && recorded !== null && typeof rebuilt === "object" && rebuilt !== null;

@@ -2,7 +2,14 @@ import type { ResolvedBudget } from "../budget.js";
 import type { ManagedReport } from "../manager/types.js";
 import type { ViewOptions } from "../view/types.js";
 
-/** Version of {@link ViewRecord}; a store refuses records of another version. */
+/**
+ * Version of {@link ViewRecord}; a store refuses records of another version.
+ *
+ * @example
+ * ```ts
+ * stored.record.version === VIEW_RECORD_VERSION; // true
+ * ```
+ */
 export const VIEW_RECORD_VERSION = 1;
 
 /**

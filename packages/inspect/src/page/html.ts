@@ -8,7 +8,14 @@ export class Markup {
 
 const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Text as HTML text or attribute value: `<script>` becomes `&lt;script&gt;`. */
+/**
+ * Text as HTML text or attribute value.
+ *
+ * @example
+ * ```ts
+ * escapeHtml("<script>"); // "&lt;script&gt;"
+ * ```
+ */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
