@@ -27,14 +27,22 @@ export interface ViewRecordContext {
   now?: number;
 }
 
+/** Converted schemas per tool object: the same tools are bound on every call. */
+const schemas = new WeakMap<object, unknown>();
+
 /** A tool as the estimator charges it: LangChain tools become their OpenAI tool schema. */
 function toolSchemaOf(tool: unknown): unknown {
   if (typeof tool === "object" && tool !== null && ("schema" in tool || "lc_namespace" in tool) && !("function" in tool)) {
+    const cached = schemas.get(tool);
+    if (cached !== undefined) return cached;
+    let schema: unknown;
     try {
-      return convertToOpenAITool(tool as never);
+      schema = convertToOpenAITool(tool as never);
     } catch {
-      return tool;
+      schema = tool;
     }
+    schemas.set(tool, schema);
+    return schema;
   }
   return tool;
 }
