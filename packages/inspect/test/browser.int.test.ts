@@ -5,7 +5,9 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { inspectThread, openSqliteSources, renderThreadPage, runInspectCli } from "@contextview/inspect";
 import { runFinanceThread, useTempDir } from "./support/finance-thread";
 
-jest.setTimeout(300_000);
+// A shared, loaded machine can make Chromium slow to start and render; wait rather than flake.
+jest.setTimeout(600_000);
+const ACTION_TIMEOUT_MS = 180_000;
 
 const CHROMIUM = process.env["CONTEXTVIEW_CHROMIUM"] ?? "/usr/bin/chromium";
 const ROOT = resolve(__dirname, "../../..");
@@ -16,12 +18,16 @@ if (!runs) process.stderr.write(`inspector browser test skipped: no Chromium at 
 type Context = BrowserContext;
 
 async function launch(dir: string): Promise<Context> {
-  return chromium.launchPersistentContext(join(dir, "profile"), {
+  const context = await chromium.launchPersistentContext(join(dir, "profile"), {
+    timeout: ACTION_TIMEOUT_MS,
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 860 },
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(ACTION_TIMEOUT_MS);
+  return context;
 }
 
 (runs ? describe : describe.skip)("the inspector page in Chromium", () => {
