@@ -50,7 +50,7 @@ export interface InspectedCall {
 export interface InspectedThread {
   threadId: string;
   userId: string;
-  /** Checkpoints of the thread read. */
+  /** Checkpoints of the thread read (every one when some call named none). */
   checkpoints: number;
   /** Messages in the newest checkpoint. */
   messages: number;
@@ -69,9 +69,10 @@ function usageOf(message: unknown): ReportedUsage | null {
 }
 
 /**
- * Read a thread's checkpoints with the checkpointer's own `list`, and its view
- * records from the store; rebuild each recorded view from the checkpoint messages
- * of its step and check it against the record. A call whose rebuilt report
+ * Read a thread's view records from the store and, with the checkpointer's own
+ * `getTuple` (the checkpoint each call names) or `list` (for calls that name none),
+ * the checkpoint messages of each call's step; rebuild each recorded view from them
+ * and check it against the record. A call whose rebuilt report
  * differs, or whose checkpoint or inputs are gone, says so (`rebuilt.status`).
  *
  * @example
@@ -90,31 +91,66 @@ export async function inspectThread(options: InspectThreadOptions): Promise<Insp
     if (typeof value !== "string" || value === "") throw new InspectError("INVALID_ARGUMENT", `Expected \`${field}\` to be a non-empty string, got ${JSON.stringify(value)}`, { field });
   }
   const stored = await store.listViews({ userId, conversationId: threadId }, options.limit === undefined ? {} : { limit: options.limit });
-  const byCount = new Map<number, StoredView[]>();
-  for (const view of stored) byCount.set(view.record.messages.count, [...(byCount.get(view.record.messages.count) ?? []), view]);
 
   const results = new Map<StoredView, { rebuilt: RebuiltView; checkpointId: string | null }>();
-  const fallback = new Map<StoredView, string>();
-  const usageAfter = new Map<number, ReportedUsage>();
-  let checkpoints = 0;
-  let newest = 0;
   const rebuildOptions = options.estimator === undefined ? {} : { estimator: options.estimator };
-  // Newest first; one checkpoint at a time, so only the rebuilt (bounded) views are held.
-  for await (const tuple of checkpointer.list({ configurable: { thread_id: threadId, checkpoint_ns: "" } })) {
-    checkpoints++;
-    const messages = messagesOf(tuple);
-    if (messages === null) continue;
-    if (checkpoints === 1) newest = messages.length;
-    const id = tuple.config.configurable?.["checkpoint_id"] as string | undefined;
-    const usage = usageOf(messages[messages.length - 1]);
-    if (usage !== null && byCount.has(messages.length - 1)) usageAfter.set(messages.length - 1, usage);
-    for (const view of byCount.get(messages.length) ?? []) {
-      if (results.has(view)) continue;
-      if (recordedMessagesMatch(view.record, messages)) results.set(view, { rebuilt: rebuildView(view, messages, rebuildOptions), checkpointId: id ?? null });
-      else if (id !== undefined && !fallback.has(view)) fallback.set(view, id);
+  const configOf = (id?: string) => ({ configurable: { thread_id: threadId, checkpoint_ns: "", ...(id === undefined ? {} : { checkpoint_id: id }) } });
+  // Messages of the checkpoints read, by length, to find the answer (and its usage) that followed each call.
+  const seen = new Map<number, readonly MessageInput[]>();
+  const remember = (messages: readonly MessageInput[]) => {
+    if (!seen.has(messages.length)) seen.set(messages.length, messages);
+  };
+
+  // 1. Calls recorded inside a graph name the checkpoint their step started from: read just those.
+  const byId = new Map<string, readonly MessageInput[] | null>();
+  let checkpoints = 0;
+  for (const view of stored) {
+    const id = view.record.checkpointId;
+    if (id === null) continue;
+    if (!byId.has(id)) {
+      const tuple = await checkpointer.getTuple(configOf(id));
+      const messages = tuple ? messagesOf(tuple) : null;
+      byId.set(id, messages);
+      if (messages) remember(messages);
     }
+    const messages = byId.get(id);
+    if (messages && recordedMessagesMatch(view.record, messages)) results.set(view, { rebuilt: rebuildView(view, messages, rebuildOptions), checkpointId: id });
   }
-  if (checkpoints === 0 && stored.length === 0) throw new InspectError("NOT_FOUND", `No checkpoints and no view records for thread ${JSON.stringify(threadId)}`, { field: "thread" });
+
+  // 2. The others (no checkpoint id, or not that checkpoint's messages): walk the thread's checkpoints, newest first.
+  const pending = stored.filter((view) => !results.has(view));
+  const byCount = new Map<number, StoredView[]>();
+  for (const view of pending) byCount.set(view.record.messages.count, [...(byCount.get(view.record.messages.count) ?? []), view]);
+  // A call whose named checkpoint holds other messages is rebuilt from it, to show the mismatch.
+  const fallback = new Map<StoredView, string>();
+  for (const view of pending) if (view.record.checkpointId !== null && byId.get(view.record.checkpointId)) fallback.set(view, view.record.checkpointId);
+  let newest: readonly MessageInput[] | null = null;
+  if (pending.length > 0) {
+    for await (const tuple of checkpointer.list(configOf())) {
+      checkpoints++;
+      const messages = messagesOf(tuple);
+      if (messages === null) continue;
+      newest ??= messages;
+      const id = tuple.config.configurable?.["checkpoint_id"] as string | undefined;
+      if (byCount.has(messages.length - 1)) remember(messages);
+      for (const view of byCount.get(messages.length) ?? []) {
+        if (results.has(view)) continue;
+        if (recordedMessagesMatch(view.record, messages)) results.set(view, { rebuilt: rebuildView(view, messages, rebuildOptions), checkpointId: id ?? null });
+        else if (id !== undefined && !fallback.has(view)) fallback.set(view, id);
+      }
+    }
+  } else {
+    const tuple = await checkpointer.getTuple(configOf());
+    newest = tuple ? messagesOf(tuple) : null;
+  }
+  if (newest) remember(newest);
+  if (newest === null && stored.length === 0) throw new InspectError("NOT_FOUND", `No checkpoints and no view records for thread ${JSON.stringify(threadId)}`, { field: "thread" });
+  checkpoints = Math.max(checkpoints, byId.size + (newest ? 1 : 0));
+  const lengths = [...seen.keys()].sort((x, y) => x - y);
+  const usageAfter = (count: number): ReportedUsage | null => {
+    const length = lengths.find((n) => n > count);
+    return length === undefined ? null : usageOf((seen.get(length) as readonly MessageInput[])[count]);
+  };
 
   const calls: InspectedCall[] = [];
   let previous: InspectedCall | undefined;
@@ -131,12 +167,12 @@ export async function inspectThread(options: InspectThreadOptions): Promise<Insp
       record: view.record,
       rebuilt: result.rebuilt,
       checkpointId: result.checkpointId,
-      usage: usageAfter.get(view.record.messages.count) ?? null,
+      usage: usageAfter(view.record.messages.count),
       summaryChanged: view.record.inputs.summary !== (previous?.record.inputs.summary ?? null),
       evidenceChanged: view.record.inputs.evidence !== (previous?.record.inputs.evidence ?? null),
     };
     calls.push(call);
     previous = call;
   }
-  return { threadId, userId, checkpoints, messages: newest, calls };
+  return { threadId, userId, checkpoints, messages: newest?.length ?? 0, calls };
 }

@@ -16,7 +16,11 @@ export async function recordCall(
 ): Promise<void> {
   if (typeof store.recordView !== "function") return;
   try {
-    const checkpointId = (prepared.config?.configurable as Record<string, unknown> | undefined)?.["checkpoint_id"];
+    // Inside a graph, LangGraph gives each task the checkpoint its step starts from, per namespace
+    // ("" is the root graph): the checkpoint whose messages this view was built from.
+    const configurable = prepared.config?.configurable as Record<string, unknown> | undefined;
+    const map = configurable?.["checkpoint_map"] as Record<string, unknown> | undefined;
+    const checkpointId = map?.[""] ?? configurable?.["checkpoint_id"];
     const entry = viewRecordOf(prepared.request, view, {
       source: meta.source,
       overflowRecovery: meta.overflowRecovery,

@@ -47,7 +47,7 @@ export function renderThreadPage(thread: InspectedThread, options: { backLink?: 
   const keys = html`<ul class="keys">${BUDGET_PARTS.map((p) => html`<li><span class="swatch" style="${`background:${p.color}`}"></span>${p.label}</li>`)}<li>- - prompt limit</li><li>● reported input tokens</li><li><b style="color:#047857">S</b> summary changed</li><li><b style="color:#7c3aed">E</b> evidence changed</li><li><b style="color:#b91c1c">!</b> not verified</li></ul>`;
   const body = html`<header class="top">
   <h1>contextview inspector</h1>
-  <span class="sub">thread <code>${thread.threadId}</code> · user <code>${thread.userId}</code> · ${count(calls.length)} model calls · ${count(thread.checkpoints)} checkpoints · ${count(thread.messages)} messages</span>
+  <span class="sub">thread <code>${thread.threadId}</code> · user <code>${thread.userId}</code> · ${count(calls.length)} model calls · ${count(thread.checkpoints)} checkpoints read · ${count(thread.messages)} messages</span>
   <span class="sum"><span class="pill pill-match">${statuses.match} verified</span> ${statuses.mismatch > 0 ? html`<span class="pill pill-mismatch">${statuses.mismatch} mismatch</span>` : null} ${statuses.unverifiable > 0 ? html`<span class="pill pill-unverifiable">${statuses.unverifiable} unverifiable</span>` : null}</span>
   ${options.backLink ? html`<a href="${options.backLink}" style="color:#93c5fd">all threads</a>` : null}
 </header>
