@@ -21,7 +21,8 @@ describe("inspectThread on a real LangGraph thread (SqliteSaver + SqliteContextS
       expect(inspected.calls.length).toBeGreaterThan(15);
       expect(inspected.calls.map((c) => c.record.sequence)).toEqual(inspected.calls.map((_, i) => i + 1));
       expect(inspected.calls.filter((c) => c.rebuilt.status !== "match").map((c) => [c.record.sequence, c.rebuilt.problems])).toEqual([]);
-      expect(inspected.calls.every((c) => c.checkpointId !== null)).toBe(true);
+      // Each call named the checkpoint its step started from, and that is the one it was rebuilt from.
+      expect(inspected.calls.every((c) => c.checkpointId !== null && c.record.checkpointId === c.checkpointId)).toBe(true);
       expect(inspected.calls.some((c) => c.record.report.compaction.kind === "summary")).toBe(true);
       expect(inspected.calls.some((c) => c.record.report.toolResults.cleared + c.record.report.toolResults.compacted > 0)).toBe(true);
       expect(inspected.calls.some((c) => c.rebuilt.summaryText !== null && c.summaryChanged)).toBe(true);
