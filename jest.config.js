@@ -5,7 +5,7 @@ const transform = {
 };
 // Sources import siblings as "./x.js" (nodenext); jest resolves them to the .ts files.
 const moduleNameMapper = {
-  "^@contextview/(core|sqlite|postgres|langgraph)$": "<rootDir>/../../packages/$1/src/index.ts",
+  "^@contextview/(core|sqlite|postgres|langgraph|inspect)$": "<rootDir>/../../packages/$1/src/index.ts",
   "^(\\.{1,2}/.*)\\.js$": "$1",
 };
 
@@ -27,6 +27,7 @@ module.exports = {
     project("sqlite"),
     project("postgres"),
     project("langgraph"),
+    project("inspect"),
     {
       displayName: "integration",
       rootDir: "test",
@@ -34,7 +35,7 @@ module.exports = {
       testMatch: ["<rootDir>/**/*.test.ts"],
       transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../tsconfig.json" }] },
       moduleNameMapper: {
-        "^@contextview/(core|sqlite|postgres|langgraph)$": "<rootDir>/../packages/$1/src/index.ts",
+        "^@contextview/(core|sqlite|postgres|langgraph|inspect)$": "<rootDir>/../packages/$1/src/index.ts",
         "^(\\.{1,2}/.*)\\.js$": "$1",
       },
     },

@@ -1,4 +1,5 @@
-// The arrows between our packages point one way: sqlite -> core, postgres -> core, langgraph -> core.
+// The arrows between our packages point one way: sqlite -> core, postgres -> core, langgraph -> core,
+// inspect -> core/sqlite/langgraph (and postgres, loaded only when installed).
 // core imports nothing of ours. A package reaches another only by its name, never by a path into it.
 // core imports no Node built-in either (`node:crypto`, `fs`, …): it runs in browsers and edge runtimes.
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -15,6 +16,8 @@ const allowed = {
   postgres: ["core"],
   // The user picks a store package (optional peers): langgraph runs without either.
   langgraph: ["core"],
+  // The inspector reads a store (sqlite; postgres is resolved at run time when installed) and rebuilds views with core.
+  inspect: ["core", "sqlite", "langgraph", "postgres"],
 };
 
 const root = new URL("..", import.meta.url).pathname;
@@ -57,4 +60,4 @@ if (problems.length > 0) {
   console.error(`Import rules broken:\n${[...new Set(problems)].join("\n")}`);
   process.exit(1);
 }
-console.log("Import arrows: ok (sqlite -> core, postgres -> core, langgraph -> core; core imports no Node built-in)");
+console.log("Import arrows: ok (sqlite -> core, postgres -> core, langgraph -> core, inspect -> core/sqlite/langgraph/postgres; core imports no Node built-in)");

@@ -38,6 +38,7 @@ export type {
   ContextSettings,
   ManagedReport,
   ManagedView,
+  ViewBuildInputs,
 } from "./manager/types.js";
 export { summaryThreshold, summaryTrigger } from "./summarize/threshold.js";
 export { findSafeCut, forbiddenCuts, isSafeCut, DEFAULT_KEEP, type KeepOptions } from "./summarize/safe-cut.js";
@@ -111,6 +112,7 @@ export {
   conversationKey,
   checkConversationKey,
   parseCompactionState,
+  checkListViewsOptions,
   type CompactionState,
   type CompactionStore,
   type ContextStore,
@@ -166,3 +168,23 @@ export {
   sameFingerprint,
   type PrefixFingerprint,
 } from "./memo/conversation-memo.js";
+
+// -- view records and the inspector (issue 18) --
+export {
+  VIEW_RECORD_VERSION,
+  DEFAULT_MAX_VIEW_RECORDS,
+  viewRecordOf,
+  rebuildView,
+  recordedMessagesMatch,
+  reportDifferences,
+  parseViewRecordEntry,
+  resolveMaxViewRecords,
+  type ViewRecord,
+  type ViewRecordEntry,
+  type ViewInputHashes,
+  type StoredView,
+  type ListViewsOptions,
+  type ViewRecordContext,
+  type RebuiltView,
+  type RebuildViewOptions,
+} from "./record/index.js";

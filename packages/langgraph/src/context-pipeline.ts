@@ -7,6 +7,7 @@ import { ContextIntegrationError } from "./errors.js";
 import { memoriesForCall } from "./memories-from-store.js";
 import { logEvidenceError, logMemoriesError, publishReport, type ContextSource } from "./observability.js";
 import { resolveContextOptions, type ContextOptions, type ResolvedContextOptions } from "./options.js";
+import { recordCall } from "./record-view.js";
 import { parseContextConfig } from "./request-config.js";
 
 /** One model call as an integration sees it. */
@@ -202,9 +203,10 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
     return { key, request, config: input.config, evidence: report };
   };
 
-  const publish = (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) => {
+  const publish = async (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) => {
     if (prepared.evidence !== undefined) view.report.evidence = prepared.evidence;
-    return publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+    await publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+    if (resolved.recordViews) await recordCall(store, prepared, view, { source, overflowRecovery }, logger);
   };
 
   return {

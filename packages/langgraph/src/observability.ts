@@ -118,8 +118,17 @@ export interface MemoriesErrorRecord {
   code: string | null;
 }
 
+/** A view record the store could not keep; the model call went on. `error` is the error's name and code, never content. */
+export interface ViewRecordErrorRecord {
+  event: "context_view_record_error";
+  source: ContextSource;
+  conversationId: string;
+  error: string;
+  code: string | null;
+}
+
 /** Any record passed to a {@link ContextLogger}. */
-export type ContextLogRecord = ContextBudgetRecord | PromptBudgetRecord | EvidenceErrorRecord | MemoriesErrorRecord;
+export type ContextLogRecord = ContextBudgetRecord | PromptBudgetRecord | EvidenceErrorRecord | MemoriesErrorRecord | ViewRecordErrorRecord;
 
 /** Payload of the {@link CONTEXT_REPORT_EVENT} custom event. */
 export interface ContextReportEvent {

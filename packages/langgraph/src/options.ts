@@ -34,6 +34,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   logger: "an object with info(record) and warn(record)",
   memories: MEMORIES_EXPECTED,
   model: "a chat model (its `profile` gives the default context window, response reserve and image input)",
+  recordViews: "a boolean",
 };
 
 /**
@@ -112,6 +113,13 @@ export const integrationOptionsSchema = z.object({
    * ```
    */
   model: z.custom<object>((value) => typeof value === "object" && value !== null).optional(),
+  /**
+   * Keep, per model call, the view's report, options and input hashes in the store
+   * (`store.recordView`, when the store has it) for `contextview inspect`. A record
+   * that cannot be kept is logged and never fails the call.
+   * @default true
+   */
+  recordViews: z.boolean().optional(),
 });
 
 /**
@@ -150,6 +158,7 @@ export interface ResolvedContextOptions {
   model: object | undefined;
   /** An explicit `profile` option: it wins over the profile read from the model. */
   profile: ModelLimits | undefined;
+  recordViews: boolean;
 }
 
 const INTEGRATION_KEYS = Object.keys(integrationOptionsSchema.shape) as (keyof IntegrationOptions)[];
@@ -191,5 +200,6 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
     memories: options.memories as true | MemoriesFromStore | undefined,
     model: options.model,
     profile: options.profile,
+    recordViews: options.recordViews ?? true,
   };
 }

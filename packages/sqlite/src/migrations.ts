@@ -31,6 +31,23 @@ export const MIGRATIONS: readonly string[] = Object.freeze([
      updated_at INTEGER NOT NULL,
      PRIMARY KEY (user_id, conversation_id)
    );`,
+  // v1: per-call view records (content-free JSON) and the input texts they name, once per hash.
+  `CREATE TABLE contextview_views (
+     user_id TEXT NOT NULL,
+     conversation_id TEXT NOT NULL,
+     sequence INTEGER NOT NULL CHECK (sequence > 0),
+     record TEXT NOT NULL,
+     input_hashes TEXT NOT NULL,
+     recorded_at INTEGER NOT NULL,
+     PRIMARY KEY (user_id, conversation_id, sequence)
+   );
+   CREATE TABLE contextview_view_inputs (
+     user_id TEXT NOT NULL,
+     conversation_id TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     text TEXT NOT NULL,
+     PRIMARY KEY (user_id, conversation_id, hash)
+   );`,
 ]);
 
 /**

@@ -4,6 +4,9 @@ import {
   EvidenceState,
   describeValue,
   checkConversationKey,
+  checkListViewsOptions,
+  parseViewRecordEntry,
+  resolveMaxViewRecords,
   conversationKey,
   parseCompactionState,
   resolveMaxMessageBytes,
@@ -13,9 +16,14 @@ import {
   type ConversationKey,
   type EvidenceCallOptions,
   type EvidenceRecord,
+  type ListViewsOptions,
   type MessageInput,
+  type StoredView,
+  type ViewRecord,
+  type ViewRecordEntry,
 } from "@contextview/core";
 import { migrate } from "./migrations.js";
+import { prepareViewRecords, type ViewRecordStatements } from "./view-records.js";
 import { SUMMARY_DB_PATH_ENV, isMemoryPath, openDatabase, sidecarPath } from "./sidecar.js";
 
 /** Options of {@link SqliteContextStore}. */
@@ -37,6 +45,11 @@ export interface SqliteContextStoreOptions {
    * @default process.emitWarning
    */
   onCompactionError?: (error: ContextViewError) => void;
+  /**
+   * View records kept per conversation (`recordView`); the oldest is evicted first. `0` keeps none.
+   * @default 200 (DEFAULT_MAX_VIEW_RECORDS)
+   */
+  maxViewRecords?: number;
 }
 
 /** A SqliteSaver from @langchain/langgraph-checkpoint-sqlite, or anything holding its better-sqlite3 handle. */
@@ -55,6 +68,7 @@ interface Statements {
   readCompaction: Database.Statement<[string, string], { state: string }>;
   writeCompaction: Database.Statement<[string, string, string, number]>;
   deleteCompaction: Database.Statement<[string, string]>;
+  views: ViewRecordStatements;
   /** Re-reads the revision and writes, in one `BEGIN IMMEDIATE` transaction. */
   commitEvidence: (key: Readonly<ConversationKey>, expected: number, next: EvidenceState) => boolean;
 }
@@ -102,6 +116,7 @@ export class SqliteContextStore implements ContextStore {
   private readonly busyTimeoutMs: number;
   private readonly maxMessageBytes: number;
   private readonly onCompactionError: (error: ContextViewError) => void;
+  private readonly maxViewRecords: number;
   private ownsDatabase = false;
 
   /**
@@ -119,6 +134,7 @@ export class SqliteContextStore implements ContextStore {
       throw new ContextViewError("INVALID_OPTION", "Expected `onCompactionError` to be a function (error) => void", { field: "onCompactionError" });
     }
     this.onCompactionError = onError ?? ((error) => process.emitWarning(error));
+    this.maxViewRecords = resolveMaxViewRecords(options.maxViewRecords);
     this.#db = db;
   }
 
@@ -240,10 +256,32 @@ export class SqliteContextStore implements ContextStore {
         .transaction(() => {
           statements.deleteEvidence.run(key.userId, key.conversationId);
           statements.deleteCompaction.run(key.userId, key.conversationId);
+          statements.views.remove(key);
         })
         .immediate();
     } catch (cause) {
       throw storeError("delete the conversation", cause);
+    }
+  }
+
+  async recordView(key: ConversationKey, entry: ViewRecordEntry): Promise<ViewRecord> {
+    const checked = checkConversationKey(key);
+    const parsed = parseViewRecordEntry(entry);
+    try {
+      const sequence = this.prepared().views.record(checked, parsed);
+      return { ...parsed.record, sequence };
+    } catch (cause) {
+      throw storeError("record a view", cause);
+    }
+  }
+
+  async listViews(key: ConversationKey, options: ListViewsOptions = {}): Promise<StoredView[]> {
+    const { userId, conversationId } = checkConversationKey(key);
+    const limit = checkListViewsOptions(options);
+    try {
+      return this.prepared().views.list({ userId, conversationId }, limit);
+    } catch (cause) {
+      throw storeError("list view records", cause);
     }
   }
 
@@ -289,7 +327,7 @@ export class SqliteContextStore implements ContextStore {
     db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     migrate(db);
     const where = "WHERE user_id = ? AND conversation_id = ?";
-    const statements: Omit<Statements, "commitEvidence"> = {
+    const statements: Omit<Statements, "commitEvidence" | "views"> = {
       readEvidence: db.prepare(`SELECT revision, state FROM contextview_evidence ${where}`),
       deleteEvidence: db.prepare(`DELETE FROM contextview_evidence ${where}`),
       readCompaction: db.prepare(`SELECT state FROM contextview_compaction ${where}`),
@@ -313,7 +351,11 @@ export class SqliteContextStore implements ContextStore {
       writeEvidence.run(key.userId, key.conversationId, expected + 1, next.cursor, next.prefixDigest, JSON.stringify(next), Date.now());
       return true;
     });
-    this.#statements = { ...statements, commitEvidence: (key, expected, next) => commit.immediate(key, expected, next) };
+    this.#statements = {
+      ...statements,
+      views: prepareViewRecords(db, this.maxViewRecords),
+      commitEvidence: (key, expected, next) => commit.immediate(key, expected, next),
+    };
     return this.#statements;
   }
 }

@@ -120,7 +120,7 @@ describe("SqliteContextStore.nextTo", () => {
     expect(second.asMessage()?.content).toContain("We must ship by Friday.");
 
     expect(tables(checkpointFile)).toEqual(["checkpoints", "writes"]);
-    expect(tables(store.file)).toEqual(["contextview_compaction", "contextview_evidence", "contextview_migrations"]);
+    expect(tables(store.file)).toEqual(["contextview_compaction", "contextview_evidence", "contextview_migrations", "contextview_view_inputs", "contextview_views"]);
 
     await store.putCompaction({ userId: "user", conversationId: "t1" }, { version: 1, summary: null, failures: 1 });
     await saver.deleteThread("t1");

@@ -17,10 +17,10 @@ import { summaryTrigger } from "../summarize/threshold.js";
 import { chunkTranscript, renderTranscript } from "../summarize/transcript.js";
 import { buildContext } from "../view/build-context.js";
 import { resolveViewOptions } from "../view/options.js";
-import type { ContextView } from "../view/types.js";
+import type { ContextView, ViewOptions } from "../view/types.js";
 import { nextCalibration } from "./calibration.js";
 import { isContextOverflow } from "./overflow.js";
-import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView } from "./types.js";
+import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView, ViewBuildInputs } from "./types.js";
 
 /**
  * Default share of the prompt limit kept verbatim after a summary (at least, and at
@@ -195,8 +195,11 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         summaryMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
       });
 
+    const viewOptions: Required<ViewOptions> = resolveViewOptions(settings);
+    const builtWith = (offset: number, text: string | null): ViewBuildInputs => ({ lead, offset, summaryText: text, options: viewOptions, customEstimator: options.estimator !== undefined });
     let offset = summary ? summary.prefixN : lead;
     let view = viewOf(offset, summary?.text ?? null);
+    let built = builtWith(offset, summary?.text ?? null);
     let kind: ManagedReport["compaction"]["kind"] = "none";
     let calls = 0;
     let inputChars = 0;
@@ -232,6 +235,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
           summary = next.summary;
           failures = 0;
           view = viewOf(offset, outcome.text);
+          built = builtWith(offset, outcome.text);
           kind = "summary";
           if (options.writeBack) await options.writeBack(key.conversationId, view.messages, messages);
         } else {
@@ -260,7 +264,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
-    return finish(view, ratio, sources, {
+    return finish(view, ratio, sources, built, {
       kind,
       trigger,
       summaryCacheHit: cacheHit && kind !== "summary",
@@ -273,8 +277,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     });
   };
 
-  const finish = (view: ContextView, calibration: number, budgetSources: BudgetSources, compaction?: Omit<ManagedReport["compaction"], "calibration">): ManagedView => ({
+  const finish = (view: ContextView, calibration: number, budgetSources: BudgetSources, built: ViewBuildInputs, compaction?: Omit<ManagedReport["compaction"], "calibration">): ManagedView => ({
     messages: view.messages,
+    built,
     report: {
       ...view.report,
       budgetSources,

@@ -165,10 +165,32 @@ export interface ManagedReport extends ContextReport {
   evidence?: { rebuilt: boolean; rebuiltMessages: number };
 }
 
+/**
+ * What the manager passed to `buildContext` beyond the request itself, so a view
+ * record can say how to rebuild the view (see `viewRecordOf`).
+ */
+export interface ViewBuildInputs {
+  /** Leading system messages of the checkpoint. */
+  lead: number;
+  /** Index of the first checkpoint message after the cached summary's prefix (`lead` without a summary). */
+  offset: number;
+  /** The summary text in effect, or null. */
+  summaryText: string | null;
+  /** The view options after defaults and per-request overrides. */
+  options: Required<ViewOptions>;
+  /** True when the caller gave its own estimator. */
+  customEstimator: boolean;
+}
+
 /** A managed view: messages for the model and the report. */
 export interface ManagedView {
   messages: BaseMessage[];
   report: ManagedReport;
+  /**
+   * How the view was built, for view records; set by the context manager.
+   * @default undefined
+   */
+  built?: ViewBuildInputs;
 }
 
 /** Builds views with summaries, caches and calibration; see {@link createContextManager}. */

@@ -1,6 +1,7 @@
 import type { EvidenceState } from "../evidence/state.js";
 import type { EvidenceRebuild } from "../evidence/update.js";
 import type { MessageInput } from "../messages.js";
+import type { ListViewsOptions, StoredView, ViewRecord, ViewRecordEntry } from "../record/types.js";
 
 /**
  * Scopes every stored state: the authenticated user and the conversation
@@ -102,6 +103,22 @@ export interface CompactionStore {
  * ```
  */
 export interface ContextStore extends EvidenceStore, CompactionStore {
-  /** Remove everything stored for the conversation (authorized deletion). */
+  /** Remove everything stored for the conversation (authorized deletion), view records included. */
   deleteConversation(userId: string, conversationId: string): Promise<void>;
+  /**
+   * Keep the record of one model call's view (optional: callers check it exists).
+   * Validates the entry (`parseViewRecordEntry`; `INVALID_OPTION` naming the field),
+   * gives it the next `sequence` of the conversation (1 for the first, one more
+   * than the newest kept record), stores each input text once per conversation
+   * and hash, then evicts the oldest records beyond the store's `maxViewRecords`
+   * and the input texts no kept record names. Atomic per call; `STORE_ERROR`
+   * when storage fails (nothing is then written). Returns the stored record.
+   */
+  recordView?(key: ConversationKey, entry: ViewRecordEntry): Promise<ViewRecord>;
+  /**
+   * The kept view records of a conversation, oldest first (the newest `limit`
+   * when given), each with the stored input texts its hashes name. Empty when
+   * none. `STORE_ERROR` when storage fails.
+   */
+  listViews?(key: ConversationKey, options?: ListViewsOptions): Promise<StoredView[]>;
 }

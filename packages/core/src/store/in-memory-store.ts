@@ -2,8 +2,11 @@ import { invalidOption } from "../errors.js";
 import { EvidenceState } from "../evidence/state.js";
 import { resolveMaxMessageBytes, updateEvidence, type EvidenceRecord } from "../evidence/update.js";
 import type { MessageInput } from "../messages.js";
+import { parseViewRecordEntry, resolveMaxViewRecords } from "../record/parse.js";
+import type { ListViewsOptions, StoredView, ViewRecord, ViewRecordEntry } from "../record/types.js";
 import { parseCompactionState } from "./compaction-state.js";
 import type { CompactionState, ContextStore, ConversationKey, EvidenceCallOptions } from "./contracts.js";
+import { checkListViewsOptions } from "./list-views-options.js";
 import { checkConversationKey, conversationKey } from "./keys.js";
 
 /** Options of {@link InMemoryContextStore}. */
@@ -18,12 +21,24 @@ export interface InMemoryContextStoreOptions {
    * @default 16777216 (16 MiB)
    */
   maxMessageBytes?: number;
+  /**
+   * View records kept per conversation (`recordView`); the oldest is evicted first. `0` keeps none.
+   * @default 200 (DEFAULT_MAX_VIEW_RECORDS)
+   */
+  maxViewRecords?: number;
 }
 
 interface Entry {
   evidence: EvidenceRecord | null;
   /** Kept as JSON text so callers never share a mutable object with the store. */
   compaction: string | null;
+  /** View records as JSON text, oldest first, and their input texts by hash. */
+  views: KeptViews | null;
+}
+
+interface KeptViews {
+  records: { sequence: number; json: string; hashes: string[] }[];
+  inputs: Map<string, string>;
 }
 
 /**
@@ -42,12 +57,14 @@ export class InMemoryContextStore implements ContextStore {
   private readonly entries = new Map<string, Entry>();
   private readonly maxConversations: number;
   private readonly maxMessageBytes: number;
+  private readonly maxViewRecords: number;
 
   constructor(options: InMemoryContextStoreOptions = {}) {
     const max = options.maxConversations ?? 1024;
     if (!Number.isSafeInteger(max) || max <= 0) throw invalidOption("maxConversations", "a positive integer", max);
     this.maxConversations = max;
     this.maxMessageBytes = resolveMaxMessageBytes(options.maxMessageBytes);
+    this.maxViewRecords = resolveMaxViewRecords(options.maxViewRecords);
   }
 
   /** Conversations currently held. */
@@ -97,11 +114,46 @@ export class InMemoryContextStore implements ContextStore {
     const entry = this.entries.get(id);
     if (!entry) return;
     entry.compaction = null;
-    if (entry.evidence === null) this.entries.delete(id);
+    if (entry.evidence === null && entry.views === null) this.entries.delete(id);
   }
 
   async deleteConversation(userId: string, conversationId: string): Promise<void> {
     this.entries.delete(idOf(conversationKey(userId, conversationId)));
+  }
+
+  async recordView(key: ConversationKey, entry: ViewRecordEntry): Promise<ViewRecord> {
+    const id = idOf(checkConversationKey(key));
+    const { record: fields, inputs } = parseViewRecordEntry(entry);
+    const views = this.entries.get(id)?.views;
+    const record: ViewRecord = { ...fields, sequence: (views?.records.at(-1)?.sequence ?? 0) + 1 };
+    if (this.maxViewRecords === 0) return record;
+    const target = this.touch(id);
+    const kept: KeptViews = (target.views ??= { records: [], inputs: new Map<string, string>() });
+    const hashes = Object.values(record.inputs).filter((hash): hash is string => hash !== null);
+    kept.records.push({ sequence: record.sequence, json: JSON.stringify(record), hashes });
+    for (const [hash, text] of Object.entries(inputs)) if (!kept.inputs.has(hash)) kept.inputs.set(hash, text);
+    if (kept.records.length > this.maxViewRecords) {
+      kept.records.splice(0, kept.records.length - this.maxViewRecords);
+      const named = new Set(kept.records.flatMap((r) => r.hashes));
+      for (const hash of [...kept.inputs.keys()]) if (!named.has(hash)) kept.inputs.delete(hash);
+    }
+    return JSON.parse(JSON.stringify(record)) as ViewRecord;
+  }
+
+  async listViews(key: ConversationKey, options: ListViewsOptions = {}): Promise<StoredView[]> {
+    const id = idOf(checkConversationKey(key));
+    const limit = checkListViewsOptions(options);
+    const views = this.entries.get(id)?.views;
+    if (!views) return [];
+    const records = limit === undefined ? views.records : views.records.slice(Math.max(0, views.records.length - limit));
+    return records.map(({ json, hashes }) => {
+      const inputs: Record<string, string> = {};
+      for (const hash of hashes) {
+        const text = views.inputs.get(hash);
+        if (text !== undefined) inputs[hash] = text;
+      }
+      return { record: JSON.parse(json) as ViewRecord, inputs };
+    });
   }
 
   /** A description without any state. */
@@ -111,7 +163,7 @@ export class InMemoryContextStore implements ContextStore {
 
   /** The entry, created if needed, moved to most recently used; evicts beyond the limit. */
   private touch(id: string): Entry {
-    const entry = this.entries.get(id) ?? { evidence: null, compaction: null };
+    const entry = this.entries.get(id) ?? { evidence: null, compaction: null, views: null };
     this.entries.delete(id);
     this.entries.set(id, entry);
     while (this.entries.size > this.maxConversations) {

@@ -9,3 +9,4 @@ export type {
 export { conversationKey, checkConversationKey } from "./keys.js";
 export { parseCompactionState } from "./compaction-state.js";
 export { InMemoryContextStore, type InMemoryContextStoreOptions } from "./in-memory-store.js";
+export { checkListViewsOptions } from "./list-views-options.js";

@@ -1,0 +1,103 @@
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { ContextViewError } from "../errors.js";
+import { safeJson } from "../estimate.js";
+import type { ContextRequest, ManagedView } from "../manager/types.js";
+import { textOf } from "../messages.js";
+import { readMessagesHash, sha256Hex } from "./hash.js";
+import { VIEW_RECORD_VERSION, type ViewInputHashes, type ViewRecordEntry } from "./types.js";
+
+/** Where a view record comes from, beside the request and its view. */
+export interface ViewRecordContext {
+  /** Which integration built the view. */
+  source: string;
+  /**
+   * LangGraph's checkpoint id of the call, when known.
+   * @default null
+   */
+  checkpointId?: string | null;
+  /**
+   * True for the smaller view built after a provider overflow.
+   * @default false
+   */
+  overflowRecovery?: boolean;
+  /**
+   * Clock for `recordedAt`.
+   * @default Date.now()
+   */
+  now?: number;
+}
+
+/** Converted schemas per tool object: the same tools are bound on every call. */
+const schemas = new WeakMap<object, unknown>();
+
+/** A tool as the estimator charges it: LangChain tools become their OpenAI tool schema. */
+function toolSchemaOf(tool: unknown): unknown {
+  if (typeof tool === "object" && tool !== null && ("schema" in tool || "lc_namespace" in tool) && !("function" in tool)) {
+    const cached = schemas.get(tool);
+    if (cached !== undefined) return cached;
+    let schema: unknown;
+    try {
+      schema = convertToOpenAITool(tool as never);
+    } catch {
+      schema = tool;
+    }
+    schemas.set(tool, schema);
+    return schema;
+  }
+  return tool;
+}
+
+/**
+ * The record of one model call's view: its report and the options and input
+ * hashes it was built from (never message content), plus the input texts that
+ * are not in the checkpoint (system prompt, tool schemas, memories, summary,
+ * evidence) keyed by their hashes, for `ContextStore.recordView`.
+ *
+ * @example
+ * ```ts
+ * const view = await manager.build(request);
+ * await store.recordView?.(request.key, viewRecordOf(request, view, { source: "node" }));
+ * ```
+ */
+export function viewRecordOf(request: ContextRequest, view: ManagedView, context: ViewRecordContext): ViewRecordEntry {
+  const built = view.built;
+  if (built === undefined) {
+    throw new ContextViewError("INVALID_OPTION", "Expected `view` to come from a context manager (it has no `built` inputs)", { field: "view" });
+  }
+  const inputs: Record<string, string> = {};
+  const keep = (text: string | null): string | null => {
+    if (text === null) return null;
+    const hash = sha256Hex(text);
+    inputs[hash] = text;
+    return hash;
+  };
+  const system = request.systemPrompt;
+  const tools = request.tools ?? [];
+  const memories = request.memories ?? [];
+  const evidence = request.evidence ?? null;
+  const hashes: ViewInputHashes = {
+    systemPrompt: keep(system === undefined ? null : typeof system === "string" ? system : textOf(system.content)),
+    tools: keep(tools.length === 0 ? null : safeJson(tools.map(toolSchemaOf))),
+    memories: keep(memories.length === 0 ? null : JSON.stringify(memories)),
+    summary: keep(built.summaryText),
+    evidence: keep(evidence === null ? null : JSON.stringify({ content: evidence.content, ...(evidence.id === undefined ? {} : { id: evidence.id }) })),
+  };
+  const messages = request.messages;
+  const sliced = built.offset > built.lead;
+  const readFrom = (sliced ? built.offset : built.lead) + view.report.messages.unread;
+  const { elapsedMs: _elapsed, ...report } = view.report;
+  return {
+    record: {
+      version: VIEW_RECORD_VERSION,
+      recordedAt: context.now ?? Date.now(),
+      source: context.source,
+      checkpointId: context.checkpointId ?? null,
+      overflowRecovery: context.overflowRecovery ?? false,
+      messages: { count: messages.length, offset: sliced ? built.offset : 0, readFrom, hash: readMessagesHash(messages, built.lead, readFrom, messages.length) },
+      options: { budget: view.report.budget, view: { ...built.options }, estimator: built.customEstimator ? "custom" : "default" },
+      inputs: hashes,
+      report,
+    },
+    inputs,
+  };
+}

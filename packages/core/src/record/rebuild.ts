@@ -1,0 +1,155 @@
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { Estimator } from "../estimate.js";
+import { kindOf, type MessageInput } from "../messages.js";
+import { summaryMessage } from "../summarize/summary-message.js";
+import { buildContext } from "../view/build-context.js";
+import type { BuildContextInput, ContextView } from "../view/types.js";
+import { readMessagesHash } from "./hash.js";
+import type { StoredView, ViewInputHashes, ViewRecord } from "./types.js";
+
+/** Options of {@link rebuildView}. */
+export interface RebuildViewOptions {
+  /**
+   * The estimator of a call recorded with `estimator: "custom"`; without it such a
+   * call is reported `unverifiable`.
+   * @default undefined
+   */
+  estimator?: Estimator;
+}
+
+/**
+ * A view rebuilt from its record and checkpoint. `match`: the rebuilt report equals
+ * the recorded one, so `view.messages` are what the model got. `mismatch`: it does
+ * not (options changed in code, a checkpoint edited); `problems` says where.
+ * `unverifiable`: something needed is missing (a checkpoint, an input text, a
+ * custom estimator); `problems` says what.
+ */
+export interface RebuiltView {
+  status: "match" | "mismatch" | "unverifiable";
+  problems: string[];
+  /** The rebuilt view, when it could be built. */
+  view: ContextView | null;
+  /** The summary text in effect, when stored. */
+  summaryText: string | null;
+  /** The evidence text in effect, when stored. */
+  evidenceText: string | null;
+}
+
+const INPUT_NAMES: Readonly<Record<keyof ViewInputHashes, string>> = {
+  systemPrompt: "system prompt",
+  tools: "tool schemas",
+  memories: "memories",
+  summary: "summary text",
+  evidence: "evidence",
+};
+
+/**
+ * Every path where two plain JSON values differ, as "path: recorded x, rebuilt y".
+ *
+ * @example
+ * ```ts
+ * reportDifferences({ tokens: { total: 10 } }, { tokens: { total: 12 } }); // ["tokens.total: recorded 10, rebuilt 12"]
+ * ```
+ */
+export function reportDifferences(recorded: unknown, rebuilt: unknown, path = ""): string[] {
+  if (Object.is(recorded, rebuilt)) return [];
+  const bothObjects = typeof recorded === "object" && recorded !== null && typeof rebuilt === "object" && rebuilt !== null;
+  if (!bothObjects || Array.isArray(recorded) !== Array.isArray(rebuilt)) {
+    return [`${path || "report"}: recorded ${JSON.stringify(recorded)}, rebuilt ${JSON.stringify(rebuilt)}`];
+  }
+  const a = recorded as Record<string, unknown>;
+  const b = rebuilt as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.flatMap((key) => reportDifferences(a[key], b[key], path === "" ? key : `${path}.${key}`));
+}
+
+/** Leading system messages. */
+function leadOf(messages: readonly MessageInput[]): number {
+  let lead = 0;
+  while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
+  return lead;
+}
+
+/**
+ * True when `messages` are the checkpoint messages the recorded view was built
+ * from: the same count, and the same messages where the view read them.
+ *
+ * @example
+ * ```ts
+ * if (recordedMessagesMatch(stored.record, checkpointMessages)) rebuildView(stored, checkpointMessages);
+ * ```
+ */
+export function recordedMessagesMatch(record: ViewRecord, messages: readonly MessageInput[]): boolean {
+  const { count, readFrom, hash } = record.messages;
+  return messages.length === count && readMessagesHash(messages, leadOf(messages), readFrom, count) === hash;
+}
+
+/**
+ * Rebuild the view of a recorded model call from the checkpoint messages of that
+ * step and the record's options and inputs, and check it against the record.
+ * Never guesses: any difference or missing piece is reported, not smoothed over.
+ *
+ * @example
+ * ```ts
+ * for (const stored of await store.listViews!(key)) {
+ *   const rebuilt = rebuildView(stored, messagesAtStep(stored.record));
+ *   if (rebuilt.status !== "match") console.log(stored.record.sequence, rebuilt.problems);
+ * }
+ * ```
+ */
+export function rebuildView(stored: StoredView, checkpointMessages: readonly MessageInput[] | null, options: RebuildViewOptions = {}): RebuiltView {
+  const { record, inputs } = stored;
+  const problems: string[] = [];
+  const text = (field: keyof ViewInputHashes): string | null | undefined => {
+    const hash = record.inputs[field];
+    if (hash === null) return null;
+    const value = inputs[hash];
+    if (value === undefined) problems.push(`the ${INPUT_NAMES[field]} of this call is no longer stored`);
+    return value;
+  };
+  const systemPrompt = text("systemPrompt");
+  const tools = text("tools");
+  const memories = text("memories");
+  const summaryText = text("summary");
+  const evidenceJson = text("evidence");
+  const evidence = typeof evidenceJson === "string" ? (JSON.parse(evidenceJson) as { content: AIMessage["content"]; id?: string }) : null;
+  const evidenceText = evidence === null ? null : typeof evidence.content === "string" ? evidence.content : JSON.stringify(evidence.content);
+  const unverifiable = (reason?: string): RebuiltView => {
+    if (reason) problems.push(reason);
+    return { status: "unverifiable", problems, view: null, summaryText: summaryText ?? null, evidenceText };
+  };
+  if (checkpointMessages === null) return unverifiable("the checkpoint of this call was not found");
+  if (record.options.estimator === "custom" && options.estimator === undefined) return unverifiable("the call used a custom estimator; pass the same estimator to rebuild it");
+  if (problems.length > 0) return unverifiable();
+
+  const { count, offset } = record.messages;
+  if (checkpointMessages.length !== count) problems.push(`the checkpoint holds ${checkpointMessages.length} messages, the call was built from ${count}`);
+  const messages = checkpointMessages.slice(0, count);
+  const lead = leadOf(messages);
+  if (messages.length === count && !recordedMessagesMatch(record, messages)) {
+    problems.push("the checkpoint messages differ from those the view was built from (the checkpoint was edited)");
+  }
+
+  const evidenceMessage: BaseMessage | null = evidence === null ? null : new AIMessage({ content: evidence.content, ...(evidence.id === undefined ? {} : { id: evidence.id }) });
+  const input: BuildContextInput = {
+    ...record.options.view,
+    messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
+    budget: record.options.budget,
+    summaryMessage: typeof summaryText === "string" ? summaryMessage(summaryText, offset > lead ? offset : lead, evidenceMessage) : evidenceMessage,
+    ...(options.estimator === undefined ? {} : { estimator: options.estimator }),
+    ...(typeof systemPrompt === "string" ? { systemPrompt } : {}),
+    ...(typeof tools === "string" ? { tools: JSON.parse(tools) as unknown[] } : {}),
+    ...(typeof memories === "string" ? { memories: JSON.parse(memories) as string[] } : {}),
+  };
+  let view: ContextView;
+  try {
+    view = buildContext(input);
+  } catch (error) {
+    problems.push(`rebuilding failed: ${(error as Error).message}`);
+    return { status: "mismatch", problems, view: null, summaryText: summaryText ?? null, evidenceText };
+  }
+  const { compaction: _compaction, ...recorded } = record.report;
+  const { elapsedMs: _elapsed, ...rebuilt } = view.report;
+  problems.push(...reportDifferences(recorded, rebuilt));
+  return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText };
+}

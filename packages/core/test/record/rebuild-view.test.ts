@@ -1,0 +1,149 @@
+import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import {
+  EvidenceState,
+  InMemoryContextStore,
+  createContextManager,
+  rebuildView,
+  viewRecordOf,
+  type StoredView,
+  type Summarizer,
+} from "@contextview/core";
+import { conversation, deepFreeze, type TurnSpec } from "../support/conversation";
+
+const key = { userId: "u1", conversationId: "t1" };
+const search = tool(async () => "[]", { name: "search_transactions", description: "Search the user's transactions.", schema: z.object({ query: z.string(), limit: z.number().optional() }) });
+
+function turnSpec(i: number): TurnSpec {
+  return {
+    text: `Question ${i}: how is my budget for item-${i}? ${"context ".repeat(15)}`,
+    calls: i % 3 === 0 ? [{ parallel: 2, resultSize: 4000 }] : i % 3 === 1 ? [{ parallel: 1, resultSize: 600 }] : [],
+    answer: `Answer ${i}: item-${i} is fine. ${"detail ".repeat(25)}`,
+  };
+}
+
+/** Where an agent calls the model: after each user request and after each block of tool results. */
+function modelCallPoints(all: readonly BaseMessage[]): number[] {
+  const points: number[] = [];
+  all.forEach((message, i) => {
+    if (message.type === "human" || (message.type === "tool" && all[i + 1]?.type !== "tool")) points.push(i + 1);
+  });
+  return points;
+}
+
+const summarizer: Summarizer = async (transcript, { previousSummary }) => `Summary (${transcript.length} chars; previous ${previousSummary ? "kept" : "none"}).`;
+
+/** Runs a long thread through a manager + store, recording each call as the integrations do. */
+async function recordThread(turns: number) {
+  const all = deepFreeze(conversation(Array.from({ length: turns }, (_, i) => turnSpec(i)), "You are a finance assistant."));
+  const store = new InMemoryContextStore({ maxViewRecords: 1000 });
+  const manager = createContextManager({ budget: { promptBudget: 5000 }, summarizer, store, keepRecentToolResults: 2 });
+  const steps: BaseMessage[][] = [];
+  for (const end of modelCallPoints(all)) {
+    const messages = all.slice(0, end);
+    const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
+    const request = { messages, key, evidence, tools: [search], memories: ["Prefers EUR.", "Budget: 400 a month for food."], systemPrompt: new SystemMessage("Quote ids exactly.") };
+    const view = await manager.build(request);
+    await store.recordView(key, viewRecordOf(request, view, { source: "test" }));
+    steps.push(messages);
+  }
+  return { store, steps, views: await store.listViews(key) };
+}
+
+describe("rebuildView over a long generated thread", () => {
+  let thread: Awaited<ReturnType<typeof recordThread>>;
+  beforeAll(async () => {
+    thread = await recordThread(40);
+  });
+
+  it("rebuilds every recorded view with an equal report, through tool calls, summaries and compaction", () => {
+    const { views, steps } = thread;
+    expect(views.map((v) => v.record.sequence)).toEqual(steps.map((_, i) => i + 1));
+    const kinds = new Set(views.map((v) => v.record.report.compaction.kind));
+    expect(kinds.has("summary")).toBe(true);
+    expect(views.some((v) => v.record.report.toolResults.cleared > 0 || v.record.report.toolResults.compacted > 0)).toBe(true);
+    expect(views.some((v) => v.record.messages.offset > 0)).toBe(true);
+    for (const stored of views) {
+      const rebuilt = rebuildView(stored, steps[stored.record.sequence - 1] ?? null);
+      expect({ sequence: stored.record.sequence, status: rebuilt.status, problems: rebuilt.problems }).toEqual({ sequence: stored.record.sequence, status: "match", problems: [] });
+      expect(rebuilt.view?.report.tokens.total).toBe(stored.record.report.tokens.total);
+    }
+  });
+
+  it("keeps no message content in the record itself", () => {
+    for (const { record } of thread.views) {
+      const json = JSON.stringify(record);
+      expect(json).not.toContain("item-");
+      expect(json).not.toContain("Quote ids exactly");
+      expect(json).not.toContain("Prefers EUR");
+    }
+  });
+
+  it("says mismatch when the options changed in code", () => {
+    const stored = thread.views.find((v) => v.record.report.toolResults.cleared > 0) as StoredView;
+    const view = stored.record.options.view;
+    const changed: StoredView = { ...stored, record: { ...stored.record, options: { ...stored.record.options, view: { ...view, keepRecentToolResults: view.keepRecentToolResults + 5 } } } };
+    const rebuilt = rebuildView(changed, thread.steps[stored.record.sequence - 1] ?? null);
+    expect(rebuilt.status).toBe("mismatch");
+    expect(rebuilt.problems.some((p) => p.startsWith("toolResults.cleared: recorded"))).toBe(true);
+  });
+
+  it("says mismatch when a checkpoint message was edited", () => {
+    const stored = thread.views.at(-1) as StoredView;
+    const messages = [...(thread.steps.at(-1) as BaseMessage[])];
+    const last = messages.length - 1;
+    messages[last] = new HumanMessage({ id: messages[last]?.id as string, content: "edited request" });
+    const rebuilt = rebuildView(stored, messages);
+    expect(rebuilt.status).toBe("mismatch");
+    expect(rebuilt.problems).toContain("the checkpoint messages differ from those the view was built from (the checkpoint was edited)");
+  });
+
+  it("says unverifiable, without guessing, when an input text or the checkpoint is gone", () => {
+    const stored = thread.views.at(-1) as StoredView;
+    expect(rebuildView({ record: stored.record, inputs: {} }, thread.steps.at(-1) ?? null)).toMatchObject({ status: "unverifiable", view: null });
+    expect(rebuildView(stored, null).problems).toEqual(["the checkpoint of this call was not found"]);
+    const custom: StoredView = { ...stored, record: { ...stored.record, options: { ...stored.record.options, estimator: "custom" } } };
+    expect(rebuildView(custom, thread.steps.at(-1) ?? null).status).toBe("unverifiable");
+  });
+});
+
+describe("view records in InMemoryContextStore", () => {
+  const entry = async (n: number, extra = "") => {
+    const store = new InMemoryContextStore();
+    const manager = createContextManager({ store });
+    const messages = [new HumanMessage({ id: `h${n}`, content: `hello ${n}` })];
+    const request = { messages, key, systemPrompt: `system ${extra}`, evidence: new AIMessage({ content: "evidence", id: "e" }) };
+    return viewRecordOf(request, await manager.build(request), { source: "test", now: n });
+  };
+
+  it("numbers records, keeps the newest maxViewRecords, drops unreferenced inputs, and deletes them with the conversation", async () => {
+    const store = new InMemoryContextStore({ maxViewRecords: 3 });
+    for (let i = 1; i <= 5; i++) await store.recordView(key, await entry(i, i === 1 ? "first" : ""));
+    const views = await store.listViews(key);
+    expect(views.map((v) => v.record.sequence)).toEqual([3, 4, 5]);
+    expect(Object.values(views[0]?.inputs ?? {})).toContain("system ");
+    expect((await store.listViews(key, { limit: 1 })).map((v) => v.record.sequence)).toEqual([5]);
+    const first = (await entry(1, "first")).record.inputs.systemPrompt as string;
+    expect(views.some((v) => first in v.inputs)).toBe(false);
+    await store.deleteConversation(key.userId, key.conversationId);
+    expect(await store.listViews(key)).toEqual([]);
+    expect((await store.recordView(key, await entry(6))).sequence).toBe(1);
+  });
+
+  it("rejects a malformed entry with a typed error naming the field, and stores nothing", async () => {
+    const store = new InMemoryContextStore();
+    const good = await entry(1);
+    const bad = { ...good, record: { ...good.record, messages: { ...good.record.messages, count: -1 } } };
+    await expect(store.recordView(key, bad)).rejects.toMatchObject({ code: "INVALID_OPTION", details: { field: "entry.record.messages.count" } });
+    await expect(store.listViews(key, { limit: -2 })).rejects.toMatchObject({ code: "INVALID_OPTION" });
+    expect(await store.listViews(key)).toEqual([]);
+    expect(() => new InMemoryContextStore({ maxViewRecords: 1.5 })).toThrow("Expected `maxViewRecords` to be a non-negative integer (0 keeps none), got 1.5");
+  });
+
+  it("keeps evidence state independent of view records", async () => {
+    const store = new InMemoryContextStore();
+    await store.recordView(key, await entry(1));
+    expect(await store.load(key.userId, key.conversationId)).toEqual(EvidenceState.empty());
+  });
+});

@@ -1,0 +1,108 @@
+import { compactionMarkerOf, type ManagedReport } from "@contextview/core";
+import type { InspectedCall } from "../inspect-thread.js";
+import { budgetBar, budgetLegend } from "./budget-bar.js";
+import { evidenceEntries } from "./evidence.js";
+import { count, html, type Markup } from "./html.js";
+import { viewMessages } from "./view-messages.js";
+
+const STATUS_TEXT = {
+  match: "Rebuilt from the checkpoint and the recorded options: the report is identical, so these are exactly the messages the model got.",
+  mismatch: "The rebuilt view does NOT match the recorded one (options changed in code, or the checkpoint was edited). What is shown below is the rebuilt view, not necessarily what the model got.",
+  unverifiable: "This view could not be rebuilt; the numbers below are the recorded ones.",
+} as const;
+
+function fact(label: string, value: string | number, hint?: string): Markup {
+  return html`<div class="fact"${hint ? html` title="${hint}"` : null}><dt>${label}</dt><dd>${typeof value === "number" ? count(value) : value}</dd></div>`;
+}
+
+function decisions(report: Omit<ManagedReport, "elapsedMs">): Markup {
+  const c = report.compaction;
+  return html`<dl class="facts">
+  ${fact("Messages kept", `${count(report.messages.kept)} of ${count(report.messages.in)}`)}
+  ${fact("Messages dropped", report.messages.dropped, "left out of the view; they remain in the checkpoint")}
+  ${fact("Never read", report.messages.unread, "older than the walk reached")}
+  ${fact("Turns kept / dropped", `${count(report.turns.kept)} / ${count(report.turns.dropped)}`)}
+  ${fact("Tool results cleared", report.toolResults.cleared)}
+  ${fact("Tool results compacted", report.toolResults.compacted)}
+  ${fact("Messages excerpted", report.excerpted)}
+  ${fact("Images replaced", report.imagesReplaced)}
+  ${fact("Dropped-turn excerpts", report.droppedTurnExcerpts)}
+  ${fact("Summarized messages", c.summarizedMessages)}
+  ${fact("Summary / evidence", report.summary.given ? (report.summary.included ? "included" : "left out: does not fit") : "none")}
+  ${fact("Compaction", c.kind)}
+  ${fact("Summarizer calls", c.summarizerCalls)}
+  ${fact("Summary cache hit", c.summaryCacheHit ? "yes" : "no")}
+  ${c.summarizerFailure ? fact("Summarizer failure", c.summarizerFailure) : null}
+  ${fact("Orphan results / unfinished calls", `${count(report.orphanResults)} / ${count(report.unfinishedCalls)}`)}
+  ${fact("Labels inserted", report.labelsInserted)}
+  ${fact("Memories kept", `${count(report.memories.kept)} of ${count(report.memories.in)}`)}
+</dl>`;
+}
+
+function compactedResults(call: InspectedCall): Markup | null {
+  const rows = (call.rebuilt.view?.messages ?? []).flatMap((message) => {
+    const marker = compactionMarkerOf(message);
+    if (!marker) return [];
+    const id = (message as { tool_call_id?: string }).tool_call_id ?? "";
+    const name = (message as { name?: string }).name ?? "";
+    const what =
+      marker.form === "cleared"
+        ? `cleared (about ${count(marker.originalTokens)} tokens)`
+        : marker.form === "json"
+          ? `${count(marker.omittedRows)} rows, ${count(marker.omittedChars)} characters omitted (limit ${count(marker.limitTokens)})`
+          : `${count(marker.omittedChars)} of ${count(marker.totalChars)} characters omitted`;
+    return [html`<tr><td><code>${name}</code></td><td><code>${id}</code></td><td>${marker.form}</td><td>${what}</td></tr>`];
+  });
+  if (rows.length === 0) return null;
+  return html`<h3>Compacted tool results</h3><table class="markers"><thead><tr><th>Tool</th><th>Call id</th><th>Form</th><th>Omitted</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function usage(call: InspectedCall): Markup {
+  const estimated = call.record.report.tokens.total;
+  const reported = call.usage?.inputTokens;
+  return html`<dl class="facts">
+  ${fact("Estimated prompt tokens", estimated)}
+  ${fact("Prompt limit", call.record.report.limit)}
+  ${fact("Reported input tokens", reported === undefined ? "not reported" : count(reported))}
+  ${fact("Reported / estimated", reported === undefined || estimated === 0 ? "—" : (reported / estimated).toFixed(2))}
+  ${fact("Calibration applied", call.record.report.compaction.calibration.toFixed(2), "actual/estimated ratio learnt from earlier answers")}
+  ${call.usage?.outputTokens != null ? fact("Reported output tokens", call.usage.outputTokens) : null}
+</dl>`;
+}
+
+function options(call: InspectedCall): Markup {
+  const { budget, view, estimator } = call.record.options;
+  const pairs = [...Object.entries(budget), ...Object.entries(view), ["estimator", estimator]] as [string, unknown][];
+  return html`<details class="options"><summary>Resolved options</summary><dl class="facts small">${pairs.map(([k, v]) => fact(k, String(v)))}</dl></details>`;
+}
+
+/** The detail panel of one call. */
+export function callDetail(call: InspectedCall): Markup {
+  const { record, rebuilt } = call;
+  const report = record.report;
+  const when = new Date(record.recordedAt).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  return html`<section class="call" id="${`call-${record.sequence}`}" data-call="${record.sequence}">
+  <header class="call-head">
+    <h2>Call ${record.sequence}</h2>
+    <span class="meta">${record.source}${record.overflowRecovery ? " · overflow retry" : ""} · ${when} · ${count(record.messages.count)} checkpoint messages${call.checkpointId ? html` · checkpoint <code>${call.checkpointId}</code>` : null}</span>
+  </header>
+  <div class="${`status status-${rebuilt.status}`}"><b>${rebuilt.status === "match" ? "Verified" : rebuilt.status === "mismatch" ? "Mismatch" : "Unverifiable"}</b> ${STATUS_TEXT[rebuilt.status]}${
+    rebuilt.problems.length > 0 ? html`<ul class="problems">${rebuilt.problems.map((p) => html`<li>${p}</li>`)}</ul>` : null
+  }</div>
+  <h3>Budget</h3>
+  ${budgetBar(report.tokens, report.limit, "large")}
+  ${budgetLegend(report.tokens, report.limit)}
+  <h3>What the view did</h3>
+  ${decisions(report)}
+  ${compactedResults(call)}
+  <h3>Estimated vs reported usage</h3>
+  ${usage(call)}
+  <div class="inputs">
+    <div><h3>Summary in effect</h3>${rebuilt.summaryText === null ? html`<p class="empty">No summary.</p>` : html`<pre class="content">${rebuilt.summaryText}</pre>`}</div>
+    <div><h3>Evidence in effect</h3>${rebuilt.evidenceText === null ? html`<p class="empty">No evidence.</p>` : evidenceEntries(rebuilt.evidenceText)}</div>
+  </div>
+  ${options(call)}
+  <h3>Messages as the model got them</h3>
+  ${rebuilt.view ? viewMessages(rebuilt.view.messages, rebuilt.view.report, record) : html`<p class="empty">Not available: the view could not be rebuilt.</p>`}
+</section>`;
+}

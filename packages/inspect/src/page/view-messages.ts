@@ -1,0 +1,106 @@
+import {
+  CONTINUATION_LABEL,
+  EVIDENCE_MESSAGE_ID_PREFIX,
+  HISTORY_LABEL,
+  IMAGE_PLACEHOLDER,
+  compactionMarkerOf,
+  isSummaryMessage,
+  textOf,
+  type ContextReport,
+  type ViewRecord,
+} from "@contextview/core";
+import type { BaseMessage } from "@langchain/core/messages";
+import { count, html, type Markup } from "./html.js";
+
+const EXCERPT = /\[… excerpt: (\d+) of (\d+) characters omitted\]/g;
+const EXCERPTS_OF_DROPPED = "Excerpts of earlier turns that are no longer shown in full.";
+
+/** What a message of the view is, and what contextview left out of it. */
+interface Annotation {
+  tag: string;
+  kind: "omission" | "inserted" | "current" | "plain";
+}
+
+function annotationsOf(message: BaseMessage, offset: number, current: boolean): Annotation[] {
+  const notes: Annotation[] = [];
+  const text = textOf(message.content);
+  const marker = compactionMarkerOf(message);
+  if (marker?.form === "cleared") notes.push({ tag: `tool result cleared — about ${count(marker.originalTokens)} tokens omitted`, kind: "omission" });
+  else if (marker?.form === "json") notes.push({ tag: `tool result compacted — ${count(marker.omittedRows)} rows and ${count(marker.omittedChars)} characters omitted`, kind: "omission" });
+  else if (marker?.form === "text") notes.push({ tag: `tool result compacted — ${count(marker.omittedChars)} of ${count(marker.totalChars)} characters omitted`, kind: "omission" });
+  for (const match of text.matchAll(EXCERPT)) notes.push({ tag: `excerpt — ${count(Number(match[1]))} of ${count(Number(match[2]))} characters omitted`, kind: "omission" });
+  const images = text.split(IMAGE_PLACEHOLDER).length - 1;
+  if (images > 0) notes.push({ tag: `${images} image${images > 1 ? "s" : ""} replaced by a placeholder`, kind: "omission" });
+  if (message.type === "human" && (text === HISTORY_LABEL || text === CONTINUATION_LABEL)) notes.push({ tag: "label inserted by contextview", kind: "inserted" });
+  if (isSummaryMessage(message)) notes.push({ tag: offset > 0 ? `summary — stands for checkpoint messages 1–${count(offset)}` : "summary", kind: "inserted" });
+  else if (typeof message.id === "string" && message.id.startsWith(EVIDENCE_MESSAGE_ID_PREFIX)) notes.push({ tag: "durable evidence of older turns", kind: "inserted" });
+  else if (message.type === "ai" && text.startsWith(EXCERPTS_OF_DROPPED)) notes.push({ tag: "excerpts of dropped turns", kind: "inserted" });
+  if (current) notes.push({ tag: "current turn", kind: "current" });
+  return notes;
+}
+
+function isLabel(message: BaseMessage): boolean {
+  const text = textOf(message.content);
+  return message.type === "human" && (text === HISTORY_LABEL || text === CONTINUATION_LABEL);
+}
+
+function omittedHistory(report: ContextReport, record: ViewRecord): Markup | null {
+  const parts: string[] = [];
+  const { dropped, unread } = report.messages;
+  const { count: total, offset } = record.messages;
+  // The view's input is the checkpoint's leading system messages plus messages [offset, count).
+  const lead = offset > 0 ? report.messages.in - (total - offset) : 0;
+  const start = offset > 0 ? offset : lead;
+  if (offset > lead) parts.push(`Checkpoint messages ${count(lead + 1)}–${count(offset)} are replaced by the summary above`);
+  if (dropped > 0) {
+    const droppedEnd = start + Math.max(0, report.cut - lead);
+    const range = droppedEnd > start ? `checkpoint messages ${count(start + 1)}–${count(droppedEnd)}: ` : "";
+    parts.push(`${range}${count(dropped)} older message${dropped === 1 ? "" : "s"} (${count(report.turns.dropped)} turn${report.turns.dropped === 1 ? "" : "s"}${unread > 0 ? `, ${count(unread)} never read` : ""}) left out of this view`);
+  }
+  if (parts.length === 0) return null;
+  return html`<li class="omitted"><span>⋯</span> ${parts.join("; ")} — they remain in the checkpoint.</li>`;
+}
+
+/**
+ * The view's messages as the model got them, each with its role, content (as
+ * text, escaped), tool calls and what contextview inserted or left out, and a
+ * marker where older messages were left out.
+ */
+export function viewMessages(messages: readonly BaseMessage[], report: ContextReport, record: ViewRecord): Markup {
+  let currentFrom = messages.length;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as BaseMessage;
+    if (message.type === "human" && !isLabel(message)) {
+      currentFrom = i;
+      break;
+    }
+  }
+  // The head: system, then (label, summary or excerpts). Older messages were left out right after it.
+  let headEnd = messages[0]?.type === "system" ? 1 : 0;
+  const afterLabel = messages[headEnd + 1];
+  if (messages[headEnd] && textOf((messages[headEnd] as BaseMessage).content) === HISTORY_LABEL && afterLabel && afterLabel.type === "ai") headEnd += 2;
+  const items: Markup[] = [];
+  messages.forEach((message, i) => {
+    if (i === headEnd) {
+      const omitted = omittedHistory(report, record);
+      if (omitted) items.push(omitted);
+    }
+    const notes = annotationsOf(message, record.messages.offset, i >= currentFrom);
+    const calls = ((message as { tool_calls?: { name: string; args?: unknown; id?: string }[] }).tool_calls ?? []).map(
+      (call) => html`<li><code>${call.name}</code>(${JSON.stringify(call.args ?? {})})</li>`,
+    );
+    const name = (message as { name?: unknown }).name;
+    const toolCallId = (message as { tool_call_id?: unknown }).tool_call_id;
+    const omission = notes.some((n) => n.kind === "omission");
+    items.push(html`<li class="${`msg role-${message.type}${omission ? " has-omission" : ""}${i >= currentFrom ? " is-current" : ""}`}">
+  <div class="msg-head"><span class="role">${message.type}</span>${typeof name === "string" ? html`<span class="name">${name}</span>` : null}${typeof toolCallId === "string" ? html`<span class="callid">${toolCallId}</span>` : null}${notes.map((n) => html`<span class="${`note note-${n.kind}`}">${n.tag}</span>`)}</div>
+  ${textOf(message.content) === "" ? null : html`<pre class="content">${textOf(message.content)}</pre>`}
+  ${calls.length > 0 ? html`<ul class="calls">${calls}</ul>` : null}
+</li>`);
+  });
+  if (headEnd >= messages.length) {
+    const omitted = omittedHistory(report, record);
+    if (omitted) items.push(omitted);
+  }
+  return html`<ol class="messages">${items}</ol>`;
+}

@@ -1,0 +1,48 @@
+import { viewRecordOf, type ContextStore, type ManagedView } from "@contextview/core";
+import type { ContextLogger, ContextSource } from "./observability.js";
+import type { PreparedRequest } from "./context-pipeline.js";
+
+/**
+ * Keep the record of one model call's view in the store, when the store keeps view
+ * records (`recordView` is optional in the store contract). Never throws: a record
+ * that cannot be kept is logged as `context_view_record_error` and the call goes on.
+ */
+export async function recordCall(
+  store: ContextStore,
+  prepared: PreparedRequest,
+  view: ManagedView,
+  meta: { source: ContextSource; overflowRecovery: boolean },
+  logger: ContextLogger | undefined,
+): Promise<void> {
+  if (typeof store.recordView !== "function") return;
+  try {
+    // Inside a graph, LangGraph gives each task the checkpoint its step starts from, per namespace
+    // ("" is the root graph): the checkpoint whose messages this view was built from.
+    const configurable = prepared.config?.configurable as Record<string, unknown> | undefined;
+    const map = configurable?.["checkpoint_map"] as Record<string, unknown> | undefined;
+    const checkpointId = map?.[""] ?? configurable?.["checkpoint_id"];
+    const entry = viewRecordOf(prepared.request, view, {
+      source: meta.source,
+      overflowRecovery: meta.overflowRecovery,
+      checkpointId: typeof checkpointId === "string" ? checkpointId : null,
+    });
+    await store.recordView(prepared.key, entry);
+  } catch (error) {
+    if (!logger) return;
+    const code = (error as { code?: unknown } | null)?.code;
+    try {
+      logger.warn(
+        {
+          event: "context_view_record_error",
+          source: meta.source,
+          conversationId: prepared.key.conversationId,
+          error: error instanceof Error ? error.name : typeof error,
+          code: typeof code === "string" ? code : null,
+        },
+        "context_view_record_error",
+      );
+    } catch {
+      // A logger must never fail the model call.
+    }
+  }
+}
