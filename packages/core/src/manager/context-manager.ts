@@ -264,7 +264,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
-    return finish(view, ratio, sources, built, {
+    return finish(view, ratio, sources, { ...built, evidence }, {
       kind,
       trigger,
       summaryCacheHit: cacheHit && kind !== "summary",

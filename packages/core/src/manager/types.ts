@@ -180,6 +180,11 @@ export interface ViewBuildInputs {
   options: Required<ViewOptions>;
   /** True when the caller gave its own estimator. */
   customEstimator: boolean;
+  /**
+   * The evidence message the view showed: the request's, or the one held from an
+   * earlier call while it still holds (see prompt-cache steps). Absent: the request's.
+   */
+  evidence?: BaseMessage | null;
 }
 
 /** A managed view: messages for the model and the report. */

@@ -74,7 +74,7 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
   const system = request.systemPrompt;
   const tools = request.tools ?? [];
   const memories = request.memories ?? [];
-  const evidence = request.evidence ?? null;
+  const evidence = built.evidence !== undefined ? built.evidence : (request.evidence ?? null);
   const hashes: ViewInputHashes = {
     systemPrompt: keep(system === undefined ? null : typeof system === "string" ? system : textOf(system.content)),
     tools: keep(tools.length === 0 ? null : safeJson(tools.map(toolSchemaOf))),

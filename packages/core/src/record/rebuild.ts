@@ -148,7 +148,8 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     problems.push(`rebuilding failed: ${(error as Error).message}`);
     return { status: "mismatch", problems, view: null, summaryText: summaryText ?? null, evidenceText };
   }
-  const { compaction: _compaction, ...recorded } = record.report;
+  // Fields the manager and the integration add around buildContext's report: not part of the view.
+  const { compaction: _compaction, budgetSources: _sources, evidence: _evidence, ...recorded } = record.report;
   const { elapsedMs: _elapsed, ...rebuilt } = view.report;
   problems.push(...reportDifferences(recorded, rebuilt));
   return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText };
