@@ -17,6 +17,9 @@ export { DEFAULT_VIEW_OPTIONS, resolveViewOptions } from "./view/options.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
 export { IMAGE_PLACEHOLDER } from "./view/older.js";
 export type { BuildContextInput, ContextReport, ContextView, TokenReport, ViewOptions } from "./view/types.js";
+export { pinMessage, PIN_FIELD } from "./view/pin-message.js";
+export { OPENING_REQUEST_LABEL, PINNED_LABEL } from "./view/pinned.js";
+export type { PinPredicate, PinnedReport, PinnedMessageReport } from "./view/types.js";
 
 // -- summarizing compaction (issue: summarizing compaction) --
 export { createContextManager } from "./manager/context-manager.js";

@@ -11,6 +11,9 @@ export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.free
   excerptBudget: 600,
   keepRecentToolResults: 3,
   maxToolResultTokens: 2000,
+  pinOpeningRequest: true,
+  maxOpeningRequestTokens: 1500,
+  pinnedBudget: 3000,
 });
 
 const COUNT_FIELDS = [
@@ -19,6 +22,8 @@ const COUNT_FIELDS = [
   "excerptBudget",
   "keepRecentToolResults",
   "maxToolResultTokens",
+  "maxOpeningRequestTokens",
+  "pinnedBudget",
 ] as const;
 
 /**
@@ -46,6 +51,11 @@ export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOpti
     }
     out[field] = value;
   }
+  if (options.pinOpeningRequest !== undefined) {
+    if (typeof options.pinOpeningRequest !== "boolean") throw invalidOption("pinOpeningRequest", "a boolean", options.pinOpeningRequest);
+    out.pinOpeningRequest = options.pinOpeningRequest;
+  }
+  if (out.maxOpeningRequestTokens < 50) throw invalidOption("maxOpeningRequestTokens", "an integer of at least 50", out.maxOpeningRequestTokens);
   if (out.maxToolResultTokens < 50) throw invalidOption("maxToolResultTokens", "an integer of at least 50", out.maxToolResultTokens);
   return out;
 }
