@@ -1,13 +1,13 @@
 import type { BaseMessage, MessageContent, ToolMessage } from "@langchain/core/messages";
-import { invalidOption } from "../errors.js";
+import { ContextBudgetError, invalidOption } from "../errors.js";
 import type { Estimator } from "../estimate.js";
-import { copyMessage, kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
+import { blockText, copyMessage, kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 import { groupExchanges } from "./exchanges.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
 import { orderTurn } from "./order.js";
 import { isMarkedPinned } from "./pin-message.js";
 import { boundPinnedText, MIN_PINNED_EXCERPT_TOKENS, textTokens } from "./pinned-bound.js";
-import { EXCERPT_MARKER_TOKENS } from "./older.js";
+import { EXCERPT_MARKER_TOKENS, IMAGE_PLACEHOLDER } from "./older.js";
 import type { PinnedMessageReport, PinnedReport, PinPredicate } from "./types.js";
 
 /** The user-role label before the pinned opening request. */
@@ -71,6 +71,8 @@ export interface PinnedBlock {
   readonly tokens: number;
   /** Continuation labels inserted for ordering rules. */
   readonly labels: number;
+  /** Messages of the block that come from `messages` (not labels, not prior messages). */
+  readonly inputMessages: number;
   readonly report: PinnedReport;
 }
 
@@ -258,6 +260,35 @@ export function fitPinned(candidates: PinnedCandidates, room: number, estimator:
 }
 
 /**
+ * Run the compaction stage with the pinned reserve charged as fixed overhead. When
+ * the current turn does not fit beside it (a {@link ContextBudgetError}), run it
+ * again with the pins fitted to the room the current turn leaves (see
+ * {@link fitPinned}), and at last with nothing pinned, whose error is the real one.
+ * `room` is the limit less the fixed part without pins.
+ *
+ * @example
+ * ```ts
+ * const stage = withRoomForCurrent(pinned, limit - fixed.tokens, (p) => compactToFit({ … fixed: { ...fixed, tokens: fixed.tokens + p.reserve } }), estimator);
+ * ```
+ */
+export function withRoomForCurrent<T>(pinned: PinnedCandidates, room: number, compact: (pinned: PinnedCandidates) => T, estimator: Estimator): T {
+  try {
+    return compact(pinned);
+  } catch (error) {
+    if (pinned.reserve === 0 || !ContextBudgetError.isBudgetError(error)) throw error;
+    const fitted = fitPinned(pinned, room - (error.parts["current"] ?? 0), estimator);
+    if (fitted.reserve > 0) {
+      try {
+        return compact(fitted);
+      } catch (again) {
+        if (!ContextBudgetError.isBudgetError(again)) throw again;
+      }
+    }
+    return compact(fitPinned(pinned, 0, estimator));
+  }
+}
+
+/**
  * The pinning stage, second half: once the view's kept turns are known (`cut`, the
  * index in `messages` of the oldest kept message, and `shown`, the kept messages),
  * the pinned block holds every pinned item not already in the view unchanged: the
@@ -273,7 +304,8 @@ export function fitPinned(candidates: PinnedCandidates, room: number, estimator:
 export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: readonly BaseMessage[], estimator: Estimator): PinnedBlock {
   const byId = new Map<string, BaseMessage>();
   for (const message of shown) if (message.id !== undefined) byId.set(message.id, message);
-  // In the view unchanged: its turn is kept, and its text was not excerpted there. A tool
+  // In the view: its turn is kept and its text was not excerpted there (an image placeholder
+  // does not count). A tool
   // exchange is never shown twice (providers reject repeated tool-call ids).
   const inView = (item: PinnedItem): boolean => {
     if (item.start < cut) return false;
@@ -281,17 +313,21 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
     const original = item.originals[0] as BaseMessage;
     if (original.id === undefined) return true;
     const copy = byId.get(original.id);
-    return copy !== undefined && sameContent(copy.content, original.content);
+    return copy !== undefined && ownText(copy.content) === ownText(original.content);
   };
 
   const messages: BaseMessage[] = [];
+  let inputMessages = 0;
   let openingReport: PinnedReport["openingRequest"] = null;
   const opening = candidates.opening;
   if (opening !== null) {
     const copy = opening.messages[0] as BaseMessage;
     const placement = candidates.openingNoRoom ? "no-room" : inView(opening) ? "in-view" : "pinned";
     openingReport = { id: copy.id ?? null, role: "human", tokens: opening.tokens, excerpted: opening.excerpted[0] === true, placement };
-    if (placement === "pinned") messages.push(labelMessage(OPENING_REQUEST_LABEL), copy);
+    if (placement === "pinned") {
+      messages.push(labelMessage(OPENING_REQUEST_LABEL), copy);
+      if (opening.start >= 0) inputMessages++;
+    }
   }
 
   let inViewCount = candidates.inCurrent;
@@ -303,6 +339,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
       inViewCount += item.messages.length;
       continue;
     }
+    if (item.start >= 0) inputMessages += item.messages.length;
     item.messages.forEach((message, j) => {
       const wasExcerpted = item.excerpted[j] === true;
       if (wasExcerpted) excerpted++;
@@ -320,11 +357,13 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
     messages,
     tokens: estimator.estimateMessages(messages),
     labels,
+    inputMessages,
     report: { openingRequest: openingReport, messages: reports, inView: inViewCount, excerpted, dropped: candidates.dropped, unpinnable: candidates.unpinnable },
   };
 }
 
-function sameContent(a: MessageContent, b: MessageContent): boolean {
-  if (a === b) return true;
-  return Array.isArray(a) && Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b);
+/** The text of a content without the placeholders that stand in for older images. */
+function ownText(content: MessageContent): string {
+  if (typeof content === "string") return content;
+  return textOf(content.filter((block) => blockText(block) !== IMAGE_PLACEHOLDER) as MessageContent);
 }
