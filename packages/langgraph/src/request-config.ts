@@ -24,6 +24,9 @@ const EXPECTED: Readonly<Record<string, string>> = {
   excerptBudget: "a non-negative integer",
   keepRecentToolResults: "a non-negative integer",
   maxToolResultTokens: "an integer of at least 50",
+  pinOpeningRequest: "a boolean",
+  maxOpeningRequestTokens: "an integer of at least 50",
+  pinnedBudget: "a non-negative integer",
 };
 
 /**
@@ -80,6 +83,12 @@ export const contextConfigSchema = z.strictObject({
   keepRecentToolResults: nonNegativeInt.optional(),
   /** Largest tool result kept whole when over budget, in estimated tokens. @default 2000 */
   maxToolResultTokens: z.number().int().min(50).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Keep the request that started the conversation in every view. @default true */
+  pinOpeningRequest: z.boolean().optional(),
+  /** Longest opening request kept verbatim, in estimated tokens; beyond it, an excerpt of its ends. @default 1500 */
+  maxOpeningRequestTokens: z.number().int().min(50).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Estimated tokens shared by the application's pinned messages; `0` turns them off. @default 3000 */
+  pinnedBudget: nonNegativeInt.optional(),
 });
 
 /** Per-request settings, as accepted in `config.configurable.context` (inferred from {@link contextConfigSchema}). */
