@@ -1,4 +1,5 @@
 import type { EvaluationResult, SystemResult } from "./run.js";
+import type { PinningCost } from "./pinning-cost.js";
 import type { TokenizerReport } from "./tokenizer-check.js";
 
 type Row = Record<string, string>;
@@ -54,6 +55,17 @@ export function tokenizerRows(report: TokenizerReport): Row[] {
     { encoding: e.encoding, over: "contextview views", samples: String(e.views.samples), min: f(e.views.min), p5: f(e.views.p5), median: f(e.views.p50), p95: f(e.views.p95), max: f(e.views.max), "max shortfall (tokens)": String(e.maxViewShortfall), "views over limit + reserve": String(e.viewsOverReserve) },
     ...Object.entries(e.byFixture).map(([fixture, d]) => ({ encoding: e.encoding, over: `messages: ${fixture}`, samples: String(d.samples), min: f(d.min), p5: f(d.p5), median: f(d.p50), p95: f(d.p95), max: f(d.max), "max shortfall (tokens)": "", "views over limit + reserve": "" })),
   ]);
+}
+
+/** What pinned context costs and keeps per fixture (buildContext, defaults against pinning off). */
+export function pinningRows(costs: readonly PinningCost[]): Row[] {
+  return costs.map((c) => ({
+    fixture: c.fixture,
+    "calls with a pinned block": `${c.callsWithPinned}/${c.calls}`,
+    "pinned tokens per call (mean / max)": `${c.pinnedTokens.mean} / ${c.pinnedTokens.max}`,
+    "mean input, pinned / off": `${c.meanInput.pinned} / ${c.meanInput.unpinned}`,
+    "facts kept, pinned / off": `${c.factsKept.pinned}/${c.factsKept.required} / ${c.factsKept.unpinned}/${c.factsKept.required}`,
+  }));
 }
 
 /** A table for the terminal: right-aligned columns. */
