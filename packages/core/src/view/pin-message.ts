@@ -6,6 +6,11 @@ import { copyMessage, kindOf, type MessageInput } from "../messages.js";
  * The field of `additional_kwargs` that pins a message: `true` keeps the message in
  * every view (see {@link pinMessage}). Providers' converters ignore unknown
  * `additional_kwargs` fields, and the field survives LangGraph checkpoints.
+ *
+ * @example
+ * ```ts
+ * new HumanMessage({ content: "Never touch prod.", additional_kwargs: { [PIN_FIELD]: true } }); // same as pinMessage(…)
+ * ```
  */
 export const PIN_FIELD = "contextview_pinned";
 

@@ -10,10 +10,24 @@ import { boundPinnedText, MIN_PINNED_EXCERPT_TOKENS, textTokens } from "./pinned
 import { EXCERPT_MARKER_TOKENS, IMAGE_PLACEHOLDER } from "./older.js";
 import type { PinnedMessageReport, PinnedReport, PinPredicate } from "./types.js";
 
-/** The user-role label before the pinned opening request. */
+/**
+ * The user-role label before the pinned opening request.
+ *
+ * @example
+ * ```ts
+ * const goal = view.messages[view.messages.findIndex((m) => m.content === OPENING_REQUEST_LABEL) + 1];
+ * ```
+ */
 export const OPENING_REQUEST_LABEL = "[Pinned: the request that started this conversation. Later messages may refine or change it.]";
 
-/** The user-role label before the messages the application pinned. */
+/**
+ * The user-role label before the messages the application pinned.
+ *
+ * @example
+ * ```ts
+ * const start = view.messages.findIndex((m) => m.content === PINNED_LABEL); // -1 when nothing is pinned
+ * ```
+ */
 export const PINNED_LABEL = "[Pinned: earlier messages of this conversation kept in view. Later messages may refine or change them.]";
 
 /** A pinned exchange: a user message, an AI reply, or an AI tool call with all its results. */

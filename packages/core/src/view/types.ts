@@ -66,6 +66,11 @@ export interface ViewOptions {
  * Decides whether a message is pinned, besides the field {@link pinMessage} sets.
  * Called for every message of the conversation after the leading system messages
  * (`index` counts from the start of the whole conversation), so keep it cheap.
+ *
+ * @example
+ * ```ts
+ * const pin: PinPredicate = (message) => message.name === "requirements";
+ * ```
  */
 export type PinPredicate = (message: BaseMessage, index: number) => boolean;
 
@@ -180,7 +185,14 @@ export interface ContextReport {
   elapsedMs: number;
 }
 
-/** One pinned message of the report. */
+/**
+ * One pinned message of the report.
+ *
+ * @example
+ * ```ts
+ * for (const { id, tokens } of view.report.pinned.messages) log.info({ id, tokens });
+ * ```
+ */
 export interface PinnedMessageReport {
   /** The message id, or null when it has none. */
   id: string | null;
@@ -191,7 +203,14 @@ export interface PinnedMessageReport {
   excerpted: boolean;
 }
 
-/** What pinning did for one view. */
+/**
+ * What pinning did for one view.
+ *
+ * @example
+ * ```ts
+ * if (view.report.pinned.openingRequest?.placement === "no-room") log.warn("the current request left no room for the goal");
+ * ```
+ */
 export interface PinnedReport {
   /**
    * The opening request: `pinned` when shown in the pinned block, `in-view` when its
