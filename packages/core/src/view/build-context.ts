@@ -11,7 +11,8 @@ import { asHistoryMessage, HISTORY_LABEL, labelMessage } from "./head.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { emptyPrepareTally, prepareTurn, type PrepareContext } from "./prepare-turn.js";
-import { collectPinned, pinnedBlock, withRoomForCurrent, type PinnedCandidates } from "./pinned.js";
+import { collectPinned, type PinnedCandidates } from "./pinned.js";
+import { pinnedBlock, withRoomForCurrent } from "./pinned-block.js";
 import { reportView } from "./report-view.js";
 import type { BuildContextInput, ContextView } from "./types.js";
 

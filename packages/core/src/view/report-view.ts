@@ -4,7 +4,7 @@ import type { FixedPart } from "./charge-fixed-part.js";
 import type { ChosenOlderTurns } from "./choose-older-turns.js";
 import type { ToolResultCompactor } from "./compact-to-fit.js";
 import type { TurnWalk } from "./find-turns.js";
-import type { PinnedBlock } from "./pinned.js";
+import type { PinnedBlock } from "./pinned-block.js";
 import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
 import type { ContextReport } from "./types.js";
 

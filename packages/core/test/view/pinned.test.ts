@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ContextViewError, createEstimator, CONTINUATION_LABEL, OPENING_REQUEST_LABEL, PINNED_LABEL, PIN_FIELD, pinMessage } from "@contextview/core";
-import { collectPinned, fitPinned, pinnedBlock, type CollectPinnedInput, type PinnedCandidates } from "../../src/view/pinned";
+import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from "../../src/view/pinned";
+import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";
 import { isMarkedPinned } from "../../src/view/pin-message";
 import { deepFreeze, snapshot } from "../support/conversation";
