@@ -85,6 +85,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
   const block = pinnedBlock(pinned, cut, assembled.messages, estimator);
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
+  tally.labels += block.labels;
 
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, tally, compactor,

@@ -78,7 +78,7 @@ export function reportView(facts: ViewFacts): ContextReport {
       : { given: false, included: false },
     droppedTurnExcerpts: chosen.excerptCount,
     toolResults: { cleared: facts.compactor.cleared, compacted: facts.compactor.compacted },
-    labelsInserted: tally.labels + facts.pinned.labels,
+    labelsInserted: tally.labels,
     cut: chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart,
     pinned: facts.pinned.report,
     elapsedMs: performance.now() - facts.started,
