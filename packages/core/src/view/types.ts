@@ -149,8 +149,9 @@ export interface ContextReport {
   budget: ResolvedBudget;
   tokens: TokenReport;
   /**
-   * Input messages: kept in the view, dropped from it, and `unread` — older than
-   * the walk ever reached (all dropped, never read or validated).
+   * Input messages: kept in the view (pinned ones included), dropped from it, and
+   * `unread` — older than the walk ever reached (dropped unless pinned; only pinned
+   * ones and the opening request are read there).
    */
   messages: { in: number; kept: number; dropped: number; unread: number };
   /** Exchanges (user messages, AI replies, AI tool calls with all their results) the walk read. */
