@@ -4,7 +4,7 @@ import type { Estimator } from "../estimate.js";
 import { copyMessage, kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 import { groupExchanges } from "./exchanges.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
-import { isMarkedPinned } from "./pin-message.js";
+import { markedIndices } from "./pin-message.js";
 import { boundPinnedText, MIN_PINNED_EXCERPT_TOKENS, textTokens } from "./pinned-bound.js";
 import { EXCERPT_MARKER_TOKENS } from "./older.js";
 import type { PinPredicate } from "./types.js";
@@ -139,9 +139,7 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
   const pins: PinnedItem[] = [];
   if (input.pinnedBudget > 0) {
     const seen = new Set<number>();
-    for (let pos = 0; pos < total; pos++) {
-      const value = at(pos);
-      if (!isMarkedPinned(value) && !(input.pin !== undefined && input.pin(toBaseMessage(value, indexOf(pos)), lead + pos))) continue;
+    for (const pos of pinnedPositions(prior, messages, lead, input.pin, indexOf)) {
       if (pos >= currentPos) {
         inCurrent++;
         continue;
@@ -157,6 +155,32 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
   const bounded = boundToBudget(pins, input.pinnedBudget, estimator);
   const candidates = { opening, openingNoRoom: false, pins: bounded.pins, inCurrent, dropped: bounded.dropped, unpinnable, currentStart };
   return { ...candidates, reserve: reserveOf(candidates, estimator) };
+}
+
+/**
+ * Positions (prior messages first, then `messages` after the leading system ones)
+ * of the pinned messages, in order: those carrying the pin field, and with a `pin`
+ * predicate those it chooses (which reads every message).
+ */
+function pinnedPositions(
+  prior: readonly MessageInput[],
+  messages: readonly MessageInput[],
+  lead: number,
+  pin: PinPredicate | undefined,
+  indexOf: (pos: number) => number,
+): number[] {
+  const p = prior.length;
+  const positions = [...markedIndices(prior)];
+  for (const index of markedIndices(messages)) if (index >= lead) positions.push(p + index - lead);
+  if (pin === undefined) return positions;
+  const marked = new Set(positions);
+  const total = p + messages.length - lead;
+  for (let pos = 0; pos < total; pos++) {
+    if (marked.has(pos)) continue;
+    const value = (pos < p ? prior[pos] : messages[lead + pos - p]) as MessageInput;
+    if (pin(toBaseMessage(value, indexOf(pos)), lead + pos)) marked.add(pos);
+  }
+  return [...marked].sort((a, b) => a - b);
 }
 
 /** The whole exchange of a pinned message at `pos`, or null when it cannot be shown. */

@@ -3,7 +3,7 @@ import { ContextViewError, createEstimator, CONTINUATION_LABEL, OPENING_REQUEST_
 import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from "../../src/view/pinned";
 import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";
-import { isMarkedPinned } from "../../src/view/pin-message";
+import { isMarkedPinned, markedIndices } from "../../src/view/pin-message";
 import { deepFreeze, snapshot } from "../support/conversation";
 
 const estimator = createEstimator();
@@ -80,6 +80,26 @@ describe("pinMessage", () => {
     expect(ContextViewError.isInstance(error)).toBe(true);
     expect(error.code).toBe("INVALID_MESSAGES");
     expect(error.details["field"]).toBe("message");
+  });
+});
+
+describe("markedIndices", () => {
+  it("finds the same pins as a full scan when the conversation grows, or a message is pinned or unpinned in place", () => {
+    const base = thread();
+    const fullScan = (messages: readonly BaseMessage[]) => messages.flatMap((m, i) => (isMarkedPinned(m) ? [i] : []));
+    const calls: BaseMessage[][] = [];
+    calls.push(withPins(base, ["h1"]));
+    calls.push([...(calls[0] as BaseMessage[])]);
+    calls.push([...(calls[1] as BaseMessage[]), pinMessage(new HumanMessage({ id: "h4", content: "pinned later" }))]);
+    const repinned = [...(calls[2] as BaseMessage[])];
+    repinned[3] = pinMessage(repinned[3] as BaseMessage);
+    calls.push(repinned);
+    const unpinned = [...repinned];
+    unpinned[6] = new HumanMessage({ id: "h1", content: "Constraint: never touch the prod database." });
+    calls.push(unpinned);
+    calls.push(unpinned.slice(0, 5));
+    for (const messages of calls) expect(markedIndices(messages)).toEqual(fullScan(messages));
+    expect(markedIndices(calls[4] as BaseMessage[])).toEqual([3, 11]);
   });
 });
 
