@@ -10,11 +10,12 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { evaluate } from "./evaluate.js";
 import { FIXTURES } from "./fixtures/index.js";
+import { measurePinningCost } from "./pinning-cost.js";
 import { ProgressBar } from "./progress.js";
 import { renderHtml } from "./report-html.js";
 import { STRATEGIES } from "./strategies/index.js";
 import { PRICE_PRESETS, type CacheModel, type Prices } from "./cache.js";
-import { cacheRows, comparisonRows, detailRows, estimateTargetLines, markdownTable, priceRows, terminalTable, tokenizerRows } from "./tables.js";
+import { cacheRows, comparisonRows, detailRows, estimateTargetLines, markdownTable, pinningRows, priceRows, terminalTable, tokenizerRows } from "./tables.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -44,10 +45,11 @@ async function main(): Promise<void> {
     onStep: ({ phase, fixture, system }) => (phase === "start" ? progress.start(`${fixture} · ${system}`) : progress.tick(`${fixture} · ${system}`)),
   });
   progress.finish();
+  const pinning = await measurePinningCost(fixtures);
 
   const out = resolve(values.out);
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "results.json"), `${JSON.stringify({ command, ...report }, null, 2)}\n`);
+  writeFileSync(join(out, "results.json"), `${JSON.stringify({ command, ...report, pinning }, null, 2)}\n`);
   writeFileSync(join(out, "index.html"), renderHtml(report, report.tokenizer, command));
 
   console.log(`\n${command} — ${fixtures.length} fixtures × ${STRATEGIES.length} systems in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -59,13 +61,15 @@ async function main(): Promise<void> {
   console.log(terminalTable(cacheRows(report)));
   console.log("\nPrice lists (check them before quoting a cost):\n");
   console.log(terminalTable(priceRows(report)));
+  console.log("\nPinned context (contextview buildContext, defaults against pinOpeningRequest: false, pinnedBudget: 0):\n");
+  console.log(terminalTable(pinningRows(pinning)));
   if (report.tokenizer) {
     console.log(`\nDefault estimator (digit- and symbol-aware) / js-tiktoken (ratio estimated/actual; safety reserve ${report.tokenizer.safetyReserve}):\n`);
     console.log(terminalTable(tokenizerRows(report.tokenizer)));
     console.log(`\n${estimateTargetLines(report.tokenizer).join("\n")}`);
   }
   if (values.markdown) {
-    console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}\n\n${markdownTable(cacheRows(report))}\n\n${markdownTable(priceRows(report))}`);
+    console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}\n\n${markdownTable(cacheRows(report))}\n\n${markdownTable(priceRows(report))}\n\n${markdownTable(pinningRows(pinning))}`);
     if (report.tokenizer) console.log(`\n${markdownTable(tokenizerRows(report.tokenizer))}`);
   }
   console.log(`\nReport: ${join(out, "index.html")}\nJSON:   ${join(out, "results.json")}`);

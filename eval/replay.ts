@@ -10,15 +10,17 @@ import { z } from "zod";
  */
 export function cloneMessage(message: BaseMessage): BaseMessage {
   const content = typeof message.content === "string" ? message.content : structuredClone(message.content);
+  // Application fields (a pin, say) travel with the message.
   const id = message.id;
-  if (message.type === "human") return new HumanMessage({ content, ...(id ? { id } : {}) });
-  if (message.type === "system") return new SystemMessage({ content, ...(id ? { id } : {}) });
+  const kwargs = Object.keys(message.additional_kwargs ?? {}).length > 0 ? { additional_kwargs: structuredClone(message.additional_kwargs) } : {};
+  if (message.type === "human") return new HumanMessage({ content, ...kwargs, ...(id ? { id } : {}) });
+  if (message.type === "system") return new SystemMessage({ content, ...kwargs, ...(id ? { id } : {}) });
   if (message.type === "tool") {
     const result = message as ToolMessage;
-    return new ToolMessage({ content, tool_call_id: result.tool_call_id, ...(result.name ? { name: result.name } : {}), artifact: result.artifact, status: result.status ?? "success", ...(id ? { id } : {}) });
+    return new ToolMessage({ content, tool_call_id: result.tool_call_id, ...(result.name ? { name: result.name } : {}), artifact: result.artifact, status: result.status ?? "success", ...kwargs, ...(id ? { id } : {}) });
   }
   const ai = message as AIMessage;
-  return new AIMessage({ content, tool_calls: structuredClone(ai.tool_calls ?? []), ...(id ? { id } : {}) });
+  return new AIMessage({ content, tool_calls: structuredClone(ai.tool_calls ?? []), ...kwargs, ...(id ? { id } : {}) });
 }
 
 /**

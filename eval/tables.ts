@@ -1,4 +1,5 @@
 import type { EvaluationResult, SystemResult } from "./run.js";
+import type { PinningCost } from "./pinning-cost.js";
 import type { TokenizerReport } from "./tokenizer-check.js";
 
 type Row = Record<string, string>;
@@ -102,6 +103,17 @@ export function estimateTargetLines(report: TokenizerReport): string[] {
     const ok = e.views.min >= ESTIMATE_TARGETS.minViewRatio && e.views.p50 <= ESTIMATE_TARGETS.maxMedianViewRatio;
     return `${e.encoding}: lowest view ${e.views.min.toFixed(3)} (target ≥ ${ESTIMATE_TARGETS.minViewRatio}), median view ${e.views.p50.toFixed(3)} (target ≤ ${ESTIMATE_TARGETS.maxMedianViewRatio}) — ${ok ? "met" : "NOT met"}`;
   });
+}
+
+/** What pinned context costs and keeps per fixture (buildContext, defaults against pinning off). */
+export function pinningRows(costs: readonly PinningCost[]): Row[] {
+  return costs.map((c) => ({
+    fixture: c.fixture,
+    "calls with a pinned block": `${c.callsWithPinned}/${c.calls}`,
+    "pinned tokens per call (mean / max)": `${c.pinnedTokens.mean} / ${c.pinnedTokens.max}`,
+    "mean input, pinned / off": `${c.meanInput.pinned} / ${c.meanInput.unpinned}`,
+    "facts kept, pinned / off": `${c.factsKept.pinned}/${c.factsKept.required} / ${c.factsKept.unpinned}/${c.factsKept.required}`,
+  }));
 }
 
 /** A table for the terminal: right-aligned columns. */

@@ -10,6 +10,9 @@ import { configFor, userTurn } from "./support/thread.js";
 
 const SUMMARY = "SUMMARYTOKEN alpha SUMMARYTOKEN beta";
 const BUDGET = { contextWindow: 16384, promptBudget: 1200 };
+// The 300-token opening request, pinned, would leave the evidence no room in 1,200 tokens, and
+// the manager does not summarize when the evidence does not fit: these tests need the summarizer.
+const NO_PIN = { pinOpeningRequest: false };
 const State = Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec });
 
 function counting(): { summarizer: Summarizer; calls: () => number } {
@@ -44,7 +47,7 @@ describe('streamMode: "messages"', () => {
     const { summarizer, calls } = counting();
     const model = new RecordingChatModel({ answerWords: 200 });
     const graph = new StateGraph(State)
-      .addNode("context", createContextNode({ budget: BUDGET, summarizer }))
+      .addNode("context", createContextNode({ budget: BUDGET, summarizer, ...NO_PIN }))
       .addNode("model", async (state, config) => ({ messages: [await model.invoke(state.llmInputMessages, config)] }))
       .addEdge(START, "context")
       .addEdge("context", "model")
@@ -62,7 +65,7 @@ describe('streamMode: "messages"', () => {
 
   it("emits the model's tokens and never the summarizer's (withContext in the model node)", async () => {
     const { summarizer, calls } = counting();
-    const model = withContext(new RecordingChatModel({ answerWords: 200 }), { budget: BUDGET, summarizer });
+    const model = withContext(new RecordingChatModel({ answerWords: 200 }), { budget: BUDGET, summarizer, ...NO_PIN });
     const graph = new StateGraph(MessagesAnnotation)
       .addNode("model", async (state, config) => ({ messages: [(await model.invoke(state.messages, config)) as BaseMessage] }))
       .addEdge(START, "model")

@@ -24,6 +24,9 @@ export { ANTHROPIC_MAX_BREAKPOINTS, countCacheBreakpoints, markCacheBreakpoints 
 export { IMAGE_PLACEHOLDER } from "./view/older.js";
 export { NO_IMAGE_INPUT_PLACEHOLDER } from "./view/images.js";
 export type { BuildContextInput, ContextReport, ContextView, TokenReport, ViewOptions } from "./view/types.js";
+export { pinMessage, PIN_FIELD } from "./view/pin-message.js";
+export { OPENING_REQUEST_LABEL, PINNED_LABEL } from "./view/pinned.js";
+export type { PinPredicate, PinnedReport, PinnedMessageReport } from "./view/types.js";
 
 // -- summarizing compaction (issue: summarizing compaction) --
 export { createContextManager } from "./manager/context-manager.js";

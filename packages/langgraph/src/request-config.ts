@@ -26,6 +26,9 @@ const EXPECTED: Readonly<Record<string, string>> = {
   maxToolResultTokens: "an integer of at least 50",
   clearStep: "a positive integer",
   cacheBreakpoints: "a boolean",
+  pinOpeningRequest: "a boolean",
+  maxOpeningRequestTokens: "an integer of at least 50",
+  pinnedBudget: "a non-negative integer",
 };
 
 /**
@@ -86,6 +89,12 @@ export const contextConfigSchema = z.strictObject({
   clearStep: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Mark Anthropic cache breakpoints at the end of the head and of the older turns. @default false */
   cacheBreakpoints: z.boolean().optional(),
+  /** Keep the request that started the conversation in every view. @default true */
+  pinOpeningRequest: z.boolean().optional(),
+  /** Longest opening request kept verbatim, in estimated tokens; beyond it, an excerpt of its ends. @default 1500 */
+  maxOpeningRequestTokens: z.number().int().min(50).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Estimated tokens shared by the application's pinned messages; `0` turns them off. @default 3000 */
+  pinnedBudget: nonNegativeInt.optional(),
 });
 
 /** Per-request settings, as accepted in `config.configurable.context` (inferred from {@link contextConfigSchema}). */

@@ -8,6 +8,7 @@ describe("parseContextConfig", () => {
     [{ summarize: false }, { summarize: false }],
     [{ budget: { promptBudget: 8000 }, keepMinText: 2 }, { budget: { promptBudget: 8000 }, keepMinText: 2 }],
     [{ triggerRatio: 0.5, dropStep: 0, maxToolResultTokens: 50 }, { triggerRatio: 0.5, dropStep: 0, maxToolResultTokens: 50 }],
+    [{ pinOpeningRequest: false, maxOpeningRequestTokens: 50, pinnedBudget: 0 }, { pinOpeningRequest: false, maxOpeningRequestTokens: 50, pinnedBudget: 0 }],
   ])("accepts %j", (input, expected) => {
     expect(parseContextConfig(input)).toEqual(expected);
   });
@@ -21,6 +22,9 @@ describe("parseContextConfig", () => {
     [{ triggerRatio: 1 }, "context.triggerRatio", "between 0 and 1 (exclusive), got 1"],
     [{ keepMinText: -2 }, "context.keepMinText", "a non-negative integer, got -2"],
     [{ maxToolResultTokens: 10 }, "context.maxToolResultTokens", "at least 50, got 10"],
+    [{ pinOpeningRequest: "yes" }, "context.pinOpeningRequest", 'Expected `context.pinOpeningRequest` to be a boolean, got "yes"'],
+    [{ maxOpeningRequestTokens: 49 }, "context.maxOpeningRequestTokens", "an integer of at least 50, got 49"],
+    [{ pinnedBudget: -1 }, "context.pinnedBudget", "a non-negative integer, got -1"],
     ["fast", "context", "an object of context settings"],
   ])("rejects %j naming %s", (input, field, message) => {
     let error: unknown;

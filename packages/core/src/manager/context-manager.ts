@@ -82,6 +82,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
   const store = options.store ?? new InMemoryContextStore();
   const summarizer = options.summarizer ?? null;
+  if (options.pin !== undefined && typeof options.pin !== "function") throw invalidOption("pin", "a function (message, index) => boolean", options.pin);
   if (summarizer !== null && typeof summarizer !== "function") throw invalidOption("summarizer", "a function (transcript, context) => Promise<string | null>", summarizer);
   const chunkTokens = positiveInt("summarizerInputTokens", options.summarizerInputTokens, 6000);
   const timeoutMs = positiveInt("summarizerTimeoutMs", options.summarizerTimeoutMs, 60_000);
@@ -187,6 +188,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       buildContext({
         ...settings,
         messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
+        // The summarized prefix still holds the opening request and any pins.
+        ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
+        ...(options.pin === undefined ? {} : { pin: options.pin }),
         budget,
         estimator,
         ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),

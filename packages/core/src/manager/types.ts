@@ -6,7 +6,7 @@ import type { MessageInput } from "../messages.js";
 import type { CompactionStore, ConversationKey } from "../store/contracts.js";
 import type { KeepOptions } from "../summarize/safe-cut.js";
 import type { Summarizer } from "../summarize/summarizer.js";
-import type { ContextReport, ViewOptions } from "../view/types.js";
+import type { ContextReport, PinPredicate, ViewOptions } from "../view/types.js";
 
 /** Settings a single request may override (validated at the boundary, then merged). */
 export interface ContextSettings extends ViewOptions, KeepOptions {
@@ -95,6 +95,16 @@ export interface ContextManagerOptions extends ContextSettings {
    * @default undefined
    */
   onStoreError?: (error: unknown, operation: "get" | "put") => void;
+  /**
+   * Pins messages besides those marked with `pinMessage` (see `BuildContextInput.pin`).
+   * Set once for every request; per-request settings cannot change it.
+   * @default undefined
+   * @example
+   * ```ts
+   * createContextManager({ pin: (message) => message.name === "requirements" });
+   * ```
+   */
+  pin?: PinPredicate;
   /**
    * Clock, for the summarizer cool-down.
    * @default Date.now

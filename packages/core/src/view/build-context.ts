@@ -12,6 +12,8 @@ import { asHistoryMessage, HISTORY_LABEL, labelMessage } from "./head.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
+import { collectPinned, type PinnedCandidates } from "./pinned.js";
+import { pinnedBlock, withRoomForCurrent } from "./pinned-block.js";
 import { reportView } from "./report-view.js";
 import type { BuildContextInput, ContextView } from "./types.js";
 
@@ -44,7 +46,8 @@ const defaultEstimator = createEstimator();
  *
  * The stages, each its own function: {@link findTurns} → {@link chargeFixedPart} →
  * {@link prepareTurn} (the current turn) → {@link compactToFit} →
- * {@link chooseOlderTurns} → {@link assembleView} → {@link reportView}.
+ * {@link chooseOlderTurns} → {@link assembleView} → {@link pinnedBlock} → {@link reportView};
+ * {@link collectPinned} finds and bounds what is pinned before the charge.
  */
 export function buildContext(input: BuildContextInput): ContextView {
   const started = performance.now();
@@ -60,24 +63,34 @@ export function buildContext(input: BuildContextInput): ContextView {
   const walk = findTurns(input.messages);
   const fixed = chargeFixedPart(input, walk.source, walk.lead, budget.memoryBudget, estimator);
 
-  const tally = emptyPrepareTally();
-  const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits: { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens } };
-  const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
-  const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
+  const pinnedAll = collectPinned({ ...options, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
+
   const summaryGiven = input.summaryMessage !== undefined && input.summaryMessage !== null;
   const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkSummary(input.summaryMessage))] : [];
-
-  const compactor = new ToolResultCompactor(options, estimator);
   const headTokens = estimator.estimateMessages(summaryHead);
-  const { current, fit } = compactToFit({ fixed, limit, current: prepared, headTokens, older, compactor, options, estimator });
+  // The pinned block is fixed overhead; it gives way only when the current turn would not fit beside it.
+  const compactWithPinned = (pinned: PinnedCandidates) => {
+    const tally = emptyPrepareTally();
+    const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits: { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens } };
+    const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
+    const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
+    const compactor = new ToolResultCompactor(options, estimator);
+    const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
+    return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, older, compactor, options, estimator }) };
+  };
+  const { pinned, charged, tally, older, compactor, current, fit } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
 
-  const chosen = chooseOlderTurns({ walk, older, fit, room: limit - fixed.tokens - current.tokens, summaryHead, options, estimator });
+  const chosen = chooseOlderTurns({ walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, options, estimator });
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
   const assembled = assembleView(fixed, chosen, older.prepared, current, leadKept);
+  const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
+  const block = pinnedBlock(pinned, cut, assembled.messages, estimator);
+  assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
+  tally.labels += block.labels;
 
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, tally, compactor,
-    olderPrepared: older.prepared, current, chosen, assembled, started,
+    olderPrepared: older.prepared, current, chosen, assembled, pinned: block, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   const headEnd = (fixed.systemMessage ? 1 : 0) + chosen.head.length - 1;

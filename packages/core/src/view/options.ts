@@ -14,6 +14,9 @@ export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.free
   imageInputs: true,
   clearStep: 4,
   cacheBreakpoints: false,
+  pinOpeningRequest: true,
+  maxOpeningRequestTokens: 1500,
+  pinnedBudget: 3000,
 });
 
 const COUNT_FIELDS = [
@@ -22,6 +25,8 @@ const COUNT_FIELDS = [
   "excerptBudget",
   "keepRecentToolResults",
   "maxToolResultTokens",
+  "maxOpeningRequestTokens",
+  "pinnedBudget",
 ] as const;
 
 /**
@@ -62,6 +67,11 @@ export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOpti
     if (typeof options.cacheBreakpoints !== "boolean") throw invalidOption("cacheBreakpoints", "a boolean", options.cacheBreakpoints);
     out.cacheBreakpoints = options.cacheBreakpoints;
   }
+  if (options.pinOpeningRequest !== undefined) {
+    if (typeof options.pinOpeningRequest !== "boolean") throw invalidOption("pinOpeningRequest", "a boolean", options.pinOpeningRequest);
+    out.pinOpeningRequest = options.pinOpeningRequest;
+  }
+  if (out.maxOpeningRequestTokens < 50) throw invalidOption("maxOpeningRequestTokens", "an integer of at least 50", out.maxOpeningRequestTokens);
   if (out.maxToolResultTokens < 50) throw invalidOption("maxToolResultTokens", "an integer of at least 50", out.maxToolResultTokens);
   return out;
 }

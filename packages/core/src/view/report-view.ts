@@ -4,6 +4,7 @@ import type { FixedPart } from "./charge-fixed-part.js";
 import type { ChosenOlderTurns } from "./choose-older-turns.js";
 import type { ToolResultCompactor } from "./compact-to-fit.js";
 import type { TurnWalk } from "./find-turns.js";
+import type { PinnedBlock } from "./pinned-block.js";
 import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
 import type { ContextReport } from "./types.js";
 
@@ -21,6 +22,8 @@ export interface ViewFacts {
   current: PreparedTurn;
   chosen: ChosenOlderTurns;
   assembled: AssembledView;
+  /** The pinned block placed after the system message. */
+  pinned: PinnedBlock;
   /** `performance.now()` when the build started. */
   started: number;
 }
@@ -44,6 +47,7 @@ export function reportView(facts: ViewFacts): ContextReport {
   const hasCurrent = walk.currentStart < walk.n ? 1 : 0;
   const olderRead = facts.olderPrepared.length;
   const n = walk.n;
+  const kept = assembled.keptMessages + facts.pinned.inputMessages;
   return {
     limit: facts.budget.promptLimit,
     budget: facts.budget,
@@ -51,12 +55,13 @@ export function reportView(facts: ViewFacts): ContextReport {
       system: fixed.systemTokens,
       memories: fixed.memoryTokens,
       tools: fixed.toolTokens,
+      pinned: facts.pinned.tokens,
       summary: summaryTokens,
       history: assembled.historyTokens - summaryTokens,
       current: current.tokens,
-      total: fixed.tokens + assembled.historyTokens + current.tokens,
+      total: fixed.tokens + facts.pinned.tokens + assembled.historyTokens + current.tokens,
     },
-    messages: { in: n, kept: assembled.keptMessages, dropped: n - assembled.keptMessages, unread },
+    messages: { in: n, kept, dropped: n - kept, unread },
     exchanges: { read: exchangesRead, kept: assembled.keptExchanges, dropped: exchangesRead - assembled.keptExchanges },
     turns: { read: olderRead + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead - chosen.kept },
     allHistoryRead: unread === 0,
@@ -75,6 +80,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     toolResults: { cleared: facts.compactor.cleared, compacted: facts.compactor.compacted },
     labelsInserted: tally.labels,
     cut: chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart,
+    pinned: facts.pinned.report,
     elapsedMs: performance.now() - facts.started,
   };
 }

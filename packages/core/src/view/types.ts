@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Budget, ResolvedBudget } from "../budget.js";
 import type { Estimator } from "../estimate.js";
-import type { MessageInput } from "../messages.js";
+import type { MessageInput, MessageKind } from "../messages.js";
 
 /** Options of the selection and compaction stages. Every field has a default. */
 export interface ViewOptions {
@@ -69,7 +69,38 @@ export interface ViewOptions {
    * @default false
    */
   cacheBreakpoints?: boolean;
+  /**
+   * Keep the request that started the conversation (its first user message) in
+   * every view, labelled, right after the system message. `false` turns it off.
+   * @default true
+   */
+  pinOpeningRequest?: boolean;
+  /**
+   * Longest opening request, in estimated tokens, kept verbatim; a longer one
+   * becomes a marked excerpt of its beginning and end.
+   * @default 1500
+   */
+  maxOpeningRequestTokens?: number;
+  /**
+   * Estimated tokens shared by the messages the application pinned (see
+   * {@link pinMessage} and `pin`); beyond it the oldest pins are excerpted first,
+   * then left out, and both are counted in `report.pinned`. `0` turns user pins off.
+   * @default 3000
+   */
+  pinnedBudget?: number;
 }
+
+/**
+ * Decides whether a message is pinned, besides the field {@link pinMessage} sets.
+ * Called for every message of the conversation after the leading system messages
+ * (`index` counts from the start of the whole conversation), so keep it cheap.
+ *
+ * @example
+ * ```ts
+ * const pin: PinPredicate = (message) => message.name === "requirements";
+ * ```
+ */
+export type PinPredicate = (message: BaseMessage, index: number) => boolean;
 
 /** Input of {@link buildContext}. Only `messages` is required. */
 export interface BuildContextInput extends ViewOptions {
@@ -106,6 +137,22 @@ export interface BuildContextInput extends ViewOptions {
    * @default createEstimator()
    */
   estimator?: Estimator;
+  /**
+   * Pins messages besides those marked with {@link pinMessage}.
+   * @default undefined
+   * @example
+   * ```ts
+   * buildContext({ messages, pin: (message) => message.name === "requirements" });
+   * ```
+   */
+  pin?: PinPredicate;
+  /**
+   * Messages of the conversation that precede `messages` but are no longer in it
+   * (the prefix a summary stands for), oldest first. Read only for the opening
+   * request and pinned messages; the context manager passes them.
+   * @default []
+   */
+  priorMessages?: readonly MessageInput[];
 }
 
 /** Estimated tokens per part of the view. */
@@ -113,6 +160,8 @@ export interface TokenReport {
   system: number;
   memories: number;
   tools: number;
+  /** The pinned opening request, the application's pins, and their labels. */
+  pinned: number;
   summary: number;
   /** Messages of older turns, excerpts and labels. */
   history: number;
@@ -128,8 +177,9 @@ export interface ContextReport {
   budget: ResolvedBudget;
   tokens: TokenReport;
   /**
-   * Input messages: kept in the view, dropped from it, and `unread` — older than
-   * the walk ever reached (all dropped, never read or validated).
+   * Input messages: kept in the view (pinned ones included), dropped from it, and
+   * `unread` — older than the walk ever reached (dropped unless pinned; only pinned
+   * ones and the opening request are read there).
    */
   messages: { in: number; kept: number; dropped: number; unread: number };
   /** Exchanges (user messages, AI replies, AI tool calls with all their results) the walk read. */
@@ -157,9 +207,56 @@ export interface ContextReport {
   toolResults: { cleared: number; compacted: number };
   /** User-role labels inserted so the view obeys provider ordering rules. */
   labelsInserted: number;
+  /** The opening request and the application's pins (ids and estimates, never content). */
+  pinned: PinnedReport;
   /** Index in the input of the oldest message kept from history (the head of the view). */
   cut: number;
   elapsedMs: number;
+}
+
+/**
+ * One pinned message of the report.
+ *
+ * @example
+ * ```ts
+ * for (const { id, tokens } of view.report.pinned.messages) log.info({ id, tokens });
+ * ```
+ */
+export interface PinnedMessageReport {
+  /** The message id, or null when it has none. */
+  id: string | null;
+  role: MessageKind;
+  /** Estimated tokens of its copy in the pinned block. */
+  tokens: number;
+  /** True when its text became a marked excerpt to fit the bound. */
+  excerpted: boolean;
+}
+
+/**
+ * What pinning did for one view.
+ *
+ * @example
+ * ```ts
+ * if (view.report.pinned.openingRequest?.placement === "no-room") log.warn("the current request left no room for the goal");
+ * ```
+ */
+export interface PinnedReport {
+  /**
+   * The opening request: `pinned` when shown in the pinned block, `in-view` when its
+   * turn is in the view anyway, `no-room` when the current request left no room
+   * for it; null when pinning it is off or the conversation has no user message.
+   */
+  openingRequest: (PinnedMessageReport & { placement: "pinned" | "in-view" | "no-room" }) | null;
+  /** Messages the application pinned that are shown in the pinned block, oldest first (a tool call brings all its results). */
+  messages: PinnedMessageReport[];
+  /** Pinned messages that are in the view anyway, unchanged (their turn is kept). */
+  inView: number;
+  /** Pinned messages whose text became an excerpt to fit `pinnedBudget`. */
+  excerpted: number;
+  /** Pinned messages left out: no room within `pinnedBudget`, or none beside the current request. */
+  dropped: number;
+  /** Pins that cannot be shown: system messages, orphan results, calls whose results are missing. */
+  unpinnable: number;
 }
 
 /** A bounded view: messages for the model and the report of how they were chosen. */

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ContextOverflowError } from "@langchain/core/errors";
-import { buildContext, ContextBudgetError, ContextViewError, createEstimator, HISTORY_LABEL, IMAGE_PLACEHOLDER } from "@contextview/core";
+import { buildContext, ContextBudgetError, ContextViewError, createEstimator, HISTORY_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core";
 import { conversation, deepFreeze, snapshot, turnMessages } from "../support/conversation";
 
 const estimator = createEstimator();
@@ -129,10 +129,14 @@ describe("buildContext: over budget", () => {
     const tail = messages.slice(messages.indexOf(lastHuman));
     expect(view.slice(-tail.length).map((m) => m.content)).toEqual(tail.map((m) => m.content));
     expect(report.turns.dropped).toBeGreaterThan(0);
-    expect(view[1]?.content).toBe(HISTORY_LABEL);
-    expect(view[2]?.type).toBe("ai");
-    expect(String(view[2]?.content)).toMatch(/\nuser: question \d+/);
-    expect(String(view[2]?.content)).toMatch(/\nassistant: answer \d+/);
+    // The opening request is pinned right after the system message, then the excerpts of dropped turns.
+    expect(view[1]?.content).toBe(OPENING_REQUEST_LABEL);
+    expect(view[2]?.content).toBe(messages[1]?.content);
+    expect(report.pinned.openingRequest).toMatchObject({ id: messages[1]?.id, placement: "pinned", excerpted: false });
+    expect(view[3]?.content).toBe(HISTORY_LABEL);
+    expect(view[4]?.type).toBe("ai");
+    expect(String(view[4]?.content)).toMatch(/\nuser: question \d+/);
+    expect(String(view[4]?.content)).toMatch(/\nassistant: answer \d+/);
     expect(report.droppedTurnExcerpts).toBeGreaterThan(0);
     expect(report.messages.kept + report.messages.dropped).toBe(messages.length);
   });
@@ -141,8 +145,8 @@ describe("buildContext: over budget", () => {
     const messages = longHistory();
     const summaryMessage = new AIMessage({ content: "Evidence: the user budgets monthly." });
     const withSummary = buildContext({ messages, summaryMessage, budget: { ...noEnv, promptBudget: 4000 } });
-    expect(withSummary.messages[2]?.content).toBe("Evidence: the user budgets monthly.");
-    expect(withSummary.messages[2]?.type).toBe("ai");
+    expect(withSummary.messages[4]?.content).toBe("Evidence: the user budgets monthly.");
+    expect(withSummary.messages[4]?.type).toBe("ai");
     expect(withSummary.report.summary).toEqual({ given: true, included: true });
     expect(withSummary.report.droppedTurnExcerpts).toBe(0);
 

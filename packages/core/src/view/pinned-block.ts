@@ -1,0 +1,149 @@
+import type { BaseMessage, MessageContent } from "@langchain/core/messages";
+import { ContextBudgetError } from "../errors.js";
+import type { Estimator } from "../estimate.js";
+import { blockText, textOf, type MessageKind } from "../messages.js";
+import { labelMessage } from "./head.js";
+import { IMAGE_PLACEHOLDER } from "./older.js";
+import { orderTurn } from "./order.js";
+import { OPENING_REQUEST_LABEL, PINNED_LABEL, reserveOf, type PinnedCandidates, type PinnedItem } from "./pinned.js";
+import type { PinnedMessageReport, PinnedReport } from "./types.js";
+
+/** A pinned block ready for the view: messages to place right after the system message. */
+export interface PinnedBlock {
+  readonly messages: BaseMessage[];
+  readonly tokens: number;
+  /** Continuation labels inserted for ordering rules. */
+  readonly labels: number;
+  /** Messages of the block that come from `messages` (not labels, not prior messages). */
+  readonly inputMessages: number;
+  readonly report: PinnedReport;
+}
+
+/**
+ * Fit the pinned reserve into `room` (what the current request and the fixed
+ * overhead leave): the oldest pins are left out first, then the opening request.
+ * Returns the candidates unchanged when they fit.
+ */
+export function fitPinned(candidates: PinnedCandidates, room: number, estimator: Estimator): PinnedCandidates {
+  if (candidates.reserve <= room) return candidates;
+  let next: Omit<PinnedCandidates, "reserve"> = candidates;
+  let reserve = candidates.reserve;
+  while (reserve > room && next.pins.length > 0) {
+    next = { ...next, pins: next.pins.slice(1), dropped: next.dropped + (next.pins[0] as PinnedItem).messages.length };
+    reserve = reserveOf(next, estimator);
+  }
+  if (reserve > room && next.opening !== null && next.opening.start < next.currentStart) {
+    next = { ...next, openingNoRoom: true };
+    reserve = reserveOf(next, estimator);
+  }
+  return { ...next, reserve };
+}
+
+/**
+ * Run the compaction stage with the pinned reserve charged as fixed overhead. When
+ * the current turn does not fit beside it (a {@link ContextBudgetError}), run it
+ * again with the pins fitted to the room the current turn leaves (see
+ * {@link fitPinned}), and at last with nothing pinned, whose error is the real one.
+ * `room` is the limit less the fixed part without pins.
+ *
+ * @example
+ * ```ts
+ * const stage = withRoomForCurrent(pinned, limit - fixed.tokens, (p) => compactToFit({ … fixed: { ...fixed, tokens: fixed.tokens + p.reserve } }), estimator);
+ * ```
+ */
+export function withRoomForCurrent<T>(pinned: PinnedCandidates, room: number, compact: (pinned: PinnedCandidates) => T, estimator: Estimator): T {
+  try {
+    return compact(pinned);
+  } catch (error) {
+    if (pinned.reserve === 0 || !ContextBudgetError.isBudgetError(error)) throw error;
+    const fitted = fitPinned(pinned, room - (error.parts["current"] ?? 0), estimator);
+    if (fitted.reserve > 0) {
+      try {
+        return compact(fitted);
+      } catch (again) {
+        if (!ContextBudgetError.isBudgetError(again)) throw again;
+      }
+    }
+    return compact(fitPinned(pinned, 0, estimator));
+  }
+}
+
+/**
+ * The pinning stage, second half: once the view's kept turns are known (`cut`, the
+ * index in `messages` of the oldest kept message, and `shown`, the kept messages),
+ * the pinned block holds every pinned item not already in the view unchanged: the
+ * labelled opening request first, then the labelled pins in conversation order.
+ * Its estimate never exceeds `candidates.reserve`.
+ *
+ * @example
+ * ```ts
+ * const block = pinnedBlock(pinned, report.cut, keptMessages, estimator);
+ * view.splice(systemMessage ? 1 : 0, 0, ...block.messages);
+ * ```
+ */
+export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: readonly BaseMessage[], estimator: Estimator): PinnedBlock {
+  const byId = new Map<string, BaseMessage>();
+  for (const message of shown) if (message.id !== undefined) byId.set(message.id, message);
+  // In the view: its turn is kept and its text was not excerpted there (an image placeholder
+  // does not count). A tool
+  // exchange is never shown twice (providers reject repeated tool-call ids).
+  const inView = (item: PinnedItem): boolean => {
+    if (item.start < cut) return false;
+    if (item.calls) return true;
+    const original = item.originals[0] as BaseMessage;
+    if (original.id === undefined) return true;
+    const copy = byId.get(original.id);
+    return copy !== undefined && ownText(copy.content) === ownText(original.content);
+  };
+
+  const messages: BaseMessage[] = [];
+  let inputMessages = 0;
+  let openingReport: PinnedReport["openingRequest"] = null;
+  const opening = candidates.opening;
+  if (opening !== null) {
+    const copy = opening.messages[0] as BaseMessage;
+    const placement = candidates.openingNoRoom ? "no-room" : inView(opening) ? "in-view" : "pinned";
+    openingReport = { id: copy.id ?? null, role: "human", tokens: opening.tokens, excerpted: opening.excerpted[0] === true, placement };
+    if (placement === "pinned") {
+      messages.push(labelMessage(OPENING_REQUEST_LABEL), copy);
+      if (opening.start >= 0) inputMessages++;
+    }
+  }
+
+  let inViewCount = candidates.inCurrent;
+  let excerpted = 0;
+  const reports: PinnedMessageReport[] = [];
+  const pinned: BaseMessage[] = [];
+  for (const item of candidates.pins) {
+    if (inView(item)) {
+      inViewCount += item.messages.length;
+      continue;
+    }
+    if (item.start >= 0) inputMessages += item.messages.length;
+    item.messages.forEach((message, j) => {
+      const wasExcerpted = item.excerpted[j] === true;
+      if (wasExcerpted) excerpted++;
+      reports.push({ id: message.id ?? null, role: message.type as MessageKind, tokens: estimator.estimateMessage(message), excerpted: wasExcerpted });
+      pinned.push(message);
+    });
+  }
+  let labels = 0;
+  if (pinned.length > 0) {
+    const part: BaseMessage[] = [labelMessage(PINNED_LABEL), ...pinned];
+    labels = orderTurn(part);
+    messages.push(...part);
+  }
+  return {
+    messages,
+    tokens: estimator.estimateMessages(messages),
+    labels,
+    inputMessages,
+    report: { openingRequest: openingReport, messages: reports, inView: inViewCount, excerpted, dropped: candidates.dropped, unpinnable: candidates.unpinnable },
+  };
+}
+
+/** The text of a content without the placeholders that stand in for older images. */
+function ownText(content: MessageContent): string {
+  if (typeof content === "string") return content;
+  return textOf(content.filter((block) => blockText(block) !== IMAGE_PLACEHOLDER) as MessageContent);
+}
