@@ -2,7 +2,7 @@ import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/c
 import { ContextViewError, describeValue, invalidOption } from "../errors.js";
 import { safeJson } from "../estimate.js";
 import { blockText, copyMessage, isImageBlock } from "../messages.js";
-import { inspectPayload, jsonNestsDeeperThan, type PayloadOrigin } from "./inspect.js";
+import { jsonNestsDeeperThan, readPayloadAsJson, type PayloadOrigin } from "./inspect.js";
 import { compactionMarkerOf, withCompaction, type CompactionOrigin } from "./marker.js";
 import { resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
 import { createProjector, type Projection } from "./project.js";
@@ -27,16 +27,24 @@ type Source =
   | { kind: "tree"; value: unknown; origin: PayloadOrigin; trusted: boolean }
   | { kind: "text"; excerpt: ExcerptSource; origin: CompactionOrigin; fresh: boolean };
 
-function readArtifactSource(artifact: unknown): { value: unknown; origin: PayloadOrigin } | undefined {
+/**
+ * The artifact as JSON.stringify reads it: its own `toJSON` first, then its
+ * `model_context` when it has one, then every value below (see {@link readPayloadAsJson}).
+ */
+function readArtifactSource(artifact: unknown, options: ResolvedCompactOptions): { value: unknown; origin: PayloadOrigin } | undefined {
   if (typeof artifact !== "object" || artifact === null) return undefined;
+  let top: unknown = artifact;
   let focus: unknown;
   try {
-    focus = Array.isArray(artifact) ? undefined : Object.hasOwn(artifact, "model_context") ? (artifact as Record<string, unknown>)["model_context"] : undefined;
+    const toJson = (artifact as { toJSON?: unknown }).toJSON;
+    if (typeof toJson === "function") top = (toJson as (key: string) => unknown).call(artifact, "");
+    const isRecord = typeof top === "object" && top !== null && !Array.isArray(top);
+    focus = isRecord && Object.hasOwn(top as object, "model_context") ? (top as Record<string, unknown>)["model_context"] : undefined;
   } catch (cause) {
     throw new ContextViewError("INVALID_TOOL_RESULT", `The tool result artifact could not be read: ${describeValue(cause)} thrown`, { origin: "artifact" }, { cause });
   }
-  if (focus !== undefined && focus !== null) return { value: focus, origin: "model_context" };
-  return { value: artifact, origin: "artifact" };
+  if (focus !== undefined && focus !== null) return { value: readPayloadAsJson(focus, "model_context", options), origin: "model_context" };
+  return { value: readPayloadAsJson(top, "artifact", options, true), origin: "artifact" };
 }
 
 function parseJsonContent(text: string, options: ResolvedCompactOptions): unknown {
@@ -60,12 +68,11 @@ function chooseSource(message: ToolMessage, text: string, options: ResolvedCompa
     const previous = parseTextExcerpt(text, marker);
     if (previous !== undefined) return { kind: "text", excerpt: sourceOfExcerpt(previous), origin: marker.origin, fresh: false };
   } else if (marker === undefined) {
-    const artifact = readArtifactSource(message.artifact);
+    const artifact = readArtifactSource(message.artifact, options);
     if (artifact !== undefined && typeof artifact.value === "string") {
       return { kind: "text", excerpt: sourceOfText(artifact.value), origin: artifact.origin, fresh: true };
     }
-    if (artifact !== undefined && typeof artifact.value === "object") {
-      inspectPayload(artifact.value, artifact.origin, options);
+    if (artifact !== undefined && typeof artifact.value === "object" && artifact.value !== null) {
       return { kind: "tree", value: artifact.value, origin: artifact.origin, trusted: false };
     }
     const value = parseJsonContent(text, options);
