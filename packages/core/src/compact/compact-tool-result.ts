@@ -3,9 +3,9 @@ import { ContextViewError, describeValue, invalidOption } from "../errors.js";
 import { safeJson } from "../estimate.js";
 import { blockText, copyMessage, isImageBlock } from "../messages.js";
 import { jsonNestsDeeperThan, readPayloadAsJson, type PayloadOrigin } from "./inspect.js";
-import { compactionMarkerOf, withCompaction, type CompactionOrigin } from "./marker.js";
+import { compactionMarkerOf, withCompaction, type CompactionOrigin, type JsonCompactionMarker } from "./marker.js";
 import { resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
-import { createProjector, type Projection } from "./project.js";
+import { createProjector, type Projection, type Projector, type ReferenceMode } from "./project.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
 
 /**
@@ -81,6 +81,18 @@ function chooseSource(message: ToolMessage, text: string, options: ResolvedCompa
   return { kind: "text", excerpt: sourceOfText(text), origin: "content", fresh: true };
 }
 
+function jsonMarker(origin: CompactionOrigin, limitTokens: number, projection: Projection, mode: ReferenceMode): JsonCompactionMarker {
+  return {
+    form: "json",
+    origin,
+    limitTokens,
+    omittedRows: projection.omittedRows,
+    omittedChars: projection.omittedChars,
+    references: mode,
+    projectedValues: projection.projected,
+  };
+}
+
 function limitError(limit: number, required: number, original: number, origin: CompactionOrigin): ContextViewError {
   return new ContextViewError(
     "COMPACTION_LIMIT",
@@ -94,20 +106,35 @@ function limitError(limit: number, required: number, original: number, origin: C
 const LEVEL_TOLERANCE = 1 / 32;
 
 /**
- * The most generous projection that fits. Output size grows about linearly with
- * the level, so levels are predicted from the last two probes (falling back to
- * bisection when a prediction does not halve the bracket): a handful of probes,
- * each proportional to the output, not the payload.
+ * The most generous projection that fits, in the first reference mode whose floor
+ * (level 0: no row kept) fits: lean references, then identifiers only. Output size
+ * grows about linearly with the level, so levels are predicted from the last two
+ * probes (falling back to bisection when a prediction does not halve the bracket):
+ * a handful of probes, each proportional to the output, not the payload.
  */
-function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, original: number, options: ResolvedCompactOptions): { json: string; projection: Projection } {
+function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, original: number, options: ResolvedCompactOptions): Fitted {
   const projector = createProjector(source.value, options, source.trusted);
+  const full = searchLevels(projector, "full", limit, options);
+  if (full.fitted !== undefined) return full.fitted;
+  const ids = searchLevels(projector, "ids", limit, options);
+  if (ids.fitted !== undefined) return ids.fitted;
+  throw limitError(limit, ids.floor, original, source.origin);
+}
+
+interface Fitted {
+  json: string;
+  projection: Projection;
+  mode: ReferenceMode;
+}
+
+function searchLevels(projector: Projector, mode: ReferenceMode, limit: number, options: ResolvedCompactOptions): { fitted?: Fitted; floor: number } {
   const attempt = (level: number) => {
-    const projection = projector(level);
+    const projection = projector(level, mode);
     const json = JSON.stringify(projection.value);
-    return { level, json, projection, tokens: options.estimator.estimateText(json) };
+    return { level, json, projection, mode, tokens: options.estimator.estimateText(json) };
   };
   let best = attempt(0);
-  if (best.tokens > limit) throw limitError(limit, best.tokens, original, source.origin);
+  if (best.tokens > limit) return { floor: best.tokens };
   let last = best;
   let high: { level: number; tokens: number } | undefined;
   let guess = 1;
@@ -129,7 +156,7 @@ function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, origi
     }
     last = next;
   }
-  return best;
+  return { fitted: best, floor: 0 };
 }
 
 /**
@@ -171,17 +198,11 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
   const withImages = (out: string): MessageContent => (images.length > 0 ? ([{ type: "text", text: out }, ...images] as MessageContent) : out);
 
   const previous = compactionMarkerOf(message);
-  if (previous?.form === "cleared") throw limitError(limitTokens, original, original, "content");
+  if (previous?.form === "cleared" || previous?.form === "narrowed") throw limitError(limitTokens, original, original, "content");
   const source = chooseSource(message, text, resolved);
   if (source.kind === "tree") {
-    const { json, projection } = fitTree(source, limitTokens, original, resolved);
-    return withCompaction(message, withImages(json), {
-      form: "json",
-      origin: source.origin,
-      limitTokens,
-      omittedRows: projection.omittedRows,
-      omittedChars: projection.omittedChars,
-    });
+    const { json, projection, mode } = fitTree(source, limitTokens, original, resolved);
+    return withCompaction(message, withImages(json), jsonMarker(source.origin, limitTokens, projection, mode));
   }
   if (source.fresh && estimate(source.excerpt.head) <= limitTokens) {
     // A text `model_context` the tool prepared that fits is shown as it is.
@@ -206,4 +227,77 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
     omittedChars: excerpt.omitted,
     totalChars: excerpt.total,
   });
+}
+
+/** What {@link compactOrNarrow} did to a tool result. */
+export type FitOutcome = "whole" | "compacted" | "narrowed";
+
+/**
+ * Fit a tool result the model is answering from (one of the current turn) into
+ * `limitTokens`, never clearing it: compacted with {@link compactToolResult} (lean
+ * references, then identifiers only); when even the identifiers do not fit, its
+ * totals and metadata with a notice to narrow the query (filters, paging); when
+ * even that does not fit, a short notice with its size and row count. An artifact
+ * that cannot be projected safely is left aside and the content compacted instead.
+ * The notices never ask the model to call the same tool again.
+ *
+ * @example
+ * ```ts
+ * const { message, outcome } = compactOrNarrow(searchResult, 3000);
+ * if (outcome === "narrowed") report.narrowed++;
+ * ```
+ */
+export function compactOrNarrow(message: ToolMessage, limitTokens: number, options?: CompactToolResultOptions): { message: ToolMessage; outcome: FitOutcome } {
+  const resolved = resolveCompactOptions(options);
+  const { text } = splitContent(message.content);
+  const original = resolved.estimator.estimateText(text);
+  if (original <= limitTokens) return { message: copyMessage(message, "tool") as ToolMessage, outcome: "whole" };
+  let subject = message;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return { message: compactToolResult(subject, limitTokens, options), outcome: "compacted" };
+    } catch (error) {
+      if (!ContextViewError.isInstance(error)) throw error;
+      if (error.code === "INVALID_TOOL_RESULT" && subject.artifact !== undefined) {
+        // The content is what the tool meant the model to read; the unsafe artifact stays in the checkpoint.
+        subject = withoutArtifact(subject);
+        continue;
+      }
+      if (error.code !== "COMPACTION_LIMIT" && error.code !== "INVALID_TOOL_RESULT") throw error;
+      break;
+    }
+  }
+  return { message: narrowToolResult(subject, message, limitTokens, original, resolved), outcome: "narrowed" };
+}
+
+function withoutArtifact(message: ToolMessage): ToolMessage {
+  const copy = copyMessage(message, "tool") as ToolMessage;
+  copy.artifact = undefined;
+  return copy;
+}
+
+/** The totals of a result: its metadata and row counts, no row and no reference; or a notice when even that does not fit. */
+function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitTokens: number, original: number, options: ResolvedCompactOptions): ToolMessage {
+  const { text, images } = splitContent(subject.content);
+  let rows: number | undefined;
+  let source: Source | undefined;
+  try {
+    source = chooseSource(subject, text, options);
+  } catch (error) {
+    if (!ContextViewError.isInstance(error)) throw error;
+  }
+  if (source?.kind === "tree") {
+    const projection = createProjector(source.value, options, source.trusted)(0, "none");
+    const json = JSON.stringify(projection.value);
+    if (options.estimator.estimateText(json) <= limitTokens) {
+      const content: MessageContent = images.length > 0 ? ([{ type: "text", text: json }, ...images] as MessageContent) : json;
+      return withCompaction(message, content, jsonMarker(source.origin, limitTokens, projection, "none"));
+    }
+    rows = projection.omittedRows;
+  }
+  const tool = message.name ? `\`${message.name}\`` : "tool";
+  const notice =
+    `[The ${tool} result (tool_call_id ${message.tool_call_id}) is too large to show here: about ${original} tokens` +
+    `${rows === undefined ? "" : `, ${rows} rows`}. Narrow the query (filters, paging) for a result that fits.]`;
+  return withCompaction(message, notice, rows === undefined ? { form: "narrowed", originalTokens: original } : { form: "narrowed", originalTokens: original, returnedRows: rows });
 }

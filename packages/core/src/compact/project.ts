@@ -1,6 +1,6 @@
 import { indexHeadings, splitFrontmatter, type HeadingIndex } from "./note-lines.js";
 import type { ResolvedCompactOptions } from "./options.js";
-import { concatTables, createReferenceReader, type ReferenceReader, type ReferenceTable } from "./references.js";
+import { concatTables, createReferenceReader, identifiersOf, type IdentifierList, type ReferenceReader, type ReferenceTable } from "./references.js";
 import { prefixLength } from "./text-excerpt.js";
 
 /**
@@ -31,10 +31,19 @@ export interface Projection {
   readonly omittedRows: number;
   /** Characters left out, over every text field and nested omission (earlier passes included). */
   readonly omittedChars: number;
+  /** Nested values of kept rows shown projected: objects as their identifying fields, arrays of named objects as their names. */
+  readonly projected: number;
 }
 
+/**
+ * How omitted rows are referred to: `"full"` lean references (identifiers, dates,
+ * one link), `"ids"` one identifier per row, `"none"` only their count (with a
+ * notice to narrow the query).
+ */
+export type ReferenceMode = "full" | "ids" | "none";
+
 /** Builds projections of one payload at any level, sharing caches between levels. */
-export type Projector = (level: number) => Projection;
+export type Projector = (level: number, mode?: ReferenceMode) => Projection;
 
 type Json = Record<string, unknown>;
 
@@ -73,14 +82,28 @@ function copyJson(value: unknown): unknown {
 function readTable(value: unknown, count: number): ReferenceTable | undefined | false {
   if (value === undefined) return undefined;
   if (!isRecord(value) || !Array.isArray(value["fields"]) || !Array.isArray(value["rows"])) return false;
+  if (!Object.keys(value).every((key) => key === "fields" || key === "rows" || key === "links")) return false;
   const fields = value["fields"] as unknown[];
   const rows = value["rows"] as unknown[];
   if (!fields.every((f) => typeof f === "string") || rows.length !== count || !rows.every((r) => Array.isArray(r))) return false;
-  return { fields: fields as string[], rows: (rows as unknown[][]).map((row) => row.map(copyJson)) };
+  const table: ReferenceTable = { fields: fields as string[], rows: (rows as unknown[][]).map((row) => row.map(copyJson)) };
+  const links = value["links"];
+  if (links !== undefined) {
+    if (!isRecord(links) || !Object.values(links).every((pattern) => typeof pattern === "string")) return false;
+    table.links = { ...(links as Record<string, string>) };
+  }
+  return table;
+}
+
+/** An `omitted_ids` list of an earlier pass, as a one-column table. */
+function readIds(value: unknown, count: number): ReferenceTable | undefined | false {
+  if (value === undefined) return undefined;
+  if (!isRecord(value) || typeof value["field"] !== "string" || !Array.isArray(value["ids"]) || value["ids"].length !== count) return false;
+  return { fields: [value["field"]], rows: (value["ids"] as unknown[]).map((id) => [copyJson(id)]) };
 }
 
 /** Keys a rows node may hold; an object with any other key is plain data. */
-const ROWS_NODE_KEYS: ReadonlySet<string> = new Set([COMPACTED_KEY, "returned", "retained", "omitted", "notice", "rows", "omitted_refs", "nested_omissions"]);
+const ROWS_NODE_KEYS: ReadonlySet<string> = new Set([COMPACTED_KEY, "returned", "retained", "omitted", "notice", "projection", "rows", "omitted_refs", "omitted_ids", "nested_omissions"]);
 /** Keys a text node may hold. */
 const TEXT_NODE_KEYS: ReadonlySet<string> = new Set([COMPACTED_KEY, "frontmatter", "excerpt", "omitted_chars", "total_chars", "lines", "headings", "headings_omitted"]);
 /** Keys of a `nested_omissions` entry for a collection, and for a text. */
@@ -128,7 +151,10 @@ function readRowsNode(node: Json): RowsNodeParts | undefined {
   const returned = node["returned"];
   if (node[COMPACTED_KEY] !== "rows" || !hasOnlyKeys(node, ROWS_NODE_KEYS) || !Array.isArray(rows) || !isCount(returned) || rows.length > returned) return undefined;
   if (node["retained"] !== rows.length || node["omitted"] !== returned - rows.length || typeof node["notice"] !== "string") return undefined;
-  const prior = readTable(node["omitted_refs"], returned - rows.length);
+  const table = readTable(node["omitted_refs"], returned - rows.length);
+  const ids = readIds(node["omitted_ids"], returned - rows.length);
+  if (table !== undefined && ids !== undefined) return undefined;
+  const prior = table ?? ids;
   const nested = readNested(node["nested_omissions"], rows.length, returned);
   if (prior === false || nested === false) return undefined;
   return { returned, rows, prior, nested };
@@ -152,6 +178,61 @@ function readTextNode(node: Json): TextNodeParts | undefined {
   return { excerpt, omitted, total };
 }
 
+/** Said on a rows node whose kept rows were projected. */
+const PROJECTION_NOTE = "Kept rows are projected: nested objects show their identifying fields, lists of named objects their names, long texts an excerpt.";
+
+/** Keys that name a nested object (a user's login, a label's name). */
+const NAME_KEYS: readonly string[] = ["name", "login", "username", "title", "label", "display_name", "displayName", "full_name", "email", "slug", "key", "state", "status"];
+/** Keys whose value stands for an object in a list of them (labels by name, assignees by login). */
+const LIST_NAME_KEYS: readonly string[] = ["name", "login", "username", "title", "label", "display_name", "displayName", "full_name"];
+/** Keys that identify a nested object. */
+const ID_KEYS: ReadonlySet<string> = new Set(["id", "uuid", "number", "key", "slug", "code", "sku"]);
+/** Longest string a projected nested object keeps. */
+const SHORT_SCALAR_CHARS = 64;
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+function isShortScalar(value: unknown): boolean {
+  if (typeof value === "number" || typeof value === "boolean") return true;
+  return typeof value === "string" && value !== "" && value.length <= SHORT_SCALAR_CHARS && !URL_LIKE.test(value);
+}
+
+/**
+ * A nested object of a kept row, projected: its identifiers and names (a user
+ * object to its `login` and `id`), or, when it has neither, its short scalars
+ * (no links, no nested values). Undefined when the projection would keep it whole.
+ */
+function shrinkNested(value: Json, isReference: (key: string) => boolean): Json | undefined {
+  const keys = Object.keys(value);
+  let kept = keys.filter((key) => (ID_KEYS.has(key) || NAME_KEYS.includes(key)) && isShortScalar(value[key]));
+  if (kept.length === 0) kept = keys.filter((key) => isShortScalar(value[key]) && !(isReference(key) && typeof value[key] === "string" && URL_LIKE.test(value[key] as string)));
+  if (kept.length === keys.length) return undefined;
+  const out = record();
+  for (const key of kept) out[key] = value[key];
+  return out;
+}
+
+/** An array of named objects (labels, assignees) as their names; undefined for any other array. */
+function namesOf(items: readonly unknown[]): string[] | undefined {
+  if (items.length === 0 || !isRecord(items[0])) return undefined;
+  const first = items[0];
+  const key = LIST_NAME_KEYS.find((name) => typeof first[name] === "string");
+  if (key === undefined || Object.keys(first).length < 2) return undefined;
+  const names: string[] = [];
+  for (const item of items) {
+    if (!isRecord(item) || typeof item[key] !== "string" || typeof item[COMPACTED_KEY] === "string") return undefined;
+    names.push(item[key] as string);
+  }
+  return names;
+}
+
+/** A nested omission without its references, for the identifiers-only and count-only forms. */
+function withoutReferences(entry: Json): Json {
+  if (!("omitted_refs" in entry)) return entry;
+  const out = record();
+  for (const key of Object.keys(entry)) if (key !== "omitted_refs") out[key] = entry[key];
+  return out;
+}
+
 /**
  * Create the projector of a payload. `trusted` says the payload is the content of
  * an earlier compaction, whose `$compacted` nodes are taken as such (in a fresh
@@ -161,14 +242,20 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
   const refs: ReferenceReader = createReferenceReader(options.isReference, copyJson);
   const headings = new Map<string, HeadingIndex>();
 
-  return (level) => {
+  return (level, refMode = "full") => {
     const textCap = level * TEXT_CHARS_PER_LEVEL;
     let shortened = 0;
     let omittedRows = 0;
     let omittedChars = 0;
+    let projected = 0;
 
-    /** `nested` are the earlier omissions inside the omitted rows; the node counts them with its own. */
-    const rowsNode = (returned: number, rows: unknown[], table: ReferenceTable | undefined, nested: Json[]): Json => {
+    /**
+     * `rows` of `returned` are kept and the rest omitted, referred to as `mode` says.
+     * `table` holds the omitted rows' references (earlier passes included), `idField`
+     * the identifier of the identifiers-only form; `nested` are the earlier omissions
+     * inside the omitted rows, which the node counts with its own.
+     */
+    const rowsNode = (returned: number, rows: unknown[], rowsProjected: boolean, table: ReferenceTable | undefined, idField: string | undefined, nested: Json[]): Json => {
       const retained = rows.length;
       const omitted = returned - retained;
       omittedRows += omitted;
@@ -177,18 +264,26 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
         else omittedChars += entry["omitted_chars"] as number;
       }
       const which = retained === 0 ? `All ${returned} rows are` : `Rows ${retained + 1}-${returned} of ${returned} are`;
+      const field = idField ?? (table !== undefined && table.fields.length === 1 ? table.fields[0] : undefined);
+      const ids: IdentifierList | undefined = refMode === "ids" && omitted > 0 && field !== undefined ? identifiersOf(table, field, omitted) : undefined;
+      const refs = refMode === "full" && omitted > 0 ? table : undefined;
+      const where = refs ? "; their references are in omitted_refs" : ids ? `; their identifiers (${ids.field}) are in omitted_ids` : "";
       const node = record();
       node[COMPACTED_KEY] = "rows";
       node["returned"] = returned;
       node["retained"] = retained;
       node["omitted"] = omitted;
       node["notice"] =
-        `${which} omitted from this view${table ? "; their references are in omitted_refs" : ""}` +
-        `${nested.length > 0 ? "; nested_omissions counts what was shortened inside them, with its references" : ""}. ` +
-        "For full rows, consult the original tool result (artifact) or call the source tool again.";
+        `${which} omitted from this view${where}` +
+        `${nested.length > 0 && refMode !== "none" ? "; nested_omissions counts what was shortened inside them, with its references" : ""}. ` +
+        (refMode === "none"
+          ? "Too many to list here, even by identifier: narrow the query (filters, paging) to see them."
+          : "For full rows, consult the original tool result (artifact) or narrow the query (filters, paging).");
+      if (rowsProjected && retained > 0) node["projection"] = PROJECTION_NOTE;
       node["rows"] = rows;
-      if (table) node["omitted_refs"] = table;
-      if (nested.length > 0) node["nested_omissions"] = nested;
+      if (refs) node["omitted_refs"] = refs;
+      if (ids) node["omitted_ids"] = ids;
+      if (nested.length > 0) node["nested_omissions"] = refMode === "full" ? nested : nested.map(withoutReferences);
       return node;
     };
 
@@ -291,8 +386,9 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
     const projectArray = (items: readonly unknown[], cap: number): unknown => {
       if (items.length <= cap) return items.map(projectElement);
       shortened++;
+      const before = projected;
       const retained = items.slice(0, cap).map(projectElement);
-      return rowsNode(items.length, retained, refs.table(items, cap), nestedOmissions(items, cap));
+      return rowsNode(items.length, retained, projected > before, refs.table(items, cap), refs.idField(items), nestedOmissions(items, cap));
     };
 
     /**
@@ -307,11 +403,17 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
       const keep = Math.min(rows.length, cap);
       if (keep < rows.length) shortened++;
       const table = keep < rows.length ? concatTables(refs.table(rows, keep), rows.length - keep, prior, returned - rows.length) : prior;
+      const before = projected;
       const retained = rows.slice(0, keep).map(projectElement);
-      return rowsNode(returned, retained, table, [...nestedOmissions(rows, keep), ...nested]);
+      const idField = refs.idField(rows) ?? (prior !== undefined && prior.fields.length === 1 ? prior.fields[0] : undefined);
+      return rowsNode(returned, retained, projected > before, table, idField, [...nestedOmissions(rows, keep), ...nested]);
     };
 
-    /** `isRow`: the object is an array element, whose references stay whole, as `omitted_refs` would keep them. */
+    /**
+     * `isRow`: the object is an array element, whose references stay whole, as
+     * `omitted_refs` would keep them, and whose nested objects are projected to
+     * their identifying fields (see {@link shrinkNested}).
+     */
     const projectObject = (value: Json, rowCap: number, stringCap: number, isRow: boolean): Json => {
       if (trusted && typeof value[COMPACTED_KEY] === "string") {
         const kind = value[COMPACTED_KEY];
@@ -322,8 +424,20 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
       for (const key of Object.keys(value)) {
         const item = value[key];
         if (skipped(item)) continue;
-        const whole = options.preserveKeys.has(key) || (isRow && options.isReference(key));
-        out[key] = whole ? copyJson(item) : projectValue(item, fieldRowCap(key), fieldStringCap(key));
+        if (options.preserveKeys.has(key) || (isRow && options.isReference(key))) {
+          out[key] = copyJson(item);
+        } else if (isRow && Array.isArray(item) && namesOf(item) !== undefined) {
+          projected++;
+          out[key] = projectValue(namesOf(item), fieldRowCap(key), fieldStringCap(key));
+        } else if (isRow && isRecord(item) && !(trusted && typeof item[COMPACTED_KEY] === "string")) {
+          const shrunk = shrinkNested(item, options.isReference);
+          if (shrunk !== undefined) {
+            projected++;
+            out[key] = projectObject(shrunk, fieldRowCap(key), fieldStringCap(key), false);
+          } else out[key] = projectValue(item, fieldRowCap(key), fieldStringCap(key));
+        } else {
+          out[key] = projectValue(item, fieldRowCap(key), fieldStringCap(key));
+        }
       }
       return out;
     };
@@ -348,6 +462,6 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
 
     // The payload itself is the main collection when it is an array.
     const value = projectValue(root, level, textCap);
-    return { value, shortened, omittedRows, omittedChars };
+    return { value, shortened, omittedRows, omittedChars, projected };
   };
 }

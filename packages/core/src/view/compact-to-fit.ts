@@ -3,11 +3,9 @@ import { ContextBudgetError } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
+import { fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
-
-/** Room left per tool result for its message framing (overhead, name, tool_call_id). */
-const RESULT_FRAMING_TOKENS = 24;
 
 type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens">;
 
@@ -15,6 +13,7 @@ interface CompactorState {
   keepLeft: number;
   cleared: number;
   compacted: number;
+  narrowed: number;
 }
 
 /**
@@ -30,7 +29,7 @@ export class ToolResultCompactor {
     private readonly options: CompactOptions,
     private readonly estimator: Estimator,
   ) {
-    this.state = { keepLeft: options.keepRecentToolResults, cleared: 0, compacted: 0 };
+    this.state = { keepLeft: options.keepRecentToolResults, cleared: 0, compacted: 0, narrowed: 0 };
   }
 
   /** Tool results cleared so far. */
@@ -43,24 +42,30 @@ export class ToolResultCompactor {
     return this.state.compacted;
   }
 
+  /** Results of the current turn shown as their totals, with a notice to narrow the query. */
+  get narrowed(): number {
+    return this.state.narrowed;
+  }
+
+  /**
+   * Record the current turn, fitted by {@link fitCurrentTurn}: its results are the
+   * newest, so they use up the results kept whole before older ones are cleared.
+   */
+  countCurrentTurn(results: number, fitted: CurrentTurnFit): void {
+    this.state.keepLeft = Math.max(0, this.state.keepLeft - results);
+    this.state.compacted += fitted.compacted;
+    this.state.narrowed += fitted.narrowed;
+  }
+
   /** The turn with its tool results compacted; the same object when nothing changed. */
-  compact(turn: PreparedTurn, fallbackResultTokens = this.options.maxToolResultTokens): PreparedTurn {
+  compact(turn: PreparedTurn): PreparedTurn {
     const { maxToolResultTokens } = this.options;
-    const result = microCompact(turn.messages, { keepRecent: this.state.keepLeft, maxResultTokens: maxToolResultTokens, fallbackResultTokens, estimator: this.estimator });
+    const result = microCompact(turn.messages, { keepRecent: this.state.keepLeft, maxResultTokens: maxToolResultTokens, estimator: this.estimator });
     this.state.keepLeft = Math.max(0, this.state.keepLeft - turn.toolResults);
     this.state.cleared += result.cleared;
     this.state.compacted += result.compacted;
     if (result.cleared === 0 && result.compacted === 0) return turn;
     return { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) };
-  }
-
-  /** A copy of the counts, to undo a try with {@link ToolResultCompactor.restore}. */
-  save(): CompactorState {
-    return { ...this.state };
-  }
-
-  restore(state: CompactorState): void {
-    this.state = { ...state };
   }
 }
 
@@ -87,11 +92,11 @@ export interface CompactedToFit {
 
 /**
  * Compact to fit: stage 4 of {@link buildContext}. Nothing is compacted while the
- * whole history fits. Otherwise micro-compaction starts, on the current turn first
- * (its results may use the room the current turn has, so the results the model
- * answers from are not cleared while there is room), then on older turns as they
- * are reached. Throws a {@link ContextBudgetError} when the fixed part and the
- * current turn do not fit the limit.
+ * whole history fits. Otherwise the current turn's results share the room left
+ * after the fixed part, the request and the calls, in proportion to their size,
+ * and are never cleared (see {@link fitCurrentTurn}); then micro-compaction runs
+ * on older turns as they are reached. Throws a {@link ContextBudgetError} when the
+ * fixed part and the current turn do not fit the limit.
  *
  * @example
  * ```ts
@@ -104,13 +109,9 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const fit = older.fitting(limit - fixed.tokens - current.tokens - headTokens);
   if (!fit.all || fixed.tokens + current.tokens + headTokens > limit) {
     older.compactWith((turn) => compactor.compact(turn));
-    const uncompacted = current;
-    const before = compactor.save();
-    current = compactor.compact(uncompacted, currentResultRoom(uncompacted, limit - fixed.tokens, input.options, input.estimator));
-    if (fixed.tokens + current.tokens > limit) {
-      compactor.restore(before);
-      current = compactor.compact(uncompacted);
-    }
+    const fitted = fitCurrentTurn(current, limit - fixed.tokens, input.estimator);
+    compactor.countCurrentTurn(current.toolResults, fitted);
+    current = fitted.turn;
   }
   if (fixed.tokens + current.tokens > limit) {
     throw new ContextBudgetError({
@@ -122,10 +123,3 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   return { current, fit };
 }
 
-/** The room each kept result of the current turn may use: the turn's room shared evenly. */
-function currentResultRoom(turn: PreparedTurn, room: number, options: CompactOptions, estimator: Estimator): number {
-  let other = 0;
-  for (const message of turn.messages) if (message.type !== "tool") other += estimator.estimateMessage(message);
-  const kept = Math.max(1, Math.min(turn.toolResults, options.keepRecentToolResults));
-  return Math.max(options.maxToolResultTokens, Math.floor((room - other) / kept) - RESULT_FRAMING_TOKENS);
-}
