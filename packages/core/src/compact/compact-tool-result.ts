@@ -93,12 +93,13 @@ function jsonMarker(origin: CompactionOrigin, limitTokens: number, projection: P
   };
 }
 
-function limitError(limit: number, required: number, original: number, origin: CompactionOrigin): ContextViewError {
+/** `requiredTokens` is the smallest form (identifiers only); `referencesTokens`, when known, the lean references' floor. */
+function limitError(limit: number, required: number, original: number, origin: CompactionOrigin, extra: Record<string, number> = {}): ContextViewError {
   return new ContextViewError(
     "COMPACTION_LIMIT",
-    `The required structure and references of a tool result (${origin}) need ${required} estimated tokens but the limit is ${limit}; ` +
+    `The required structure and identifiers of a tool result (${origin}) need ${required} estimated tokens but the limit is ${limit}; ` +
       "raise the limit, or have the tool return fewer rows or a `model_context` projection.",
-    { limitTokens: limit, requiredTokens: required, originalTokens: original, origin },
+    { limitTokens: limit, requiredTokens: required, originalTokens: original, origin, ...extra },
   );
 }
 
@@ -118,7 +119,7 @@ function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, origi
   if (full.fitted !== undefined) return full.fitted;
   const ids = searchLevels(projector, "ids", limit, options);
   if (ids.fitted !== undefined) return ids.fitted;
-  throw limitError(limit, ids.floor, original, source.origin);
+  throw limitError(limit, ids.floor, original, source.origin, { referencesTokens: full.floor });
 }
 
 interface Fitted {
@@ -175,7 +176,10 @@ function searchLevels(projector: Projector, mode: ReferenceMode, limit: number, 
  * {@link CompactionMarker}); compacting it again cuts further and adds up the
  * omissions. Nothing of the input is mutated.
  *
- * Throws `COMPACTION_LIMIT` when the required structure and references do not fit,
+ * Omitted rows keep lean references (identifiers, dates, one link); when those do
+ * not fit, one identifier per row. Throws `COMPACTION_LIMIT` when even the
+ * required structure and identifiers do not fit (details: `requiredTokens`, the
+ * identifiers-only floor, and `referencesTokens`, the lean references' floor),
  * `INVALID_TOOL_RESULT` for an artifact that cannot be projected safely (cyclic,
  * too deep, BigInt, Map…), `INVALID_OPTION` for a bad limit or option.
  *

@@ -239,7 +239,7 @@ function withoutReferences(entry: Json): Json {
  * payload they are plain data).
  */
 export function createProjector(root: unknown, options: ResolvedCompactOptions, trusted: boolean): Projector {
-  const refs: ReferenceReader = createReferenceReader(options.isReference, copyJson);
+  const refs: ReferenceReader = createReferenceReader(options.isReference, options.isExactReference, copyJson);
   const headings = new Map<string, HeadingIndex>();
 
   return (level, refMode = "full") => {

@@ -140,7 +140,11 @@ function sharedPattern(rows: readonly unknown[], link: string, ids: readonly str
  * nothing of the input is shared with the output; projections only stringify their
  * output, so reference rows are shared between them.
  */
-export function createReferenceReader(isReference: (key: string) => boolean, copy: (value: unknown) => unknown): ReferenceReader {
+export function createReferenceReader(
+  isReference: (key: string) => boolean,
+  isExact: (key: string) => boolean,
+  copy: (value: unknown) => unknown,
+): ReferenceReader {
   const cache = new WeakMap<readonly unknown[], CollectionReferences>();
 
   const read = (rows: readonly unknown[]): CollectionReferences => {
@@ -157,7 +161,13 @@ export function createReferenceReader(isReference: (key: string) => boolean, cop
       }
     }
     const link = chooseLink(links);
-    const ids = [...kinds.keys()].filter((key) => kinds.get(key) === "id");
+    // A row's own identifiers are the fields named exactly (`id`, `number`…); a
+    // suffix match (`node_id`, `account_id`) names a related object or another
+    // encoding, and is kept only when the rows have no exact one.
+    const allIds = [...kinds.keys()].filter((key) => kinds.get(key) === "id");
+    const own = allIds.filter((key) => isExact(key));
+    const ids = own.length > 0 ? own : allIds;
+    for (const key of allIds) if (!ids.includes(key)) kinds.delete(key);
     const pattern = link === undefined ? undefined : sharedPattern(rows, link, ids);
     const wanted = (key: string) => {
       const kind = kinds.get(key);

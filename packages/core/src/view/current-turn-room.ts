@@ -78,7 +78,7 @@ export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Esti
   for (const k of order) {
     if (outcomes[k] !== "narrowed" || slack <= 0) continue;
     const before = used[k]!;
-    fit(k, shares[k]! + slack);
+    fit(k, before + slack);
     slack -= used[k]! - before;
   }
   const changed = { ...turn, messages, tokens: estimator.estimateMessages(messages) };
