@@ -20,6 +20,7 @@ export function detailRows(result: EvaluationResult): Row[] {
     "broken exchanges": String(r.brokenExchanges),
     "order violations": String(r.orderViolations),
     "request lost": String(r.requestLost),
+    "re-calls from clearing": String(r.recallsFromClearing),
     "checkpoint rewritten": rewritten(r.checkpointRewritten),
     "context ms": ms(r.timeMs.total),
     ...(r.error ? { error: r.error } : {}),
@@ -40,6 +41,7 @@ export function comparisonRows(result: EvaluationResult): Row[] {
       "broken exchanges": String(sum((r) => r.brokenExchanges)),
       "order violations": String(sum((r) => r.orderViolations)),
       "request lost": String(sum((r) => r.requestLost)),
+      "re-calls from clearing": String(sum((r) => r.recallsFromClearing)),
       "checkpoint rewritten": observed.join(", "),
       "context ms": ms(sum((r) => r.timeMs.total)),
     };

@@ -2,12 +2,19 @@ import { microCompact } from "../compact/index.js";
 import { ContextBudgetError } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
+import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
 import { fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 
-type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens">;
+/** Room left per tool result for its message framing (overhead, name, tool_call_id). */
+const RESULT_FRAMING_TOKENS = 24;
+
+/** Most of the current turn's room the turn before it may keep when the current results would take it all. */
+const PREVIOUS_TURN_SHARE = 0.1;
+
+type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "excerptBudget">;
 
 interface CompactorState {
   keepLeft: number;
@@ -55,6 +62,32 @@ export class ToolResultCompactor {
     this.state.keepLeft = Math.max(0, this.state.keepLeft - results);
     this.state.compacted += fitted.compacted;
     this.state.narrowed += fitted.narrowed;
+  }
+
+  /** Replace the counts of one fit of the current turn by those of another. */
+  recount(before: CurrentTurnFit, after: CurrentTurnFit): void {
+    this.state.compacted += after.compacted - before.compacted;
+    this.state.narrowed += after.narrowed - before.narrowed;
+  }
+
+  /**
+   * An older turn compacted again so that it fits `maxTokens`, or undefined when it
+   * cannot: its results share what its other messages leave. Counts move from
+   * compacted to cleared for results that had to be cleared.
+   */
+  shrink(turn: PreparedTurn, maxTokens: number): PreparedTurn | undefined {
+    if (turn.tokens <= maxTokens) return turn;
+    if (turn.toolResults === 0) return undefined;
+    let other = 0;
+    for (const message of turn.messages) if (message.type !== "tool") other += this.estimator.estimateMessage(message);
+    const perResult = Math.floor((maxTokens - other) / turn.toolResults) - RESULT_FRAMING_TOKENS;
+    if (perResult < 50) return undefined;
+    const result = microCompact(turn.messages, { keepRecent: turn.toolResults, maxResultTokens: perResult, estimator: this.estimator });
+    const tokens = this.estimator.estimateMessages(result.messages);
+    if (tokens > maxTokens) return undefined;
+    this.state.cleared += result.cleared;
+    this.state.compacted += result.compacted - result.cleared;
+    return { ...turn, messages: result.messages, tokens };
   }
 
   /** The turn with its tool results compacted; the same object when nothing changed. */
@@ -109,8 +142,23 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const fit = older.fitting(limit - fixed.tokens - current.tokens - headTokens);
   if (!fit.all || fixed.tokens + current.tokens + headTokens > limit) {
     older.compactWith((turn) => compactor.compact(turn));
-    const fitted = fitCurrentTurn(current, limit - fixed.tokens, input.estimator);
+    const room = limit - fixed.tokens;
+    let fitted = fitCurrentTurn(current, room, input.estimator);
     compactor.countCurrentTurn(current.toolResults, fitted);
+    // When the current turn's results take the whole room, the turn before it would
+    // go; if its results compact (further) so that it needs no more than a tenth of
+    // the room, the current results leave it that much: the model keeps the thread.
+    const fitsNone = fitted.compacted + fitted.narrowed > 0 && older.fitting(room - fitted.turn.tokens - headTokens).fit === 0;
+    const newest = fitsNone ? older.shrinkNewest((turn) => compactor.shrink(turn, Math.floor(room * PREVIOUS_TURN_SHARE))) : undefined;
+    if (newest !== undefined) {
+      // Older turns beyond it go: the summary, or without one their excerpts, keep room too (see chooseOlderTurns).
+      const excerpts = older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + input.estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
+      const again = fitCurrentTurn(current, room - newest.tokens - (headTokens > 0 ? headTokens : excerpts), input.estimator);
+      if (fixed.tokens + again.turn.tokens <= limit) {
+        compactor.recount(fitted, again);
+        fitted = again;
+      }
+    }
     current = fitted.turn;
   }
   if (fixed.tokens + current.tokens > limit) {
