@@ -167,11 +167,13 @@ export function createReferenceReader(
     const allIds = [...kinds.keys()].filter((key) => kinds.get(key) === "id");
     const own = allIds.filter((key) => isExact(key));
     const ids = own.length > 0 ? own : allIds;
-    for (const key of allIds) if (!ids.includes(key)) kinds.delete(key);
     const pattern = link === undefined ? undefined : sharedPattern(rows, link, ids);
-    const wanted = (key: string) => {
+    /** A row without an own identifier keeps its others, so that it stays findable. */
+    const hasOwn = (row: Record<string, unknown>) => own.some((key) => kindOf(key, row[key]) === "id");
+    const wanted = (key: string, ownPresent: boolean) => {
       const kind = kinds.get(key);
-      return kind === "id" || kind === "date" || (kind === "link" && key === link && pattern === undefined);
+      if (kind === "id") return ids.includes(key) || !ownPresent;
+      return kind === "date" || (kind === "link" && key === link && pattern === undefined);
     };
     const columns = new Map<string, number>();
     const lastRow: number[] = [];
@@ -180,8 +182,9 @@ export function createReferenceReader(
       const row = rows[i];
       const refs: Array<[number, unknown]> = [];
       if (isRecord(row)) {
+        const ownPresent = own.length > 0 && hasOwn(row);
         for (const key of Object.keys(row)) {
-          if (!wanted(key)) continue;
+          if (!wanted(key, ownPresent)) continue;
           const value = row[key];
           if (kindOf(key, value) !== kinds.get(key)) continue;
           let column = columns.get(key);
