@@ -13,6 +13,8 @@ const RESULT_FRAMING_TOKENS = 24;
 
 /** Most of the current turn's room the turn before it may keep when the current results would take it all. */
 const PREVIOUS_TURN_SHARE = 0.1;
+/** Most of the current turn's room a summary (durable evidence) may keep when the current results would take it all. */
+const SUMMARY_SHARE = 0.25;
 
 type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "excerptBudget">;
 
@@ -145,20 +147,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     const room = limit - fixed.tokens;
     let fitted = fitCurrentTurn(current, room, input.estimator);
     compactor.countCurrentTurn(current.toolResults, fitted);
-    // When the current turn's results take the whole room, the turn before it would
-    // go; if its results compact (further) so that it needs no more than a tenth of
-    // the room, the current results leave it that much: the model keeps the thread.
-    const fitsNone = fitted.compacted + fitted.narrowed > 0 && older.fitting(room - fitted.turn.tokens - headTokens).fit === 0;
-    const newest = fitsNone ? older.shrinkNewest((turn) => compactor.shrink(turn, Math.floor(room * PREVIOUS_TURN_SHARE))) : undefined;
-    if (newest !== undefined) {
-      // Older turns beyond it go: the summary, or without one their excerpts, keep room too (see chooseOlderTurns).
-      const excerpts = older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + input.estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
-      const again = fitCurrentTurn(current, room - newest.tokens - (headTokens > 0 ? headTokens : excerpts), input.estimator);
-      if (fixed.tokens + again.turn.tokens <= limit) {
-        compactor.recount(fitted, again);
-        fitted = again;
-      }
-    }
+    fitted = leaveRoomForHistory(input, room, fitted);
     current = fitted.turn;
   }
   if (fixed.tokens + current.tokens > limit) {
@@ -171,3 +160,25 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   return { current, fit };
 }
 
+
+/**
+ * When the current turn's results take the whole room, everything before them
+ * would go. The summary (when given and at most a quarter of the room) and the
+ * turn before them (compacted further to at most a tenth of the room) keep their
+ * room instead, as long as the results still need no narrowing: the model keeps
+ * the thread of the conversation and still answers from every row's reference.
+ */
+function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit {
+  const { older, compactor, headTokens, estimator } = input;
+  if (fitted.compacted + fitted.narrowed === 0 || older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return fitted;
+  const head = headTokens <= Math.floor(room * SUMMARY_SHARE) ? headTokens : 0;
+  const newest = older.shrinkNewest((turn) => compactor.shrink(turn, Math.floor(room * PREVIOUS_TURN_SHARE)));
+  // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
+  const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
+  const reserve = head + (newest?.tokens ?? 0) + excerpts;
+  if (reserve === 0) return fitted;
+  const again = fitCurrentTurn(input.current, room - reserve, estimator);
+  if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return fitted;
+  compactor.recount(fitted, again);
+  return again;
+}

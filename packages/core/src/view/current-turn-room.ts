@@ -43,6 +43,16 @@ export function proportionalShares(sizes: readonly number[], room: number): numb
  * ```
  */
 export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Estimator): CurrentTurnFit {
+  // Shares are of text estimates; a scaled or custom estimator may round the whole
+  // messages a few tokens higher, so an overshoot is taken off the room and fitted again.
+  let fitted = fitOnce(turn, room, estimator);
+  for (let attempt = 0; attempt < 3 && fitted.turn.tokens > room; attempt++) {
+    fitted = fitOnce(turn, room - (fitted.turn.tokens - room) * (attempt + 1), estimator);
+  }
+  return fitted;
+}
+
+function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator): CurrentTurnFit {
   const positions: number[] = [];
   const sizes: number[] = [];
   let other = 0;
