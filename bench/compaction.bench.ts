@@ -2,7 +2,8 @@
 // one JSON.stringify of the same payload. Run: npx tsx bench/compaction.bench.ts
 import { performance } from "node:perf_hooks";
 import { ToolMessage } from "@langchain/core/messages";
-import { ContextViewError, compactToolResult } from "../packages/core/src/index.js";
+import { ContextViewError, compactToolResult, createEstimator } from "../packages/core/src/index.js";
+import { githubIssuesList, githubSearch, slackRtmStart, stripeObjects } from "../test/fixtures/api/apiPayloads.js";
 
 const MB = 1024 * 1024;
 const RUNS = 5;
@@ -12,10 +13,12 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Median time of `run`: at least RUNS samples and 300 ms of them, so small payloads are not all noise. */
 function time(run: () => unknown): number {
   run();
   const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  const started = performance.now();
+  while (samples.length < RUNS || (performance.now() - started < 300 && samples.length < 200)) {
     const start = performance.now();
     run();
     samples.push(performance.now() - start);
@@ -51,14 +54,21 @@ function transactions(bytes: number) {
   };
 }
 
-function requiredTokens(message: ToolMessage): number {
+/** The floors of a payload: lean references (level 0) and identifiers only. */
+function floors(message: ToolMessage): { references: number; ids: number } {
   try {
     compactToolResult(message, 1);
   } catch (error) {
-    if (ContextViewError.isInstance(error) && error.code === "COMPACTION_LIMIT") return error.details["requiredTokens"] as number;
+    if (ContextViewError.isInstance(error) && error.code === "COMPACTION_LIMIT") {
+      return { references: error.details["referencesTokens"] as number, ids: error.details["requiredTokens"] as number };
+    }
     throw error;
   }
-  return 1;
+  return { references: 1, ids: 1 };
+}
+
+function requiredTokens(message: ToolMessage): number {
+  return floors(message).references;
 }
 
 const rows: string[][] = [];
@@ -86,9 +96,47 @@ for (const [shape, build] of [["documents", documents], ["transactions", transac
   }
 }
 
+// Recorded real-API payloads (test/fixtures/api): the default result limit and each payload's own floor.
+const estimator = createEstimator();
+const stripe = stripeObjects();
+const real: Array<[string, unknown, number]> = [
+  ["github search 100", githubSearch(100), 100],
+  ["github search 1000", githubSearch(1000), 1000],
+  ["github list 13", githubIssuesList(), 13],
+  ["stripe invoices 50", { object: "list", data: Array.from({ length: 50 }, (_, i) => ({ ...stripe.invoice, id: `in_${i}` })), has_more: true, url: "/v1/invoices" }, 50],
+  ["slack rtm.start", slackRtmStart(), 0],
+];
+const realRows: string[][] = [];
+for (const [name, payload, count] of real) {
+  const content = JSON.stringify(payload);
+  const mb = Buffer.byteLength(content) / MB;
+  const message = new ToolMessage({ content, artifact: payload, tool_call_id: "bench" });
+  const floor = floors(message);
+  const parse = time(() => JSON.stringify(JSON.parse(content)));
+  for (const limit of [2000, floor.references]) {
+    const compact = time(() => compactToolResult(message, limit));
+    realRows.push([
+      name,
+      (mb * 1024).toFixed(0),
+      String(estimator.estimateText(content)),
+      String(limit),
+      String(floor.references),
+      count > 0 ? (floor.references / count).toFixed(1) : "-",
+      String(floor.ids),
+      (compact / parse).toFixed(2),
+    ]);
+  }
+}
+
 const header = ["payload", "MB", "limit", "floor ms/MB", "content ms/MB", "content ×floor", "artifact ms/MB", "artifact ×floor"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join("  ");
 console.log(`compaction vs JSON.parse + JSON.stringify (median of ${RUNS}; target ≤ 3× floor)`);
 console.log(line(header));
 for (const row of rows) console.log(line(row));
+
+const realHeader = ["recorded payload", "KB", "tokens", "limit", "level-0 floor", "floor/row", "ids floor", "×floor"];
+const realWidths = realHeader.map((h, i) => Math.max(h.length, ...realRows.map((r) => r[i]!.length)));
+console.log(`\nrecorded API payloads (artifact; median of ${RUNS}; target ≤ 3× the parse+stringify floor; level-0 = lean references of every row)`);
+console.log(realHeader.map((c, i) => c.padStart(realWidths[i]!)).join("  "));
+for (const row of realRows) console.log(row.map((c, i) => c.padStart(realWidths[i]!)).join("  "));

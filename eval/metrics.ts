@@ -84,3 +84,37 @@ export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 }
+
+/**
+ * Results of the current turn (after the newest user message of `history`) that a
+ * view shows cleared: missing, or a JSON result replaced by text that is not JSON
+ * (a clearing notice). Each one leaves the model nothing to answer from but calling
+ * the same tool again: a tool re-call caused by clearing.
+ */
+export function clearedCurrentResults(view: readonly BaseMessage[], history: readonly BaseMessage[]): number {
+  let start = history.length;
+  while (start > 0 && history[start - 1]?.type !== "human") start--;
+  const shown = new Map<string, string>();
+  for (const message of view) if (message.type === "tool") shown.set((message as ToolMessage).tool_call_id, readableText([message]));
+  let cleared = 0;
+  for (const message of history.slice(start)) {
+    if (message.type !== "tool") continue;
+    const original = readableText([message]);
+    const text = shown.get((message as ToolMessage).tool_call_id);
+    if (text === undefined) cleared++;
+    else if (isJson(original) && !isJson(text)) cleared++;
+    else if (!isJson(original) && !text.includes(original.slice(0, 32))) cleared++;
+  }
+  return cleared;
+}
+
+function isJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  if (first !== "{" && first !== "[") return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEstimator, resolveBudget } from "@contextview/core";
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
-import { brokenExchanges, factsKept, orderViolations, quantile, requestKept } from "./metrics.js";
+import { brokenExchanges, clearedCurrentResults, factsKept, orderViolations, quantile, requestKept } from "./metrics.js";
 import { CACHE_MODELS, cacheSeries, conversationCost, PRICE_PRESETS, promptBlocks, type CacheModel, type CallCache, type Prices } from "./cache.js";
 import { answersOf, callPoints } from "./replay.js";
 import type { Fixture, LoadedFixture, RequiredFact, Strategy, StrategyRun } from "./types.js";
@@ -32,6 +32,8 @@ export interface SystemResult {
   orderExamples: string[];
   /** Views in which the current request was missing or cut. */
   requestLost: number;
+  /** Results of the current turn a view showed cleared (each one makes the model call the tool again). */
+  recallsFromClearing: number;
   checkpointRewritten: boolean | null;
   timeMs: { total: number; median: number; max: number };
   summarizerCalls: number;
@@ -180,12 +182,14 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
   let order = 0;
   let broken = 0;
   let lost = 0;
+  let recalls = 0;
   for (const call of run.calls) {
     const problems = orderViolations(call.view);
     order += problems.length;
     for (const p of problems) examples.add(p);
     broken += brokenExchanges(call.view);
     if (!requestKept(call.view, loaded.messages.slice(0, call.historyLength))) lost++;
+    recalls += clearedCurrentResults(call.view, loaded.messages.slice(0, call.historyLength));
   }
   const within = tokens.filter((t) => t <= shared.limit).length;
   const times = run.contextMs;
@@ -211,6 +215,7 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
     orderViolations: order,
     orderExamples: [...examples].slice(0, 4),
     requestLost: lost,
+    recallsFromClearing: recalls,
     checkpointRewritten: run.checkpointRewritten,
     timeMs: { total: times.reduce((a, b) => a + b, 0), median: quantile(times, 0.5) || 0, max: times.length ? Math.max(...times) : 0 },
     summarizerCalls: run.summarizerCalls,

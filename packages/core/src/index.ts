@@ -59,6 +59,7 @@ export { summaryPrefixHash } from "./summarize/prefix-hash.js";
 
 // -- compaction (issue: structured tool-result compaction) --
 export {
+  compactOrNarrow,
   compactToolResult,
   microCompact,
   isClearedToolResult,
@@ -79,6 +80,9 @@ export {
   type JsonCompactionMarker,
   type TextCompactionMarker,
   type ClearedCompactionMarker,
+  type NarrowedCompactionMarker,
+  type FitOutcome,
+  type IdentifierList,
   type NoteLines,
   type NoteLinesOptions,
   type ReferenceTable,

@@ -2,10 +2,10 @@ import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/c
 import { ContextViewError, describeValue, invalidOption } from "../errors.js";
 import { safeJson } from "../estimate.js";
 import { blockText, copyMessage, isImageBlock } from "../messages.js";
-import { inspectPayload, jsonNestsDeeperThan, type PayloadOrigin } from "./inspect.js";
-import { compactionMarkerOf, withCompaction, type CompactionOrigin } from "./marker.js";
+import { jsonNestsDeeperThan, readPayloadAsJson, type PayloadOrigin } from "./inspect.js";
+import { compactionMarkerOf, withCompaction, type CompactionOrigin, type JsonCompactionMarker } from "./marker.js";
 import { resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
-import { createProjector, type Projection } from "./project.js";
+import { createProjector, type Projection, type Projector, type ReferenceMode } from "./project.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
 
 /**
@@ -27,16 +27,24 @@ type Source =
   | { kind: "tree"; value: unknown; origin: PayloadOrigin; trusted: boolean }
   | { kind: "text"; excerpt: ExcerptSource; origin: CompactionOrigin; fresh: boolean };
 
-function readArtifactSource(artifact: unknown): { value: unknown; origin: PayloadOrigin } | undefined {
+/**
+ * The artifact as JSON.stringify reads it: its own `toJSON` first, then its
+ * `model_context` when it has one, then every value below (see {@link readPayloadAsJson}).
+ */
+function readArtifactSource(artifact: unknown, options: ResolvedCompactOptions): { value: unknown; origin: PayloadOrigin } | undefined {
   if (typeof artifact !== "object" || artifact === null) return undefined;
+  let top: unknown = artifact;
   let focus: unknown;
   try {
-    focus = Array.isArray(artifact) ? undefined : Object.hasOwn(artifact, "model_context") ? (artifact as Record<string, unknown>)["model_context"] : undefined;
+    const toJson = (artifact as { toJSON?: unknown }).toJSON;
+    if (typeof toJson === "function") top = (toJson as (key: string) => unknown).call(artifact, "");
+    const isRecord = typeof top === "object" && top !== null && !Array.isArray(top);
+    focus = isRecord && Object.hasOwn(top as object, "model_context") ? (top as Record<string, unknown>)["model_context"] : undefined;
   } catch (cause) {
     throw new ContextViewError("INVALID_TOOL_RESULT", `The tool result artifact could not be read: ${describeValue(cause)} thrown`, { origin: "artifact" }, { cause });
   }
-  if (focus !== undefined && focus !== null) return { value: focus, origin: "model_context" };
-  return { value: artifact, origin: "artifact" };
+  if (focus !== undefined && focus !== null) return { value: readPayloadAsJson(focus, "model_context", options), origin: "model_context" };
+  return { value: readPayloadAsJson(top, "artifact", options, true), origin: "artifact" };
 }
 
 function parseJsonContent(text: string, options: ResolvedCompactOptions): unknown {
@@ -60,12 +68,11 @@ function chooseSource(message: ToolMessage, text: string, options: ResolvedCompa
     const previous = parseTextExcerpt(text, marker);
     if (previous !== undefined) return { kind: "text", excerpt: sourceOfExcerpt(previous), origin: marker.origin, fresh: false };
   } else if (marker === undefined) {
-    const artifact = readArtifactSource(message.artifact);
+    const artifact = readArtifactSource(message.artifact, options);
     if (artifact !== undefined && typeof artifact.value === "string") {
       return { kind: "text", excerpt: sourceOfText(artifact.value), origin: artifact.origin, fresh: true };
     }
-    if (artifact !== undefined && typeof artifact.value === "object") {
-      inspectPayload(artifact.value, artifact.origin, options);
+    if (artifact !== undefined && typeof artifact.value === "object" && artifact.value !== null) {
       return { kind: "tree", value: artifact.value, origin: artifact.origin, trusted: false };
     }
     const value = parseJsonContent(text, options);
@@ -74,12 +81,25 @@ function chooseSource(message: ToolMessage, text: string, options: ResolvedCompa
   return { kind: "text", excerpt: sourceOfText(text), origin: "content", fresh: true };
 }
 
-function limitError(limit: number, required: number, original: number, origin: CompactionOrigin): ContextViewError {
+function jsonMarker(origin: CompactionOrigin, limitTokens: number, projection: Projection, mode: ReferenceMode): JsonCompactionMarker {
+  return {
+    form: "json",
+    origin,
+    limitTokens,
+    omittedRows: projection.omittedRows,
+    omittedChars: projection.omittedChars,
+    references: mode,
+    projectedValues: projection.projected,
+  };
+}
+
+/** `requiredTokens` is the smallest form (identifiers only); `referencesTokens`, when known, the lean references' floor. */
+function limitError(limit: number, required: number, original: number, origin: CompactionOrigin, extra: Record<string, number> = {}): ContextViewError {
   return new ContextViewError(
     "COMPACTION_LIMIT",
-    `The required structure and references of a tool result (${origin}) need ${required} estimated tokens but the limit is ${limit}; ` +
+    `The required structure and identifiers of a tool result (${origin}) need ${required} estimated tokens but the limit is ${limit}; ` +
       "raise the limit, or have the tool return fewer rows or a `model_context` projection.",
-    { limitTokens: limit, requiredTokens: required, originalTokens: original, origin },
+    { limitTokens: limit, requiredTokens: required, originalTokens: original, origin, ...extra },
   );
 }
 
@@ -87,20 +107,35 @@ function limitError(limit: number, required: number, original: number, origin: C
 const LEVEL_TOLERANCE = 1 / 32;
 
 /**
- * The most generous projection that fits. Output size grows about linearly with
- * the level, so levels are predicted from the last two probes (falling back to
- * bisection when a prediction does not halve the bracket): a handful of probes,
- * each proportional to the output, not the payload.
+ * The most generous projection that fits, in the first reference mode whose floor
+ * (level 0: no row kept) fits: lean references, then identifiers only. Output size
+ * grows about linearly with the level, so levels are predicted from the last two
+ * probes (falling back to bisection when a prediction does not halve the bracket):
+ * a handful of probes, each proportional to the output, not the payload.
  */
-function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, original: number, options: ResolvedCompactOptions): { json: string; projection: Projection } {
+function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, original: number, options: ResolvedCompactOptions): Fitted {
   const projector = createProjector(source.value, options, source.trusted);
+  const full = searchLevels(projector, "full", limit, options);
+  if (full.fitted !== undefined) return full.fitted;
+  const ids = searchLevels(projector, "ids", limit, options);
+  if (ids.fitted !== undefined) return ids.fitted;
+  throw limitError(limit, ids.floor, original, source.origin, { referencesTokens: full.floor });
+}
+
+interface Fitted {
+  json: string;
+  projection: Projection;
+  mode: ReferenceMode;
+}
+
+function searchLevels(projector: Projector, mode: ReferenceMode, limit: number, options: ResolvedCompactOptions): { fitted?: Fitted; floor: number } {
   const attempt = (level: number) => {
-    const projection = projector(level);
+    const projection = projector(level, mode);
     const json = JSON.stringify(projection.value);
-    return { level, json, projection, tokens: options.estimator.estimateText(json) };
+    return { level, json, projection, mode, tokens: options.estimator.estimateText(json) };
   };
   let best = attempt(0);
-  if (best.tokens > limit) throw limitError(limit, best.tokens, original, source.origin);
+  if (best.tokens > limit) return { floor: best.tokens };
   let last = best;
   let high: { level: number; tokens: number } | undefined;
   let guess = 1;
@@ -122,7 +157,7 @@ function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, origi
     }
     last = next;
   }
-  return best;
+  return { fitted: best, floor: 0 };
 }
 
 /**
@@ -141,7 +176,10 @@ function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, origi
  * {@link CompactionMarker}); compacting it again cuts further and adds up the
  * omissions. Nothing of the input is mutated.
  *
- * Throws `COMPACTION_LIMIT` when the required structure and references do not fit,
+ * Omitted rows keep lean references (identifiers, dates, one link); when those do
+ * not fit, one identifier per row. Throws `COMPACTION_LIMIT` when even the
+ * required structure and identifiers do not fit (details: `requiredTokens`, the
+ * identifiers-only floor, and `referencesTokens`, the lean references' floor),
  * `INVALID_TOOL_RESULT` for an artifact that cannot be projected safely (cyclic,
  * too deep, BigInt, Map…), `INVALID_OPTION` for a bad limit or option.
  *
@@ -164,17 +202,11 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
   const withImages = (out: string): MessageContent => (images.length > 0 ? ([{ type: "text", text: out }, ...images] as MessageContent) : out);
 
   const previous = compactionMarkerOf(message);
-  if (previous?.form === "cleared") throw limitError(limitTokens, original, original, "content");
+  if (previous?.form === "cleared" || previous?.form === "narrowed") throw limitError(limitTokens, original, original, "content");
   const source = chooseSource(message, text, resolved);
   if (source.kind === "tree") {
-    const { json, projection } = fitTree(source, limitTokens, original, resolved);
-    return withCompaction(message, withImages(json), {
-      form: "json",
-      origin: source.origin,
-      limitTokens,
-      omittedRows: projection.omittedRows,
-      omittedChars: projection.omittedChars,
-    });
+    const { json, projection, mode } = fitTree(source, limitTokens, original, resolved);
+    return withCompaction(message, withImages(json), jsonMarker(source.origin, limitTokens, projection, mode));
   }
   if (source.fresh && estimate(source.excerpt.head) <= limitTokens) {
     // A text `model_context` the tool prepared that fits is shown as it is.
@@ -199,4 +231,77 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
     omittedChars: excerpt.omitted,
     totalChars: excerpt.total,
   });
+}
+
+/** What {@link compactOrNarrow} did to a tool result. */
+export type FitOutcome = "whole" | "compacted" | "narrowed";
+
+/**
+ * Fit a tool result the model is answering from (one of the current turn) into
+ * `limitTokens`, never clearing it: compacted with {@link compactToolResult} (lean
+ * references, then identifiers only); when even the identifiers do not fit, its
+ * totals and metadata with a notice to narrow the query (filters, paging); when
+ * even that does not fit, a short notice with its size and row count. An artifact
+ * that cannot be projected safely is left aside and the content compacted instead.
+ * The notices never ask the model to call the same tool again.
+ *
+ * @example
+ * ```ts
+ * const { message, outcome } = compactOrNarrow(searchResult, 3000);
+ * if (outcome === "narrowed") report.narrowed++;
+ * ```
+ */
+export function compactOrNarrow(message: ToolMessage, limitTokens: number, options?: CompactToolResultOptions): { message: ToolMessage; outcome: FitOutcome } {
+  const resolved = resolveCompactOptions(options);
+  const { text } = splitContent(message.content);
+  const original = resolved.estimator.estimateText(text);
+  if (original <= limitTokens) return { message: copyMessage(message, "tool") as ToolMessage, outcome: "whole" };
+  let subject = message;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return { message: compactToolResult(subject, limitTokens, options), outcome: "compacted" };
+    } catch (error) {
+      if (!ContextViewError.isInstance(error)) throw error;
+      if (error.code === "INVALID_TOOL_RESULT" && subject.artifact !== undefined) {
+        // The content is what the tool meant the model to read; the unsafe artifact stays in the checkpoint.
+        subject = withoutArtifact(subject);
+        continue;
+      }
+      if (error.code !== "COMPACTION_LIMIT" && error.code !== "INVALID_TOOL_RESULT") throw error;
+      break;
+    }
+  }
+  return { message: narrowToolResult(subject, message, limitTokens, original, resolved), outcome: "narrowed" };
+}
+
+function withoutArtifact(message: ToolMessage): ToolMessage {
+  const copy = copyMessage(message, "tool") as ToolMessage;
+  copy.artifact = undefined;
+  return copy;
+}
+
+/** The totals of a result: its metadata and row counts, no row and no reference; or a notice when even that does not fit. */
+function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitTokens: number, original: number, options: ResolvedCompactOptions): ToolMessage {
+  const { text, images } = splitContent(subject.content);
+  let rows: number | undefined;
+  let source: Source | undefined;
+  try {
+    source = chooseSource(subject, text, options);
+  } catch (error) {
+    if (!ContextViewError.isInstance(error)) throw error;
+  }
+  if (source?.kind === "tree") {
+    const projection = createProjector(source.value, options, source.trusted)(0, "none");
+    const json = JSON.stringify(projection.value);
+    if (options.estimator.estimateText(json) <= limitTokens) {
+      const content: MessageContent = images.length > 0 ? ([{ type: "text", text: json }, ...images] as MessageContent) : json;
+      return withCompaction(message, content, jsonMarker(source.origin, limitTokens, projection, "none"));
+    }
+    rows = projection.omittedRows;
+  }
+  const tool = message.name ? `\`${message.name}\`` : "tool";
+  const notice =
+    `[The ${tool} result (tool_call_id ${message.tool_call_id}) is too large to show here: about ${original} tokens` +
+    `${rows === undefined ? "" : `, ${rows} rows`}. Narrow the query (filters, paging) for a result that fits.]`;
+  return withCompaction(message, notice, rows === undefined ? { form: "narrowed", originalTokens: original } : { form: "narrowed", originalTokens: original, returnedRows: rows });
 }

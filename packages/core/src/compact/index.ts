@@ -1,6 +1,6 @@
 // Structured tool-result compaction and micro-compaction.
 
-export { compactToolResult } from "./compact-tool-result.js";
+export { compactOrNarrow, compactToolResult, type FitOutcome } from "./compact-tool-result.js";
 export { microCompact, type MicroCompactOptions, type MicroCompactResult } from "./micro-compact.js";
 export {
   COMPACTION_METADATA_KEY,
@@ -11,6 +11,7 @@ export {
   type CompactionMarker,
   type CompactionOrigin,
   type JsonCompactionMarker,
+  type NarrowedCompactionMarker,
   type TextCompactionMarker,
 } from "./marker.js";
 export {
@@ -22,4 +23,4 @@ export {
 } from "./options.js";
 export { readNoteLines, type NoteLines, type NoteLinesOptions } from "./note-lines.js";
 export { COMPACTED_KEY } from "./project.js";
-export type { ReferenceTable } from "./references.js";
+export type { IdentifierList, ReferenceTable } from "./references.js";

@@ -27,6 +27,14 @@ export interface JsonCompactionMarker {
   readonly omittedRows: number;
   /** Characters omitted over every text field, earlier passes included (`omitted_chars` of every node and nested omission). */
   readonly omittedChars: number;
+  /**
+   * How omitted rows are referred to: `"full"` lean references (`omitted_refs`),
+   * `"ids"` one identifier per row (`omitted_ids`) when the references did not fit,
+   * `"none"` only their count, with a notice to narrow the query.
+   */
+  readonly references?: "full" | "ids" | "none";
+  /** Nested values of kept rows shown projected (objects as their identifiers and names, lists as names). */
+  readonly projectedValues?: number;
 }
 
 /** A plain-text tool result shown as its beginning and end. */
@@ -49,8 +57,20 @@ export interface ClearedCompactionMarker {
   readonly originalTokens: number;
 }
 
+/**
+ * A result of the current turn too large to show even as identifiers, replaced by
+ * its count and a notice to narrow the query (never to call the same tool again).
+ */
+export interface NarrowedCompactionMarker {
+  readonly form: "narrowed";
+  /** Estimated tokens of the content it replaced. */
+  readonly originalTokens: number;
+  /** Rows the result held, when it had a row collection. */
+  readonly returnedRows?: number;
+}
+
 /** What `response_metadata.contextview_compaction` holds on a changed tool result. */
-export type CompactionMarker = JsonCompactionMarker | TextCompactionMarker | ClearedCompactionMarker;
+export type CompactionMarker = JsonCompactionMarker | TextCompactionMarker | ClearedCompactionMarker | NarrowedCompactionMarker;
 
 /**
  * The compaction marker of a message, or undefined for a message contextview has
@@ -67,7 +87,7 @@ export function compactionMarkerOf(message: BaseMessage): CompactionMarker | und
   const value = (message.response_metadata as Record<string, unknown> | undefined)?.[COMPACTION_METADATA_KEY];
   if (typeof value !== "object" || value === null) return undefined;
   const form = (value as { form?: unknown }).form;
-  return form === "json" || form === "text" || form === "cleared" ? (value as CompactionMarker) : undefined;
+  return form === "json" || form === "text" || form === "cleared" || form === "narrowed" ? (value as CompactionMarker) : undefined;
 }
 
 /**

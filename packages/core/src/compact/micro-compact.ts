@@ -28,8 +28,8 @@ export interface MicroCompactOptions {
   /**
    * A kept result whose references alone need more than `maxResultTokens` is
    * compacted to the size they need when that is at most this many tokens, and
-   * cleared otherwise. `buildContext` raises it to the room left for the current
-   * turn, so the result the model is answering from is not cleared while there is room.
+   * cleared otherwise. (`buildContext` fits the current turn's results with
+   * `compactOrNarrow` instead, which never clears.)
    * @default maxResultTokens (such a result is cleared)
    */
   fallbackResultTokens?: number;

@@ -116,6 +116,8 @@ export interface ResolvedCompactOptions {
   readonly textFields: ReadonlySet<string>;
   readonly preserveKeys: ReadonlySet<string>;
   readonly isReference: (key: string) => boolean;
+  /** True for a reference field named exactly (not by a `*` suffix entry). */
+  readonly isExactReference: (key: string) => boolean;
   readonly maxHeadings: number;
   readonly maxDepth: number;
   readonly maxNodes: number;
@@ -171,12 +173,14 @@ function resolveFresh(options: CompactToolResultOptions): ResolvedCompactOptions
   if (typeof estimator !== "object" || estimator === null || typeof estimator.estimateText !== "function") {
     throw invalidOption("estimator", "an Estimator (see createEstimator)", estimator);
   }
+  const references = keyList("referenceFields", options.referenceFields, DEFAULT_REFERENCE_FIELDS);
   return Object.freeze({
     estimator,
     collectionKeys: new Set(keyList("collectionKeys", options.collectionKeys, DEFAULT_COLLECTION_KEYS)),
     textFields: new Set(keyList("textFields", options.textFields, DEFAULT_TEXT_FIELDS)),
     preserveKeys: new Set(keyList("preserveKeys", options.preserveKeys, DEFAULT_PRESERVED_KEYS)),
-    isReference: referenceMatcher(keyList("referenceFields", options.referenceFields, DEFAULT_REFERENCE_FIELDS)),
+    isReference: referenceMatcher(references),
+    isExactReference: (key: string) => references.includes(key),
     maxHeadings: positiveInteger("maxHeadings", options.maxHeadings, 24),
     maxDepth: positiveInteger("maxDepth", options.maxDepth, 200, 1000),
     maxNodes: positiveInteger("maxNodes", options.maxNodes, 20_000_000),

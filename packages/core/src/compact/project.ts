@@ -1,19 +1,11 @@
 import { indexHeadings, splitFrontmatter, type HeadingIndex } from "./note-lines.js";
 import type { ResolvedCompactOptions } from "./options.js";
-import { concatTables, createReferenceReader, type ReferenceReader, type ReferenceTable } from "./references.js";
+import { concatTables, createReferenceReader, identifiersOf, type IdentifierList, type ReferenceReader, type ReferenceTable } from "./references.js";
 import { prefixLength } from "./text-excerpt.js";
+import { COMPACTED_KEY, copyJson, isRecord, leaf, readRowsNode, readTextNode, record, skipped, type Json, type NodePath } from "./earlier-nodes.js";
+import { namesOf, PROJECTION_NOTE, shrinkNested, withoutReferences } from "./project-rows.js";
 
-/**
- * The key that marks a shortened collection (`"rows"`) or text (`"text"`) inside
- * compacted JSON. Trusted only on a message that carries the compaction marker.
- *
- * @example
- * ```ts
- * const payload = JSON.parse(compactToolResult(message, 1500).content as string);
- * payload.transactions[COMPACTED_KEY]; // "rows"
- * ```
- */
-export const COMPACTED_KEY = "$compacted";
+export { COMPACTED_KEY } from "./earlier-nodes.js";
 
 /** Characters of each recognised text field per projection level (a level also keeps one row per collection). */
 const TEXT_CHARS_PER_LEVEL = 80;
@@ -31,126 +23,19 @@ export interface Projection {
   readonly omittedRows: number;
   /** Characters left out, over every text field and nested omission (earlier passes included). */
   readonly omittedChars: number;
+  /** Nested values of kept rows shown projected: objects as their identifying fields, arrays of named objects as their names. */
+  readonly projected: number;
 }
-
-/** Builds projections of one payload at any level, sharing caches between levels. */
-export type Projector = (level: number) => Projection;
-
-type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
-
-function skipped(value: unknown): boolean {
-  return value === undefined || typeof value === "function" || typeof value === "symbol";
-}
-
-/** Null-prototype record, so keys such as `__proto__` stay plain data. */
-function record(): Json {
-  return Object.create(null) as Json;
-}
-
-function leaf(value: unknown): unknown {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  return value;
-}
-
-/** A full copy with JSON semantics; the payload was inspected, so the depth is bounded. */
-function copyJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => (skipped(item) ? null : copyJson(item)));
-  if (!isRecord(value)) return leaf(value);
-  const out = record();
-  for (const key of Object.keys(value)) if (!skipped(value[key])) out[key] = copyJson(value[key]);
-  return out;
-}
-
-function readTable(value: unknown, count: number): ReferenceTable | undefined | false {
-  if (value === undefined) return undefined;
-  if (!isRecord(value) || !Array.isArray(value["fields"]) || !Array.isArray(value["rows"])) return false;
-  const fields = value["fields"] as unknown[];
-  const rows = value["rows"] as unknown[];
-  if (!fields.every((f) => typeof f === "string") || rows.length !== count || !rows.every((r) => Array.isArray(r))) return false;
-  return { fields: fields as string[], rows: (rows as unknown[][]).map((row) => row.map(copyJson)) };
-}
-
-/** Keys a rows node may hold; an object with any other key is plain data. */
-const ROWS_NODE_KEYS: ReadonlySet<string> = new Set([COMPACTED_KEY, "returned", "retained", "omitted", "notice", "rows", "omitted_refs", "nested_omissions"]);
-/** Keys a text node may hold. */
-const TEXT_NODE_KEYS: ReadonlySet<string> = new Set([COMPACTED_KEY, "frontmatter", "excerpt", "omitted_chars", "total_chars", "lines", "headings", "headings_omitted"]);
-/** Keys of a `nested_omissions` entry for a collection, and for a text. */
-const NESTED_ROWS_KEYS: ReadonlySet<string> = new Set(["path", "omitted", "omitted_refs"]);
-const NESTED_TEXT_KEYS: ReadonlySet<string> = new Set(["path", "omitted_chars"]);
-
-function hasOnlyKeys(value: Json, allowed: ReadonlySet<string>): boolean {
-  return Object.keys(value).every((key) => allowed.has(key));
-}
-
-/** Where a nested omission sits inside the collection that holds it: the row's index, then keys and indexes. */
-type NodePath = Array<string | number>;
 
 /**
- * The `nested_omissions` of an earlier pass, copied, each inside an omitted row
- * (`from` ≤ row < `to`); false when malformed.
+ * How omitted rows are referred to: `"full"` lean references (identifiers, dates,
+ * one link), `"ids"` one identifier per row, `"none"` only their count (with a
+ * notice to narrow the query).
  */
-function readNested(value: unknown, from: number, to: number): Json[] | false {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) return false;
-  const entries: Json[] = [];
-  for (const entry of value) {
-    if (!isRecord(entry)) return false;
-    const path = entry["path"];
-    if (!Array.isArray(path) || path.length === 0 || !isCount(path[0]) || path[0] < from || path[0] >= to) return false;
-    if (!path.every((step) => typeof step === "string" || isCount(step))) return false;
-    const rows = isCount(entry["omitted"]) && hasOnlyKeys(entry, NESTED_ROWS_KEYS) && readTable(entry["omitted_refs"], entry["omitted"]) !== false;
-    const text = isCount(entry["omitted_chars"]) && hasOnlyKeys(entry, NESTED_TEXT_KEYS);
-    if (!rows && !text) return false;
-    entries.push(copyJson(entry) as Json);
-  }
-  return entries;
-}
+export type ReferenceMode = "full" | "ids" | "none";
 
-/** A rows node of an earlier pass, checked so that data that merely looks like one (a fresh artifact's `$compacted` key) stays data. */
-interface RowsNodeParts {
-  readonly returned: number;
-  readonly rows: readonly unknown[];
-  readonly prior: ReferenceTable | undefined;
-  readonly nested: Json[];
-}
-
-function readRowsNode(node: Json): RowsNodeParts | undefined {
-  const rows = node["rows"];
-  const returned = node["returned"];
-  if (node[COMPACTED_KEY] !== "rows" || !hasOnlyKeys(node, ROWS_NODE_KEYS) || !Array.isArray(rows) || !isCount(returned) || rows.length > returned) return undefined;
-  if (node["retained"] !== rows.length || node["omitted"] !== returned - rows.length || typeof node["notice"] !== "string") return undefined;
-  const prior = readTable(node["omitted_refs"], returned - rows.length);
-  const nested = readNested(node["nested_omissions"], rows.length, returned);
-  if (prior === false || nested === false) return undefined;
-  return { returned, rows, prior, nested };
-}
-
-/** A text node of an earlier pass, checked the same way: its parts add up to its total. */
-interface TextNodeParts {
-  readonly excerpt: string;
-  readonly omitted: number;
-  readonly total: number;
-}
-
-function readTextNode(node: Json): TextNodeParts | undefined {
-  const excerpt = node["excerpt"];
-  const omitted = node["omitted_chars"];
-  const total = node["total_chars"];
-  const frontmatter = node["frontmatter"] ?? "";
-  if (node[COMPACTED_KEY] !== "text" || !hasOnlyKeys(node, TEXT_NODE_KEYS)) return undefined;
-  if (typeof excerpt !== "string" || !isCount(omitted) || !isCount(total) || typeof frontmatter !== "string") return undefined;
-  if (frontmatter.length + excerpt.length + omitted !== total) return undefined;
-  return { excerpt, omitted, total };
-}
+/** Builds projections of one payload at any level, sharing caches between levels. */
+export type Projector = (level: number, mode?: ReferenceMode) => Projection;
 
 /**
  * Create the projector of a payload. `trusted` says the payload is the content of
@@ -158,17 +43,23 @@ function readTextNode(node: Json): TextNodeParts | undefined {
  * payload they are plain data).
  */
 export function createProjector(root: unknown, options: ResolvedCompactOptions, trusted: boolean): Projector {
-  const refs: ReferenceReader = createReferenceReader(options.isReference, copyJson);
+  const refs: ReferenceReader = createReferenceReader(options.isReference, options.isExactReference, copyJson);
   const headings = new Map<string, HeadingIndex>();
 
-  return (level) => {
+  return (level, refMode = "full") => {
     const textCap = level * TEXT_CHARS_PER_LEVEL;
     let shortened = 0;
     let omittedRows = 0;
     let omittedChars = 0;
+    let projected = 0;
 
-    /** `nested` are the earlier omissions inside the omitted rows; the node counts them with its own. */
-    const rowsNode = (returned: number, rows: unknown[], table: ReferenceTable | undefined, nested: Json[]): Json => {
+    /**
+     * `rows` of `returned` are kept and the rest omitted, referred to as `mode` says.
+     * `table` holds the omitted rows' references (earlier passes included), `idField`
+     * the identifier of the identifiers-only form; `nested` are the earlier omissions
+     * inside the omitted rows, which the node counts with its own.
+     */
+    const rowsNode = (returned: number, rows: unknown[], rowsProjected: boolean, table: ReferenceTable | undefined, idField: string | undefined, nested: Json[]): Json => {
       const retained = rows.length;
       const omitted = returned - retained;
       omittedRows += omitted;
@@ -177,18 +68,26 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
         else omittedChars += entry["omitted_chars"] as number;
       }
       const which = retained === 0 ? `All ${returned} rows are` : `Rows ${retained + 1}-${returned} of ${returned} are`;
+      const field = idField ?? (table !== undefined && table.fields.length === 1 ? table.fields[0] : undefined);
+      const ids: IdentifierList | undefined = refMode === "ids" && omitted > 0 && field !== undefined ? identifiersOf(table, field, omitted) : undefined;
+      const refs = refMode === "full" && omitted > 0 ? table : undefined;
+      const where = refs ? "; their references are in omitted_refs" : ids ? `; their identifiers (${ids.field}) are in omitted_ids` : "";
       const node = record();
       node[COMPACTED_KEY] = "rows";
       node["returned"] = returned;
       node["retained"] = retained;
       node["omitted"] = omitted;
       node["notice"] =
-        `${which} omitted from this view${table ? "; their references are in omitted_refs" : ""}` +
-        `${nested.length > 0 ? "; nested_omissions counts what was shortened inside them, with its references" : ""}. ` +
-        "For full rows, consult the original tool result (artifact) or call the source tool again.";
+        `${which} omitted from this view${where}` +
+        `${nested.length > 0 && refMode !== "none" ? "; nested_omissions counts what was shortened inside them, with its references" : ""}. ` +
+        (refMode === "none"
+          ? "Too many to list here, even by identifier: narrow the query (filters, paging) to see them."
+          : "For full rows, consult the original tool result (artifact) or narrow the query (filters, paging).");
+      if (rowsProjected && retained > 0) node["projection"] = PROJECTION_NOTE;
       node["rows"] = rows;
-      if (table) node["omitted_refs"] = table;
-      if (nested.length > 0) node["nested_omissions"] = nested;
+      if (refs) node["omitted_refs"] = refs;
+      if (ids) node["omitted_ids"] = ids;
+      if (nested.length > 0) node["nested_omissions"] = refMode === "full" ? nested : nested.map(withoutReferences);
       return node;
     };
 
@@ -291,8 +190,9 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
     const projectArray = (items: readonly unknown[], cap: number): unknown => {
       if (items.length <= cap) return items.map(projectElement);
       shortened++;
+      const before = projected;
       const retained = items.slice(0, cap).map(projectElement);
-      return rowsNode(items.length, retained, refs.table(items, cap), nestedOmissions(items, cap));
+      return rowsNode(items.length, retained, projected > before, refs.table(items, cap), refs.idField(items), nestedOmissions(items, cap));
     };
 
     /**
@@ -307,11 +207,17 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
       const keep = Math.min(rows.length, cap);
       if (keep < rows.length) shortened++;
       const table = keep < rows.length ? concatTables(refs.table(rows, keep), rows.length - keep, prior, returned - rows.length) : prior;
+      const before = projected;
       const retained = rows.slice(0, keep).map(projectElement);
-      return rowsNode(returned, retained, table, [...nestedOmissions(rows, keep), ...nested]);
+      const idField = refs.idField(rows) ?? (prior !== undefined && prior.fields.length === 1 ? prior.fields[0] : undefined);
+      return rowsNode(returned, retained, projected > before, table, idField, [...nestedOmissions(rows, keep), ...nested]);
     };
 
-    /** `isRow`: the object is an array element, whose references stay whole, as `omitted_refs` would keep them. */
+    /**
+     * `isRow`: the object is an array element, whose references stay whole, as
+     * `omitted_refs` would keep them, and whose nested objects are projected to
+     * their identifying fields (see {@link shrinkNested}).
+     */
     const projectObject = (value: Json, rowCap: number, stringCap: number, isRow: boolean): Json => {
       if (trusted && typeof value[COMPACTED_KEY] === "string") {
         const kind = value[COMPACTED_KEY];
@@ -322,8 +228,20 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
       for (const key of Object.keys(value)) {
         const item = value[key];
         if (skipped(item)) continue;
-        const whole = options.preserveKeys.has(key) || (isRow && options.isReference(key));
-        out[key] = whole ? copyJson(item) : projectValue(item, fieldRowCap(key), fieldStringCap(key));
+        if (options.preserveKeys.has(key) || (isRow && options.isReference(key))) {
+          out[key] = copyJson(item);
+        } else if (isRow && Array.isArray(item) && namesOf(item) !== undefined) {
+          projected++;
+          out[key] = projectValue(namesOf(item), fieldRowCap(key), fieldStringCap(key));
+        } else if (isRow && isRecord(item) && !(trusted && typeof item[COMPACTED_KEY] === "string")) {
+          const shrunk = shrinkNested(item, options.isReference);
+          if (shrunk !== undefined) {
+            projected++;
+            out[key] = projectObject(shrunk, fieldRowCap(key), fieldStringCap(key), false);
+          } else out[key] = projectValue(item, fieldRowCap(key), fieldStringCap(key));
+        } else {
+          out[key] = projectValue(item, fieldRowCap(key), fieldStringCap(key));
+        }
       }
       return out;
     };
@@ -348,6 +266,6 @@ export function createProjector(root: unknown, options: ResolvedCompactOptions, 
 
     // The payload itself is the main collection when it is an array.
     const value = projectValue(root, level, textCap);
-    return { value, shortened, omittedRows, omittedChars };
+    return { value, shortened, omittedRows, omittedChars, projected };
   };
 }

@@ -48,7 +48,7 @@ export function renderTextExcerpt(excerpt: TextExcerpt): string {
   return (
     `[Beginning of tool result: ${shown} of ${excerpt.total} characters shown, ${excerpt.omitted} omitted]\n` +
     `${excerpt.head}\n` +
-    `[… ${excerpt.omitted} characters omitted. The full result is kept in the conversation checkpoint; call the tool again to see it …]\n` +
+    `[… ${excerpt.omitted} characters omitted. The full result is kept in the conversation checkpoint; ask the tool for a narrower part (a range, a filter, a page) to see more …]\n` +
     `${excerpt.tail}\n` +
     "[End of tool result]"
   );

@@ -2,7 +2,9 @@ import { microCompact } from "../compact/index.js";
 import { ContextBudgetError } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
+import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
+import { fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { keptInTurn, type ClearStepState } from "./clear-step.js";
 import type { ViewOptions } from "./types.js";
@@ -10,12 +12,18 @@ import type { ViewOptions } from "./types.js";
 /** Room left per tool result for its message framing (overhead, name, tool_call_id). */
 const RESULT_FRAMING_TOKENS = 24;
 
-type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep">;
+/** Most of the current turn's room the turn before it may keep when the current results would take it all. */
+const PREVIOUS_TURN_SHARE = 0.1;
+/** Most of the current turn's room a summary (durable evidence) may keep when the current results would take it all. */
+const SUMMARY_SHARE = 0.25;
+
+type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget">;
 
 interface CompactorState {
   results: ClearStepState;
   cleared: number;
   compacted: number;
+  narrowed: number;
 }
 
 /**
@@ -32,7 +40,7 @@ export class ToolResultCompactor {
     private readonly options: CompactOptions,
     private readonly estimator: Estimator,
   ) {
-    this.state = { results: { seen: 0, clearing: false }, cleared: 0, compacted: 0 };
+    this.state = { results: { seen: 0, clearing: false }, cleared: 0, compacted: 0, narrowed: 0 };
   }
 
   /** Tool results cleared so far. */
@@ -45,24 +53,57 @@ export class ToolResultCompactor {
     return this.state.compacted;
   }
 
+  /** Results of the current turn shown as their totals, with a notice to narrow the query. */
+  get narrowed(): number {
+    return this.state.narrowed;
+  }
+
+  /**
+   * Record the current turn, fitted by {@link fitCurrentTurn}: its results are the
+   * newest, so they use up the results kept whole before older ones are cleared.
+   */
+  countCurrentTurn(results: number, fitted: CurrentTurnFit): void {
+    // They are the newest results: they take the first places kept whole, before older ones clear in steps.
+    this.state.results.seen += results;
+    this.state.compacted += fitted.compacted;
+    this.state.narrowed += fitted.narrowed;
+  }
+
+  /** Replace the counts of one fit of the current turn by those of another. */
+  recount(before: CurrentTurnFit, after: CurrentTurnFit): void {
+    this.state.compacted += after.compacted - before.compacted;
+    this.state.narrowed += after.narrowed - before.narrowed;
+  }
+
+  /**
+   * An older turn compacted again so that it fits `maxTokens`, or undefined when it
+   * cannot: its results share what its other messages leave. Counts move from
+   * compacted to cleared for results that had to be cleared.
+   */
+  shrink(turn: PreparedTurn, maxTokens: number): PreparedTurn | undefined {
+    if (turn.tokens <= maxTokens) return turn;
+    if (turn.toolResults === 0) return undefined;
+    let other = 0;
+    for (const message of turn.messages) if (message.type !== "tool") other += this.estimator.estimateMessage(message);
+    const perResult = Math.floor((maxTokens - other) / turn.toolResults) - RESULT_FRAMING_TOKENS;
+    if (perResult < 50) return undefined;
+    const result = microCompact(turn.messages, { keepRecent: turn.toolResults, maxResultTokens: perResult, estimator: this.estimator });
+    const tokens = this.estimator.estimateMessages(result.messages);
+    if (tokens > maxTokens) return undefined;
+    this.state.cleared += result.cleared;
+    this.state.compacted += result.compacted - result.cleared;
+    return { ...turn, messages: result.messages, tokens };
+  }
+
   /** The turn with its tool results compacted; the same object when nothing changed. */
-  compact(turn: PreparedTurn, fallbackResultTokens = this.options.maxToolResultTokens): PreparedTurn {
+  compact(turn: PreparedTurn): PreparedTurn {
     const { maxToolResultTokens } = this.options;
     const keepRecent = keptInTurn(turn.messages, this.state.results, this.options.keepRecentToolResults, this.options.clearStep);
-    const result = microCompact(turn.messages, { keepRecent, maxResultTokens: maxToolResultTokens, fallbackResultTokens, estimator: this.estimator });
+    const result = microCompact(turn.messages, { keepRecent, maxResultTokens: maxToolResultTokens, estimator: this.estimator });
     this.state.cleared += result.cleared;
     this.state.compacted += result.compacted;
     if (result.cleared === 0 && result.compacted === 0) return turn;
     return { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) };
-  }
-
-  /** A copy of the counts, to undo a try with {@link ToolResultCompactor.restore}. */
-  save(): CompactorState {
-    return { ...this.state, results: { ...this.state.results } };
-  }
-
-  restore(state: CompactorState): void {
-    this.state = { ...state, results: { ...state.results } };
   }
 }
 
@@ -89,11 +130,11 @@ export interface CompactedToFit {
 
 /**
  * Compact to fit: stage 4 of {@link buildContext}. Nothing is compacted while the
- * whole history fits. Otherwise micro-compaction starts, on the current turn first
- * (its results may use the room the current turn has, so the results the model
- * answers from are not cleared while there is room), then on older turns as they
- * are reached. Throws a {@link ContextBudgetError} when the fixed part and the
- * current turn do not fit the limit.
+ * whole history fits. Otherwise the current turn's results share the room left
+ * after the fixed part, the request and the calls, in proportion to their size,
+ * and are never cleared (see {@link fitCurrentTurn}); then micro-compaction runs
+ * on older turns as they are reached. Throws a {@link ContextBudgetError} when the
+ * fixed part and the current turn do not fit the limit.
  *
  * @example
  * ```ts
@@ -106,13 +147,11 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const fit = older.fitting(limit - fixed.tokens - current.tokens - headTokens);
   if (!fit.all || fixed.tokens + current.tokens + headTokens > limit) {
     older.compactWith((turn) => compactor.compact(turn));
-    const uncompacted = current;
-    const before = compactor.save();
-    current = compactor.compact(uncompacted, currentResultRoom(uncompacted, limit - fixed.tokens, input.options, input.estimator));
-    if (fixed.tokens + current.tokens > limit) {
-      compactor.restore(before);
-      current = compactor.compact(uncompacted);
-    }
+    const room = limit - fixed.tokens;
+    let fitted = fitCurrentTurn(current, room, input.estimator);
+    compactor.countCurrentTurn(current.toolResults, fitted);
+    fitted = leaveRoomForHistory(input, room, fitted);
+    current = fitted.turn;
   }
   if (fixed.tokens + current.tokens > limit) {
     throw new ContextBudgetError({
@@ -124,10 +163,25 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   return { current, fit };
 }
 
-/** The room each kept result of the current turn may use: the turn's room shared evenly. */
-function currentResultRoom(turn: PreparedTurn, room: number, options: CompactOptions, estimator: Estimator): number {
-  let other = 0;
-  for (const message of turn.messages) if (message.type !== "tool") other += estimator.estimateMessage(message);
-  const kept = Math.max(1, Math.min(turn.toolResults, options.keepRecentToolResults));
-  return Math.max(options.maxToolResultTokens, Math.floor((room - other) / kept) - RESULT_FRAMING_TOKENS);
+
+/**
+ * When the current turn's results take the whole room, everything before them
+ * would go. The summary (when given and at most a quarter of the room) and the
+ * turn before them (compacted further to at most a tenth of the room) keep their
+ * room instead, as long as the results still need no narrowing: the model keeps
+ * the thread of the conversation and still answers from every row's reference.
+ */
+function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit {
+  const { older, compactor, headTokens, estimator } = input;
+  if (fitted.compacted + fitted.narrowed === 0 || older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return fitted;
+  const head = headTokens <= Math.floor(room * SUMMARY_SHARE) ? headTokens : 0;
+  const newest = older.shrinkNewest((turn) => compactor.shrink(turn, Math.floor(room * PREVIOUS_TURN_SHARE)));
+  // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
+  const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
+  const reserve = head + (newest?.tokens ?? 0) + excerpts;
+  if (reserve === 0) return fitted;
+  const again = fitCurrentTurn(input.current, room - reserve, estimator);
+  if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return fitted;
+  compactor.recount(fitted, again);
+  return again;
 }

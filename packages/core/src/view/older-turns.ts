@@ -35,6 +35,23 @@ export class OlderTurns {
     this.compact = compact;
   }
 
+  /**
+   * Replace the newest older turn (already prepared) by `shrink(turn)` when that
+   * returns a turn; returns the new turn, or undefined when there is none.
+   */
+  shrinkNewest(shrink: (turn: PreparedTurn) => PreparedTurn | undefined): PreparedTurn | undefined {
+    const turn = this.prepared[0];
+    if (turn === undefined) return undefined;
+    const smaller = shrink(turn);
+    if (smaller !== undefined) this.prepared[0] = smaller;
+    return smaller;
+  }
+
+  /** True when there is an older turn before the newest one. */
+  hasMoreThanNewest(): boolean {
+    return this.walk.olderTurnStart(1) !== undefined;
+  }
+
   /** How many of the newest older turns fit `avail` tokens, and whether that is all of them. */
   fitting(avail: number): OlderFit {
     let used = 0;

@@ -77,7 +77,7 @@ export function reportView(facts: ViewFacts): ContextReport {
         : { given: true, included: false, reason: "does-not-fit" }
       : { given: false, included: false },
     droppedTurnExcerpts: chosen.excerptCount,
-    toolResults: { cleared: facts.compactor.cleared, compacted: facts.compactor.compacted },
+    toolResults: { cleared: facts.compactor.cleared, compacted: facts.compactor.compacted, narrowed: facts.compactor.narrowed },
     labelsInserted: tally.labels,
     cut: chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart,
     pinned: facts.pinned.report,

@@ -203,8 +203,12 @@ export interface ContextReport {
   summary: { given: boolean; included: boolean; reason?: "does-not-fit" };
   /** Excerpts of dropped turns included because no summary was given. */
   droppedTurnExcerpts: number;
-  /** Micro-compaction: tool results cleared to a marker, and results compacted. */
-  toolResults: { cleared: number; compacted: number };
+  /**
+   * Tool results cleared to a marker (older turns only), results compacted, and
+   * results of the current turn too large even for identifiers, `narrowed` to their
+   * totals with a notice to narrow the query (never cleared).
+   */
+  toolResults: { cleared: number; compacted: number; narrowed: number };
   /** User-role labels inserted so the view obeys provider ordering rules. */
   labelsInserted: number;
   /** The opening request and the application's pins (ids and estimates, never content). */

@@ -81,7 +81,7 @@ describe("compactToolResult on structured fixtures", () => {
     expect(table.fields).toEqual(["transaction_id", "date", "url"]);
     expect(table.rows[0]).toEqual([search.results[retained]!.transaction_id, search.results[retained]!.date, search.results[retained]!.url]);
     expect(table.rows.at(-1)?.[0]).toBe("t-1099");
-    expect(node["notice"]).toMatch(/consult the original tool result \(artifact\) or call the source tool again/);
+    expect(node["notice"]).toMatch(/consult the original tool result \(artifact\) or narrow the query \(filters, paging\)/);
   });
 
   it("never invents an aggregate: the only numbers are the source's and the counts", () => {

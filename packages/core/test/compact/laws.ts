@@ -5,6 +5,9 @@ import { resolveCompactOptions } from "../../src/compact/options.js";
 import { splitFrontmatter } from "../../src/compact/note-lines.js";
 
 const isReference = resolveCompactOptions(undefined).isReference;
+/** A value that can identify a row: a number or a short string (URL templates never). */
+const isIdentifier = (value: unknown): boolean =>
+  (typeof value === "number" && Number.isFinite(value)) || (typeof value === "string" && value !== "" && value.length <= 120 && !value.includes("{"));
 
 export function deepFreeze<T>(value: T): T {
   const stack: unknown[] = [value];
@@ -32,20 +35,42 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
  */
 export function projectionProblems(source: unknown, output: unknown, path = "$"): string[] {
   const problems: string[] = [];
-  /** `src[from..]` are omitted: `refs` must hold one row each, with every reference they carry. */
-  const referenceProblems = (src: readonly unknown[], from: number, refs: unknown, at: string): void => {
-    const table = refs as { fields: string[]; rows: unknown[][] } | undefined;
+  /**
+   * `src[from..]` are omitted: `refs` (a table, possibly with link patterns) or `ids`
+   * must hold one entry each, every value the source row's own, and a row that has
+   * an identifier must be findable by one (unless the node lists none at all).
+   */
+  const referenceProblems = (src: readonly unknown[], from: number, refs: unknown, at: string, ids?: unknown): void => {
+    const table = refs as { fields: string[]; rows: unknown[][]; links?: Record<string, string> } | undefined;
+    const list = ids as { field: string; ids: unknown[] } | undefined;
     const omitted = src.length - from;
     if (table && table.rows.length !== omitted) problems.push(`${at}: ${table.rows.length} reference rows for ${omitted} omitted`);
+    if (list && list.ids.length !== omitted) problems.push(`${at}: ${list.ids.length} ids for ${omitted} omitted`);
     for (let j = 0; j < omitted; j++) {
       const row = src[from + j];
       if (!isObject(row)) continue;
-      for (const key of Object.keys(row)) {
-        if (!isReference(key) || row[key] === undefined) continue;
-        const column = table?.fields.indexOf(key) ?? -1;
-        const cell = column >= 0 ? table!.rows[j]![column] : undefined;
-        if (JSON.stringify(cell) !== JSON.stringify(row[key])) problems.push(`${at}[${from + j}].${key}: reference missing`);
+      let found = false;
+      table?.fields.forEach((field, column) => {
+        const cell = table.rows[j]?.[column];
+        if (cell === null || cell === undefined) return;
+        found = true;
+        if (JSON.stringify(cell) !== JSON.stringify(row[field])) problems.push(`${at}[${from + j}].${field}: reference invented`);
+      });
+      for (const [field, pattern] of Object.entries(table?.links ?? {})) {
+        const id = /\{([^{}]+)\}/.exec(pattern)?.[1] ?? "";
+        const column = table!.fields.indexOf(id);
+        const cell = column >= 0 ? table!.rows[j]?.[column] : null;
+        if (cell !== null && cell !== undefined && pattern.replace(`{${id}}`, String(cell)) !== row[field]) problems.push(`${at}[${from + j}].${field}: link pattern invents a link`);
       }
+      if (list) {
+        const id = list.ids[j];
+        if (id !== null && JSON.stringify(id) !== JSON.stringify(row[list.field])) problems.push(`${at}[${from + j}]: id invented`);
+        if (id !== null) found = true;
+        if (id === null && isIdentifier(row[list.field])) problems.push(`${at}[${from + j}]: id missing`);
+      }
+      // With lean references (not the identifiers-only form), a row that has an identifier is findable by one.
+      const identifiable = Object.keys(row).some((key) => isReference(key) && isIdentifier(row[key]) && !/url|uri|href|link|date|_at$|At$|Date$/i.test(key));
+      if (table && !list && identifiable && !found) problems.push(`${at}[${from + j}]: not findable by an identifier`);
     }
   };
   /**
@@ -80,7 +105,7 @@ export function projectionProblems(source: unknown, output: unknown, path = "$")
       if (retained + omitted !== returned) problems.push(`${at}: retained + omitted != returned`);
       if (typeof out["notice"] !== "string" || !/tool/.test(out["notice"] as string)) problems.push(`${at}: no notice`);
       rows.forEach((row, i) => walk(src[i], row, `${at}[${i}]`));
-      referenceProblems(src, retained, out["omitted_refs"], at);
+      referenceProblems(src, retained, out["omitted_refs"], at, out["omitted_ids"]);
       nestedProblems(src, retained, out["nested_omissions"], at);
       return;
     }
@@ -101,10 +126,16 @@ export function projectionProblems(source: unknown, output: unknown, path = "$")
     }
     if (isObject(out)) {
       if (!isObject(src)) return void problems.push(`${at}: object for a non-object`);
-      const srcKeys = Object.keys(src).filter((k) => src[k] !== undefined).sort();
-      const outKeys = Object.keys(out).sort();
-      if (JSON.stringify(srcKeys) !== JSON.stringify(outKeys)) problems.push(`${at}: keys ${outKeys.join(",")} != ${srcKeys.join(",")}`);
+      // A projected nested object keeps some of its keys; it never adds one.
+      const srcKeys = new Set(Object.keys(src).filter((k) => src[k] !== undefined));
+      const outKeys = Object.keys(out);
+      for (const key of outKeys) if (!srcKeys.has(key)) problems.push(`${at}.${key}: key invented`);
       for (const key of outKeys) walk(src[key], out[key], `${at}.${key}`);
+      return;
+    }
+    // A named object in a list may be shown as its name.
+    if (typeof out === "string" && isObject(src)) {
+      if (!Object.values(src).includes(out)) problems.push(`${at}: name invented`);
       return;
     }
     if (JSON.stringify(out) !== JSON.stringify(src)) problems.push(`${at}: value changed`);
@@ -151,9 +182,15 @@ export function omissionTotals(value: unknown): { omittedRows: number; omittedCh
 export function omittedReferences(value: unknown): string[] {
   const found: string[] = [];
   const collect = (refs: unknown): void => {
-    const table = refs as { fields: string[]; rows: unknown[][] } | undefined;
+    const table = refs as { fields: string[]; rows: unknown[][]; links?: Record<string, string> } | undefined;
     for (const row of table?.rows ?? []) {
-      const pairs = table!.fields.map((field, i) => [field, row[i] ?? null] as const).filter(([, cell]) => cell !== null);
+      const pairs: Array<readonly [string, unknown]> = table!.fields.map((field, i) => [field, row[i] ?? null] as const).filter(([, cell]) => cell !== null);
+      // A link pattern stands for each row's link: expanded, so patterns and columns compare equal.
+      for (const [field, pattern] of Object.entries(table!.links ?? {})) {
+        const id = /\{([^{}]+)\}/.exec(pattern)?.[1] ?? "";
+        const cell = row[table!.fields.indexOf(id)];
+        if (cell !== null && cell !== undefined) pairs.push([field, pattern.replace(`{${id}}`, String(cell))]);
+      }
       found.push(JSON.stringify(pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     }
   };

@@ -103,7 +103,8 @@ describe("compactToolResult laws", () => {
           expect(b.omittedChars).toBeGreaterThanOrEqual(a.omittedChars);
           expect(projectionProblems(artifact, contentJson(twice))).toEqual([]);
           expectHonestMarker(twice);
-          expect(omittedReferences(contentJson(twice))).toEqual(expect.arrayContaining(omittedReferences(contentJson(once))));
+          // References survive while they fit; the identifiers-only form keeps the counts, not every reference.
+          if ((b.references ?? "full") === "full") expect(omittedReferences(contentJson(twice))).toEqual(expect.arrayContaining(omittedReferences(contentJson(once))));
         }
         expect(compactToolResult(twice, Math.max(1, Math.floor(limit * shrink))).content).toBe(twice.content);
       }),

@@ -50,7 +50,9 @@ function compactedResults(call: InspectedCall): Markup | null {
         ? `cleared (about ${count(marker.originalTokens)} tokens)`
         : marker.form === "json"
           ? `${count(marker.omittedRows)} rows, ${count(marker.omittedChars)} characters omitted (limit ${count(marker.limitTokens)})`
-          : `${count(marker.omittedChars)} of ${count(marker.totalChars)} characters omitted`;
+          : marker.form === "narrowed"
+            ? `narrowed to its totals (about ${count(marker.originalTokens)} tokens${marker.returnedRows === undefined ? "" : `, ${count(marker.returnedRows)} rows`})`
+            : `${count(marker.omittedChars)} of ${count(marker.totalChars)} characters omitted`;
     return [html`<tr><td><code>${name}</code></td><td><code>${id}</code></td><td>${marker.form}</td><td>${what}</td></tr>`];
   });
   if (rows.length === 0) return null;
