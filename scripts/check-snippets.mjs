@@ -11,7 +11,7 @@ const root = new URL("..", import.meta.url).pathname;
 const outDir = join(root, "node_modules/.cache/contextview-snippets");
 rmSync(outDir, { recursive: true, force: true });
 const { written, fragments, blocks } = writeSnippets(outDir);
-const paths = Object.fromEntries(["core", "sqlite", "langgraph"].map((pkg) => [`@contextview/${pkg}`, [join(root, "packages", pkg, "src/index.ts")]]));
+const paths = Object.fromEntries(["core", "sqlite", "postgres", "langgraph", "inspect"].map((pkg) => [`@contextview/${pkg}`, [join(root, "packages", pkg, "src/index.ts")]]));
 writeFileSync(
   join(outDir, "tsconfig.json"),
   JSON.stringify({
