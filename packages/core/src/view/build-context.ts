@@ -93,7 +93,9 @@ export function buildContext(input: BuildContextInput): ContextView {
     olderPrepared: older.prepared, current, chosen, assembled, pinned: block, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
-  const headEnd = (fixed.systemMessage ? 1 : 0) + chosen.head.length - 1;
+  // The head is everything before the older turns: the system message, the pinned block
+  // (spliced in right after it) and the summary or excerpts.
+  const headEnd = (fixed.systemMessage ? 1 : 0) + block.messages.length + chosen.head.length - 1;
   const olderEnd = assembled.messages.length - current.messages.length - 1;
   const messages = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
   return { messages, report };

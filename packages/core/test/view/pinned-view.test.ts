@@ -88,14 +88,15 @@ describe("buildContext: pinned context", () => {
       new AIMessage("ok"),
       new HumanMessage({ id: "now", content: "question ".repeat(600) }),
     ];
-    const limit = { contextWindow: 32768, promptBudget: 2600, responseReserve: 4096 };
+    // The current request (653 tokens with the default estimator) fits; neither pinned item (~670 each) fits beside it.
+    const limit = { contextWindow: 32768, promptBudget: 1200, responseReserve: 4096 };
     const { messages: view, report } = buildContext({ messages, budget: limit });
     expect(view.at(-1)?.content).toBe(messages[4]?.content);
     expect(report.tokens.total).toBeLessThanOrEqual(report.limit);
     expect(report.pinned.dropped).toBe(1);
     expect(report.pinned.openingRequest?.placement).toBe("no-room");
-    // With room, the same conversation pins both.
-    const roomy = buildContext({ messages, budget: { ...limit, promptBudget: 8000 } });
+    // With room for both beside the current request (not for their turns), the same conversation pins both.
+    const roomy = buildContext({ messages, budget: { ...limit, promptBudget: 2200 } });
     expect(roomy.report.pinned.openingRequest?.placement).toBe("pinned");
     expect(roomy.report.pinned.messages.map((m) => m.id)).toEqual(["p"]);
   });

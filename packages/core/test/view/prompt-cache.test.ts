@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, ContextViewError, countCacheBreakpoints, markCacheBreakpoints } from "@contextview/core";
+import { buildContext, ContextViewError, countCacheBreakpoints, markCacheBreakpoints, OPENING_REQUEST_LABEL } from "@contextview/core";
 import { keptInTurn } from "../../src/view/clear-step";
 import { chooseKept } from "../../src/view/select";
 import { heldEvidence } from "../../src/evidence/held-evidence";
@@ -134,8 +134,10 @@ describe("Anthropic cache breakpoints", () => {
     const marked = buildContext({ messages, systemPrompt: "You are careful.", summaryMessage, budget: { promptBudget: 6000 }, cacheBreakpoints: true });
     expect(snapshot(messages)).toBe(before);
     expect(marked.report.tokens.total).toBe(plain.report.tokens.total);
-    // system, label, summary, older turns…, current request
-    const headEnd = 2;
+    // system, the pinned block (label, opening request), label, summary, older turns…, current request:
+    // the head is everything before the older turns, the pinned block included.
+    expect(plain.messages.slice(1, 3).map((m) => m.content)).toEqual([OPENING_REQUEST_LABEL, messages[0]?.content]);
+    const headEnd = 4;
     const olderEnd = marked.messages.length - 2;
     expect(plain.messages[headEnd]?.type).toBe("ai");
     // The last older message is the answer of the newest older turn.

@@ -1,4 +1,4 @@
-import { buildContext, createEstimator, type Estimator } from "@contextview/core";
+import { buildContext, createEstimator, OPENING_REQUEST_LABEL, type Estimator } from "@contextview/core";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 
 /** An older turn of `steps` tool exchanges, then the current request. */
@@ -32,8 +32,11 @@ describe("skipping an older turn that cannot fit", () => {
   it.each([600, 20_000])("estimates no message of an older turn of %i tool exchanges that cannot fit", (steps) => {
     const estimator = countingEstimator();
     const view = buildContext({ messages: longTurn(steps), budget: { promptBudget: 2000 }, estimator, excerptBudget: 0 });
-    expect(view.messages.map((m) => m.id)).toEqual(["now"]);
-    expect(view.report.messages.dropped).toBe(2 * steps + 2);
+    // The current request, and the opening request pinned (with its label) since its turn left the view.
+    expect(view.messages.map((m) => m.id)).toEqual([undefined, "h0", "now"]);
+    expect(view.messages[0]?.content).toBe(OPENING_REQUEST_LABEL);
+    expect(view.report.pinned.openingRequest?.placement).toBe("pinned");
+    expect(view.report.messages.dropped).toBe(2 * steps + 1);
     // What is estimated is what the view keeps and its head, whatever the turn's length.
     expect(estimator.messages).toBeLessThan(20);
     // The turn was read only as far back as needed to know it cannot fit.
