@@ -134,7 +134,8 @@ function sharedPattern(rows: readonly unknown[], link: string, ids: readonly str
 
 /**
  * A reader of lean references: from each object row, the fields `isReference`
- * accepts that hold short identifiers or dates, and at most one link (a human link
+ * accepts that hold short identifiers, its own dates (those named exactly, else
+ * the first date field), and at most one link (a human link
  * before API links; URL templates never). A link every row shares up to one of its
  * identifiers becomes a pattern written once. Values are copied with `copy`, so
  * nothing of the input is shared with the output; projections only stringify their
@@ -168,12 +169,19 @@ export function createReferenceReader(
     const own = allIds.filter((key) => isExact(key));
     const ids = own.length > 0 ? own : allIds;
     const pattern = link === undefined ? undefined : sharedPattern(rows, link, ids);
+    // Likewise a row's own date is one named exactly (`date`); else the first a
+    // suffix names (`created_at`). Later ones (`updated_at`, `closed_at`) record
+    // other events: content of the row, not what finds it again (each costs about
+    // 15 tokens a row, as much as all its identifiers).
+    const allDates = [...kinds.keys()].filter((key) => kinds.get(key) === "date");
+    const exactDates = allDates.filter((key) => isExact(key));
+    const dates = exactDates.length > 0 ? exactDates : allDates.slice(0, 1);
     /** A row without an own identifier keeps its others, so that it stays findable. */
     const hasOwn = (row: Record<string, unknown>) => own.some((key) => kindOf(key, row[key]) === "id");
     const wanted = (key: string, ownPresent: boolean) => {
       const kind = kinds.get(key);
       if (kind === "id") return ids.includes(key) || !ownPresent;
-      return kind === "date" || (kind === "link" && key === link && pattern === undefined);
+      return (kind === "date" && dates.includes(key)) || (kind === "link" && key === link && pattern === undefined);
     };
     const columns = new Map<string, number>();
     const lastRow: number[] = [];
