@@ -60,9 +60,13 @@ const common = {
   zod: versionOf("zod"),
   "prom-client": versionOf("prom-client"),
 };
+// Everything the docs' snippets import: both stores with their checkpointers, and js-tiktoken.
 const withSqlite = {
   "@contextview/sqlite": tarballOf["@contextview/sqlite"],
   "@langchain/langgraph-checkpoint-sqlite": versionOf("@langchain/langgraph-checkpoint-sqlite"),
+  "@contextview/postgres": tarballOf["@contextview/postgres"],
+  "@langchain/langgraph-checkpoint-postgres": versionOf("@langchain/langgraph-checkpoint-postgres"),
+  "js-tiktoken": versionOf("js-tiktoken"),
 };
 const devDependencies = { typescript: versionOf("typescript"), "@types/node": versionOf("@types/node") };
 
