@@ -5,8 +5,11 @@ import { createEstimator } from "@contextview/core";
 import { anthropicCache, cacheSeries, commonPrefixTokens, conversationCost, openAiCache, PRICE_PRESETS, promptBlocks, type Prices } from "../eval/cache.js";
 
 const estimator = createEstimator();
-/** A message of exactly `tokens` estimated tokens (4 of them message overhead, 3 ASCII characters a token). */
-const sized = (tokens: number, mark = "a") => new HumanMessage("x".repeat(3 * (tokens - 4) - 1) + mark);
+/**
+ * A message of exactly `tokens` estimated tokens (4 of them message overhead, the rest a
+ * run of digits: 3 a token under the default estimator); `mark` sets its last digit.
+ */
+const sized = (tokens: number, mark = "a") => new HumanMessage("0".repeat(3 * (tokens - 4) - 1) + String(mark.charCodeAt(0) % 10));
 const marked = (message: BaseMessage) => new HumanMessage({ content: [{ type: "text", text: String(message.content), cache_control: { type: "ephemeral" } }] });
 
 describe("OpenAI-style automatic prefix caching", () => {

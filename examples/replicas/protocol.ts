@@ -8,8 +8,10 @@ export interface TurnResult {
   viewMessages: number;
   /** Markers of the first two turns found in the evidence message of the view. */
   evidenceMarkers: string[];
-  /** Whether the first turn itself was still in the view (a small budget drops it early). */
+  /** Whether the first turn was in the view (it opens the conversation: pinned, so always). */
   firstTurnInView: boolean;
+  /** Whether the second turn itself was still in the view (a small budget drops it early). */
+  secondTurnInView: boolean;
   /** Saved memories in the system message (from the LangGraph PostgresStore). */
   memoryLines: number;
 }
@@ -21,5 +23,5 @@ export const EVIDENCE_MARKERS = ["C-17", "D-4"];
 export function turnText(turn: number): string {
   if (turn === 1) return "We must never store card numbers in the ledger (rule C-17).";
   if (turn === 2) return "We decided to reconcile the accounts monthly (decision D-4).";
-  return `Turn ${turn}: please review the monthly reports for batch ${turn}. ${"Here are the details of the batch. ".repeat(50)}`;
+  return `Turn ${turn}: please review the monthly reports for batch ${turn}. ${"Here are the details of the batch. ".repeat(130)}`;
 }

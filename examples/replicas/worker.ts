@@ -47,6 +47,7 @@ async function main(): Promise<void> {
       viewMessages: seen.length,
       evidenceMarkers: EVIDENCE_MARKERS.filter((marker) => String(evidence?.content ?? "").includes(marker)),
       firstTurnInView: seen.some((m) => m.id === "turn-1"),
+      secondTurnInView: seen.some((m) => m.id === "turn-2"),
       memoryLines: system.includes(MEMORY_BLOCK_HEADER) ? system.split("\n").filter((l) => l.startsWith("- ")).length : 0,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

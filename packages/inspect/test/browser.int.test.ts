@@ -41,7 +41,9 @@ async function launch(dir: string): Promise<Context> {
     const exampleDir = join(dir(), "example");
     execFileSync(join(ROOT, "node_modules/.bin/tsx"), ["examples/finance-agent/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, CONTEXTVIEW_EXAMPLE_TURNS: "12", CONTEXTVIEW_EXAMPLE_DIR: exampleDir },
+      // 16 turns: with lean tool results, the pinned opening request and summaries, the example
+      // first clears an older tool result on its 25th model call (turn 13).
+      env: { ...process.env, CONTEXTVIEW_EXAMPLE_TURNS: "16", CONTEXTVIEW_EXAMPLE_DIR: exampleDir },
       stdio: "pipe",
     });
     examplePage = join(dir(), "example.html");

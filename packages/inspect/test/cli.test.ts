@@ -49,6 +49,14 @@ describe("contextview inspect arguments", () => {
   });
 
   it("says clearly when --postgres is asked for without the PostgreSQL package", async () => {
+    // The workspace has @contextview/postgres: make it missing, as for a user who did not install it.
+    jest.doMock(
+      "@contextview/postgres",
+      () => {
+        throw Object.assign(new Error("Cannot find module '@contextview/postgres'"), { code: "MODULE_NOT_FOUND" });
+      },
+      { virtual: true },
+    );
     const { lines, output } = capture();
     expect(await runInspectCli(["inspect", "--postgres", "postgresql://postgres@127.0.0.1:5432/test", "--thread", "t"], output)).toBe(1);
     expect(lines).toEqual(["contextview: `--postgres` needs the package @contextview/postgres, which is not installed; install it next to @contextview/inspect"]);

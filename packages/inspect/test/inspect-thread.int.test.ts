@@ -50,7 +50,9 @@ describe("inspectThread on a real LangGraph thread (SqliteSaver + SqliteContextS
   it("shows a call whose record no longer matches as a mismatch, with the difference", async () => {
     const store = new Database(join(dir(), "checkpoints.contextview.sqlite"));
     // Options changed in code since the call: the recorded ones no longer give the same view.
-    store.prepare("UPDATE contextview_views SET record = json_set(record, '$.options.view.keepRecentToolResults', 0) WHERE sequence = 6").run();
+    // (Not a tool-result option: with summaries, clear steps and current-turn narrowing this
+    // thread clears no older result, so `keepRecentToolResults` no longer changes its views.)
+    store.prepare("UPDATE contextview_views SET record = json_set(record, '$.options.view.pinOpeningRequest', json('false')) WHERE sequence = 6").run();
     store.close();
     const sources = openSqliteSources({ checkpoints: thread.file });
     const inspected = await inspectThread({ ...sources, threadId: thread.threadId, userId: thread.userId });

@@ -184,13 +184,27 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
     if (!cacheHit) summary = null;
 
-    const viewOf = (offset: number, text: string | null): ContextView =>
-      buildContext({
+    // The indices (in `messages`) the `pin` predicate chose for the last view built: a view
+    // record keeps them, as the predicate itself cannot be recorded.
+    let predicatePins: number[] = [];
+    const pinOption = options.pin;
+    const viewOf = (offset: number, text: string | null): ContextView => {
+      const chosen: number[] = [];
+      predicatePins = chosen;
+      return buildContext({
         ...settings,
         messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
         // The summarized prefix still holds the opening request and any pins.
         ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
-        ...(options.pin === undefined ? {} : { pin: options.pin }),
+        ...(pinOption === undefined
+          ? {}
+          : {
+              pin: (message: BaseMessage, index: number) => {
+                const pinned = pinOption(message, index);
+                if (pinned) chosen.push(index);
+                return pinned;
+              },
+            }),
         budget,
         estimator,
         ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
@@ -198,6 +212,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         ...(request.memories === undefined ? {} : { memories: request.memories }),
         summaryMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
       });
+    };
 
     const viewOptions: Required<ViewOptions> = resolveViewOptions(settings);
     const builtWith = (offset: number, text: string | null): ViewBuildInputs => ({ lead, offset, summaryText: text, options: viewOptions, customEstimator: options.estimator !== undefined });
@@ -268,7 +283,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
-    return finish(view, ratio, sources, { ...built, evidence }, {
+    const pins = pinOption === undefined ? {} : { predicatePins: [...new Set(predicatePins)].sort((a, b) => a - b) };
+    return finish(view, ratio, sources, { ...built, evidence, ...pins }, {
       kind,
       trigger,
       summaryCacheHit: cacheHit && kind !== "summary",

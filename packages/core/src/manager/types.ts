@@ -195,6 +195,11 @@ export interface ViewBuildInputs {
    * earlier call while it still holds (see prompt-cache steps). Absent: the request's.
    */
   evidence?: BaseMessage | null;
+  /**
+   * Indices in the request's messages that the manager's `pin` predicate chose,
+   * ascending; absent when no predicate is configured.
+   */
+  predicatePins?: number[];
 }
 
 /** A managed view: messages for the model and the report. */

@@ -1,6 +1,7 @@
 import { safeJson } from "../estimate.js";
 import { kindOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { Sha256 } from "../sha256.js";
+import { markedIndices } from "../view/pin-message.js";
 
 const DOMAIN = "contextview.view-record.v1\n";
 
@@ -40,12 +41,35 @@ function messageDigest(value: MessageInput, index: number): string {
 }
 
 /**
- * SHA-256 (hex) of the messages a view read: `[0, lead)` and `[from, to)`, as the
- * digests of each message in order.
+ * Indices in `[lead, from)` of the messages a view read outside its walk: the
+ * opening request (when pinned) and the messages pinned by the pin field or by the
+ * manager's `pin` predicate (`predicatePins`), ascending.
  */
-export function readMessagesHash(messages: readonly MessageInput[], lead: number, from: number, to: number): string {
+export function pinnedReadIndices(messages: readonly MessageInput[], lead: number, from: number, pinOpeningRequest: boolean, predicatePins: readonly number[] = []): number[] {
+  const out = new Set<number>();
+  if (pinOpeningRequest) {
+    for (let i = lead; i < from; i++) {
+      if (kindOf(messages[i], i) === "human") {
+        out.add(i);
+        break;
+      }
+    }
+  }
+  for (const i of markedIndices(messages)) if (i >= lead && i < from) out.add(i);
+  for (const i of predicatePins) if (i >= lead && i < from) out.add(i);
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * SHA-256 (hex) of the messages a view read: `[0, lead)`, the messages at `pinned`
+ * (see {@link pinnedReadIndices}) and `[from, to)`, as the digests of each message
+ * in order with the positions of the pinned ones.
+ */
+export function readMessagesHash(messages: readonly MessageInput[], lead: number, from: number, to: number, pinned: readonly number[] = []): string {
   const hash = Sha256.create(DOMAIN);
   for (let i = 0; i < Math.min(lead, to); i++) hash.update(messageDigest(messages[i] as MessageInput, i));
+  hash.update("|");
+  for (const i of pinned) if (i < to) hash.update(`${i}:`).update(messageDigest(messages[i] as MessageInput, i));
   hash.update("|");
   for (let i = Math.max(from, lead); i < to; i++) hash.update(messageDigest(messages[i] as MessageInput, i));
   return hash.hex();

@@ -3,7 +3,7 @@ import { ContextViewError } from "../errors.js";
 import { safeJson } from "../estimate.js";
 import type { ContextRequest, ManagedView } from "../manager/types.js";
 import { textOf } from "../messages.js";
-import { readMessagesHash, sha256Hex } from "./hash.js";
+import { pinnedReadIndices, readMessagesHash, sha256Hex } from "./hash.js";
 import { VIEW_RECORD_VERSION, type ViewInputHashes, type ViewRecordEntry } from "./types.js";
 
 /** Where a view record comes from, beside the request and its view. */
@@ -93,7 +93,13 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
       source: context.source,
       checkpointId: context.checkpointId ?? null,
       overflowRecovery: context.overflowRecovery ?? false,
-      messages: { count: messages.length, offset: sliced ? built.offset : 0, readFrom, hash: readMessagesHash(messages, built.lead, readFrom, messages.length) },
+      messages: {
+        count: messages.length,
+        offset: sliced ? built.offset : 0,
+        readFrom,
+        hash: readMessagesHash(messages, built.lead, readFrom, messages.length, pinnedReadIndices(messages, built.lead, readFrom, built.options.pinOpeningRequest, built.predicatePins)),
+        ...(built.predicatePins === undefined ? {} : { pins: [...built.predicatePins] }),
+      },
       options: { budget: view.report.budget, view: { ...built.options }, estimator: built.customEstimator ? "custom" : "default" },
       inputs: hashes,
       report,

@@ -35,6 +35,11 @@ export function parseViewRecordEntry(value: unknown): ViewRecordEntry {
   const messages = objectAt("entry.record.messages", record["messages"]);
   for (const field of ["count", "offset", "readFrom"]) countAt(`entry.record.messages.${field}`, messages[field]);
   if (typeof messages["hash"] !== "string" || !HASH.test(messages["hash"])) throw invalidOption("entry.record.messages.hash", "a SHA-256 hex digest", messages["hash"]);
+  const pins = messages["pins"];
+  if (pins !== undefined) {
+    if (!Array.isArray(pins)) throw invalidOption("entry.record.messages.pins", "an array of message indices", pins);
+    pins.forEach((pin, i) => countAt(`entry.record.messages.pins.${i}`, pin));
+  }
   objectAt("entry.record.options", record["options"]);
   objectAt("entry.record.report", record["report"]);
   const hashes = objectAt("entry.record.inputs", record["inputs"]);

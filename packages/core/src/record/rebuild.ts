@@ -4,7 +4,7 @@ import { kindOf, type MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
 import type { BuildContextInput, ContextView } from "../view/types.js";
-import { readMessagesHash } from "./hash.js";
+import { pinnedReadIndices, readMessagesHash } from "./hash.js";
 import type { StoredView, ViewInputHashes, ViewRecord } from "./types.js";
 
 /** Options of {@link rebuildView}. */
@@ -80,8 +80,11 @@ function leadOf(messages: readonly MessageInput[]): number {
  * ```
  */
 export function recordedMessagesMatch(record: ViewRecord, messages: readonly MessageInput[]): boolean {
-  const { count, readFrom, hash } = record.messages;
-  return messages.length === count && readMessagesHash(messages, leadOf(messages), readFrom, count) === hash;
+  const { count, readFrom, hash, pins } = record.messages;
+  if (messages.length !== count) return false;
+  const lead = leadOf(messages);
+  const pinned = pinnedReadIndices(messages, lead, readFrom, record.options.view.pinOpeningRequest, pins);
+  return readMessagesHash(messages, lead, readFrom, count, pinned) === hash;
 }
 
 /**
@@ -122,7 +125,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   if (record.options.estimator === "custom" && options.estimator === undefined) return unverifiable("the call used a custom estimator; pass the same estimator to rebuild it");
   if (problems.length > 0) return unverifiable();
 
-  const { count, offset } = record.messages;
+  const { count, offset, pins } = record.messages;
   if (checkpointMessages.length !== count) problems.push(`the checkpoint holds ${checkpointMessages.length} messages, the call was built from ${count}`);
   const messages = checkpointMessages.slice(0, count);
   const lead = leadOf(messages);
@@ -131,9 +134,14 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   }
 
   const evidenceMessage: BaseMessage | null = evidence === null ? null : new AIMessage({ content: evidence.content, ...(evidence.id === undefined ? {} : { id: evidence.id }) });
+  // The manager's `pin` predicate, as the indices it chose (the function cannot be recorded).
+  const pinned = pins === undefined ? null : new Set(pins);
   const input: BuildContextInput = {
     ...record.options.view,
     messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
+    // The summarized prefix, read for the opening request and pins, as the manager passed it.
+    ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
+    ...(pinned === null ? {} : { pin: (_message: BaseMessage, index: number) => pinned.has(index) }),
     budget: record.options.budget,
     summaryMessage: typeof summaryText === "string" ? summaryMessage(summaryText, offset > lead ? offset : lead, evidenceMessage) : evidenceMessage,
     ...(options.estimator === undefined ? {} : { estimator: options.estimator }),

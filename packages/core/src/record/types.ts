@@ -52,9 +52,11 @@ export interface ViewRecord {
   /**
    * The checkpoint messages the view was built from: how many, where the cached
    * summary's prefix ends (`offset`, 0 without one), and the SHA-256 of the messages
-   * the view read (leading system messages and `[readFrom, count)`).
+   * the view read (leading system messages, the opening request and pinned messages
+   * before `readFrom`, and `[readFrom, count)`). `pins`: the indices the manager's
+   * `pin` predicate chose (a function cannot be recorded); absent without a predicate.
    */
-  messages: { count: number; offset: number; readFrom: number; hash: string };
+  messages: { count: number; offset: number; readFrom: number; hash: string; pins?: number[] };
   /** The options the view was built with, after defaults and per-request overrides. */
   options: {
     budget: ResolvedBudget;

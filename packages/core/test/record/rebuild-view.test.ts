@@ -5,6 +5,7 @@ import {
   EvidenceState,
   InMemoryContextStore,
   createContextManager,
+  pinMessage,
   rebuildView,
   viewRecordOf,
   type StoredView,
@@ -145,5 +146,39 @@ describe("view records in InMemoryContextStore", () => {
     const store = new InMemoryContextStore();
     await store.recordView(key, await entry(1));
     expect(await store.load(key.userId, key.conversationId)).toEqual(EvidenceState.empty());
+  });
+});
+
+describe("rebuildView with pinned context, held evidence and a model profile", () => {
+  it("rebuilds views whose summarized prefix holds the opening request and pins (predicate and field), and sees an edited pin", async () => {
+    const turns = Array.from({ length: 24 }, (_, i) => turnSpec(i));
+    const all = conversation(turns, "You are a finance assistant.").map((m, i) => (i === 6 && m.type === "human" ? pinMessage(m) : m));
+    const frozen = deepFreeze(all);
+    const store = new InMemoryContextStore({ maxViewRecords: 1000 });
+    const pinnedName = (m: BaseMessage, index: number) => m.type === "human" && index % 11 === 3;
+    const manager = createContextManager({ budget: { promptBudget: 5000 }, summarizer, store, keepRecentToolResults: 2, pin: pinnedName, profile: { imageInputs: false } });
+    const steps: BaseMessage[][] = [];
+    for (const end of modelCallPoints(frozen)) {
+      const messages = frozen.slice(0, end);
+      const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
+      const request = { messages, key, evidence, tools: [search], systemPrompt: "Quote ids exactly." };
+      await store.recordView(key, viewRecordOf(request, await manager.build(request), { source: "test" }));
+      steps.push(messages);
+    }
+    const views = await store.listViews(key);
+    expect(views.some((v) => v.record.messages.offset > 0 && v.record.report.pinned.openingRequest?.placement === "pinned")).toBe(true);
+    expect(views.some((v) => v.record.report.pinned.messages.length > 0)).toBe(true);
+    expect(views.every((v) => Array.isArray(v.record.messages.pins))).toBe(true);
+    expect(views.every((v) => v.record.options.view.imageInputs === false)).toBe(true);
+    for (const stored of views) {
+      const rebuilt = rebuildView(stored, steps[stored.record.sequence - 1] ?? null);
+      expect({ sequence: stored.record.sequence, status: rebuilt.status, problems: rebuilt.problems }).toEqual({ sequence: stored.record.sequence, status: "match", problems: [] });
+    }
+    // An edit to the opening request, which the view read from the summarized prefix, is seen.
+    const stored = views.find((v) => v.record.messages.offset > 0 && v.record.report.pinned.openingRequest?.placement === "pinned") as StoredView;
+    const messages = [...(steps[stored.record.sequence - 1] as BaseMessage[])];
+    const opening = messages.findIndex((m) => m.type === "human");
+    messages[opening] = new HumanMessage({ id: messages[opening]?.id as string, content: "An edited opening request." });
+    expect(rebuildView(stored, messages).problems).toContain("the checkpoint messages differ from those the view was built from (the checkpoint was edited)");
   });
 });
