@@ -52,6 +52,14 @@ export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Esti
   return fitted;
 }
 
+/** Results up to this size are checked against their narrowing notice (see {@link fitOnce}). */
+const SMALL_RESULT_TOKENS = 256;
+
+/** Tokens of a result's smallest form: its totals or the notice to narrow the query. */
+function narrowedTokens(message: ToolMessage, estimator: Estimator): number {
+  return estimator.estimateText(splitContent(compactOrNarrow(message, 1, { estimator }).message.content).text);
+}
+
 function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator): CurrentTurnFit {
   const positions: number[] = [];
   const sizes: number[] = [];
@@ -71,7 +79,14 @@ function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator): Curren
   const total = sizes.reduce((sum, size) => sum + size, 0);
   if (positions.length === 0 || total <= avail) return { turn, compacted: 0, narrowed: 0 };
 
-  const shares = proportionalShares(sizes, avail);
+  // A result no larger than its own narrowing notice is kept whole: narrowing it saves
+  // nothing and would make the model call the tool again. The others share the rest.
+  const whole = positions.map((position, k) => sizes[k]! <= SMALL_RESULT_TOKENS && sizes[k]! <= narrowedTokens(turn.messages[position] as ToolMessage, estimator));
+  const reserved = sizes.reduce((sum, size, k) => sum + (whole[k] ? size : 0), 0);
+  const sharing = positions.map((_, k) => k).filter((k) => !whole[k]);
+  const sharedSizes = proportionalShares(sharing.map((k) => sizes[k]!), avail - reserved);
+  const shares: number[] = sizes.slice();
+  sharing.forEach((k, i) => (shares[k] = sharedSizes[i]!));
   const messages: BaseMessage[] = [...turn.messages];
   const used: number[] = [];
   const outcomes: string[] = [];

@@ -3,6 +3,7 @@ import { ContextBudgetError } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import { blockText, textOf, type MessageKind } from "../messages.js";
 import { labelMessage } from "./head.js";
+import { NO_IMAGE_INPUT_PLACEHOLDER } from "./images.js";
 import { IMAGE_PLACEHOLDER } from "./older.js";
 import { orderTurn } from "./order.js";
 import { OPENING_REQUEST_LABEL, PINNED_LABEL, reserveOf, type PinnedCandidates, type PinnedItem } from "./pinned.js";
@@ -145,5 +146,5 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
 /** The text of a content without the placeholders that stand in for older images. */
 function ownText(content: MessageContent): string {
   if (typeof content === "string") return content;
-  return textOf(content.filter((block) => blockText(block) !== IMAGE_PLACEHOLDER) as MessageContent);
+  return textOf(content.filter((block) => blockText(block) !== IMAGE_PLACEHOLDER && blockText(block) !== NO_IMAGE_INPUT_PLACEHOLDER) as MessageContent);
 }

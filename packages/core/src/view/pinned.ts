@@ -3,6 +3,7 @@ import { invalidOption } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import { copyMessage, kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 import { groupExchanges } from "./exchanges.js";
+import { withoutImages } from "./images.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
 import { markedIndices } from "./pin-message.js";
 import { boundPinnedText, MIN_PINNED_EXCERPT_TOKENS, textTokens } from "./pinned-bound.js";
@@ -76,6 +77,8 @@ export interface CollectPinnedInput {
   readonly pinnedBudget: number;
   readonly pin?: PinPredicate | undefined;
   readonly estimator: Estimator;
+  /** False when the model takes no image input: pinned copies get placeholders too. @default true */
+  readonly imageInputs?: boolean;
 }
 
 /**
@@ -129,7 +132,7 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
     if (openingPos >= 0) {
       const original = toBaseMessage(at(openingPos), indexOf(openingPos));
       const bounded = boundPinnedText(original, "human", input.maxOpeningRequestTokens, estimator);
-      const copy = bounded.excerpted ? bounded.message : copyMessage(original, "human");
+      const copy = noImages(input, bounded.excerpted ? bounded.message : copyMessage(original, "human"), "human");
       opening = { start: startOf(openingPos), originals: [original], messages: [copy], excerpted: [bounded.excerpted], tokens: estimator.estimateMessage(copy), calls: false };
     }
   }
@@ -144,7 +147,7 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
         inCurrent++;
         continue;
       }
-      const item = pinnedExchange(pos, kind, at, indexOf, total, estimator);
+      const item = pinnedExchange(pos, kind, at, indexOf, total, estimator, input.imageInputs);
       if (item === null) unpinnable++;
       else if (item.from !== openingPos && !seen.has(item.from)) {
         seen.add(item.from);
@@ -191,6 +194,7 @@ function pinnedExchange(
   indexOf: (pos: number) => number,
   total: number,
   estimator: Estimator,
+  imageInputs: boolean | undefined,
 ): { from: number; item: Omit<PinnedItem, "start"> } | null {
   const k = kind(pos);
   if (k === "system") return null;
@@ -217,7 +221,7 @@ function pinnedExchange(
     if (!exchange.messages.some((m) => m.type === "tool" && (m as ToolMessage).tool_call_id === id)) return null;
   }
   const originals = exchange.messages;
-  const copies = originals.map((m) => copyMessage(m, m.type as MessageKind));
+  const copies = originals.map((m) => noImages({ imageInputs }, copyMessage(m, m.type as MessageKind), m.type as MessageKind));
   return {
     from,
     item: { originals, messages: copies, excerpted: copies.map(() => false), tokens: estimator.estimateMessages(copies), calls: exchange.kind === "tools" },
@@ -264,4 +268,10 @@ export function reserveOf(c: Omit<PinnedCandidates, "reserve">, estimator: Estim
     for (const pin of c.pins) reserve += pin.tokens + (pin.calls ? continuation : 0);
   }
   return reserve;
+}
+
+/** A pinned copy as the model may take it: images become placeholders when it takes no image input. */
+function noImages(input: { imageInputs?: boolean | undefined }, message: BaseMessage, kind: MessageKind): BaseMessage {
+  // Pinned copies are counted in report.pinned, not in imagesReplaced.
+  return input.imageInputs === false ? withoutImages(message, kind, { excerpted: 0, imagesReplaced: 0 }) : message;
 }
