@@ -42,6 +42,23 @@ export const MIGRATIONS: readonly ((schema: string) => string)[] = Object.freeze
      updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
      PRIMARY KEY (user_id, conversation_id)
    );`,
+  // v1: view records (`recordView`, `listViews`) and the input texts they name by hash.
+  (schema: string) => `CREATE TABLE ${schema}.contextview_views (
+     user_id TEXT NOT NULL,
+     conversation_id TEXT NOT NULL,
+     sequence INTEGER NOT NULL CHECK (sequence > 0),
+     record TEXT NOT NULL,
+     input_hashes TEXT[] NOT NULL,
+     recorded_at BIGINT NOT NULL,
+     PRIMARY KEY (user_id, conversation_id, sequence)
+   );
+   CREATE TABLE ${schema}.contextview_view_inputs (
+     user_id TEXT NOT NULL,
+     conversation_id TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     text TEXT NOT NULL,
+     PRIMARY KEY (user_id, conversation_id, hash)
+   );`,
 ]);
 
 /**

@@ -4,7 +4,10 @@ import {
   ContextViewError,
   EvidenceState,
   checkConversationKey,
+  checkListViewsOptions,
   conversationKey,
+  parseViewRecordEntry,
+  resolveMaxViewRecords,
   parseCompactionState,
   resolveMaxMessageBytes,
   updateEvidence,
@@ -13,7 +16,11 @@ import {
   type ConversationKey,
   type EvidenceCallOptions,
   type EvidenceRecord,
+  type ListViewsOptions,
   type MessageInput,
+  type StoredView,
+  type ViewRecord,
+  type ViewRecordEntry,
 } from "@contextview/core";
 import { migrate } from "./migrations.js";
 import { DEFAULT_SCHEMA, quoteSchema } from "./schema-name.js";
@@ -46,6 +53,15 @@ export interface PostgresContextStoreOptions {
    * @default process.emitWarning
    */
   onCompactionError?: (error: ContextViewError) => void;
+  /**
+   * View records kept per conversation (`recordView`); the oldest is evicted first. `0` keeps none.
+   * @default 200 (DEFAULT_MAX_VIEW_RECORDS)
+   * @example
+   * ```ts
+   * PostgresContextStore.fromConnString(url, { maxViewRecords: 50 }); // the newest 50 views of each conversation
+   * ```
+   */
+  maxViewRecords?: number;
 }
 
 /** What {@link PostgresContextStore.nextTo} reads of a `PostgresSaver` (private in its typings, public at run time). */
@@ -124,6 +140,7 @@ export class PostgresContextStore implements ContextStore {
   private readonly statementTimeoutMs: number | undefined;
   private readonly maxMessageBytes: number;
   private readonly onCompactionError: (error: ContextViewError) => void;
+  private readonly maxViewRecords: number;
   private ownsPool = false;
 
   /**
@@ -147,6 +164,7 @@ export class PostgresContextStore implements ContextStore {
       throw new ContextViewError("INVALID_OPTION", "Expected `onCompactionError` to be a function (error) => void", { field: "onCompactionError" });
     }
     this.onCompactionError = onError ?? ((error) => process.emitWarning(error));
+    this.maxViewRecords = resolveMaxViewRecords(options.maxViewRecords);
     this.#pool = pool;
   }
 
@@ -168,6 +186,7 @@ export class PostgresContextStore implements ContextStore {
     quoteSchema(options.schema ?? DEFAULT_SCHEMA);
     checkTimeout(options.statementTimeoutMs);
     resolveMaxMessageBytes(options.maxMessageBytes);
+    resolveMaxViewRecords(options.maxViewRecords);
     const pool = new pg.Pool({ connectionString: connString });
     // Without a listener, an idle connection dropped by a server restart would crash the process.
     pool.on("error", () => undefined);
@@ -290,14 +309,94 @@ export class PostgresContextStore implements ContextStore {
   async deleteConversation(userId: string, conversationId: string): Promise<void> {
     const key = pgKey(conversationKey(userId, conversationId));
     try {
-      // One statement, so both rows go or neither does.
+      // One statement, so every row goes or none does.
       await this.query(
-        `WITH evidence AS (DELETE FROM ${this.quoted}.contextview_evidence WHERE user_id = $1 AND conversation_id = $2)
+        `WITH evidence AS (DELETE FROM ${this.quoted}.contextview_evidence WHERE user_id = $1 AND conversation_id = $2),
+           views AS (DELETE FROM ${this.quoted}.contextview_views WHERE user_id = $1 AND conversation_id = $2),
+           inputs AS (DELETE FROM ${this.quoted}.contextview_view_inputs WHERE user_id = $1 AND conversation_id = $2)
          DELETE FROM ${this.quoted}.contextview_compaction WHERE user_id = $1 AND conversation_id = $2`,
         [key.userId, key.conversationId],
       );
     } catch (cause) {
       throw storeError("delete the conversation", cause);
+    }
+  }
+
+  /**
+   * Numbers, writes and evicts in one transaction holding an advisory lock on the
+   * conversation, so concurrent recorders of one conversation (from any process)
+   * take consecutive sequences; other conversations never wait.
+   */
+  async recordView(key: ConversationKey, entry: ViewRecordEntry): Promise<ViewRecord> {
+    const { userId, conversationId } = pgKey(checkConversationKey(key));
+    const parsed = parseViewRecordEntry(entry);
+    const max = this.maxViewRecords;
+    const t = this.quoted;
+    try {
+      const sequence = await this.transaction(async (client) => {
+        await client.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [`contextview_views:${this.schema}`, JSON.stringify([userId, conversationId])]);
+        const { rows } = await client.query<{ sequence: number | null }>(
+          `SELECT MAX(sequence) AS sequence FROM ${t}.contextview_views WHERE user_id = $1 AND conversation_id = $2`,
+          [userId, conversationId],
+        );
+        const next = (rows[0]?.sequence ?? 0) + 1;
+        if (max === 0) return next;
+        const hashes = Object.values(parsed.record.inputs).filter((hash): hash is string => hash !== null);
+        await client.query(
+          `INSERT INTO ${t}.contextview_views (user_id, conversation_id, sequence, record, input_hashes, recorded_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [userId, conversationId, next, JSON.stringify({ ...parsed.record, sequence: next }), hashes, parsed.record.recordedAt],
+        );
+        const inputs = Object.entries(parsed.inputs);
+        if (inputs.length > 0) {
+          await client.query(
+            `INSERT INTO ${t}.contextview_view_inputs (user_id, conversation_id, hash, text)
+             SELECT $1, $2, hash, text FROM unnest($3::text[], $4::text[]) AS i (hash, text)
+             ON CONFLICT (user_id, conversation_id, hash) DO NOTHING`,
+            [userId, conversationId, inputs.map(([hash]) => hash), inputs.map(([, text]) => text)],
+          );
+        }
+        const evicted = await client.query(`DELETE FROM ${t}.contextview_views WHERE user_id = $1 AND conversation_id = $2 AND sequence <= $3`, [
+          userId,
+          conversationId,
+          next - max,
+        ]);
+        if ((evicted.rowCount ?? 0) > 0) {
+          await client.query(
+            `DELETE FROM ${t}.contextview_view_inputs AS i WHERE i.user_id = $1 AND i.conversation_id = $2
+             AND NOT EXISTS (SELECT 1 FROM ${t}.contextview_views AS v
+               WHERE v.user_id = i.user_id AND v.conversation_id = i.conversation_id AND i.hash = ANY (v.input_hashes))`,
+            [userId, conversationId],
+          );
+        }
+        return next;
+      });
+      return { ...parsed.record, sequence };
+    } catch (cause) {
+      throw storeError("record a view", cause);
+    }
+  }
+
+  /** The newest `limit` records (all by default), oldest first, each with the stored texts of its input hashes. */
+  async listViews(key: ConversationKey, options: ListViewsOptions = {}): Promise<StoredView[]> {
+    const { userId, conversationId } = pgKey(checkConversationKey(key));
+    const limit = checkListViewsOptions(options);
+    try {
+      // One statement: the records and their texts come from one snapshot.
+      const { rows } = await this.query<{ record: string; inputs: Record<string, string> | null }>(
+        `SELECT v.record,
+           (SELECT json_object_agg(i.hash, i.text) FROM ${this.quoted}.contextview_view_inputs AS i
+             WHERE i.user_id = v.user_id AND i.conversation_id = v.conversation_id AND i.hash = ANY (v.input_hashes)) AS inputs
+         FROM (SELECT * FROM ${this.quoted}.contextview_views WHERE user_id = $1 AND conversation_id = $2 ORDER BY sequence DESC LIMIT $3) AS v
+         ORDER BY v.sequence`,
+        [userId, conversationId, limit ?? null],
+      );
+      return rows.map((row) => {
+        const inputs: Record<string, string> = {};
+        for (const [hash, text] of Object.entries(row.inputs ?? {})) inputs[hash] = text;
+        return { record: JSON.parse(row.record) as ViewRecord, inputs };
+      });
+    } catch (cause) {
+      throw storeError("list view records", cause);
     }
   }
 
@@ -367,6 +466,29 @@ export class PostgresContextStore implements ContextStore {
       // The timeout is an integer checked in the constructor; SET takes no bound parameter.
       await client.query(`BEGIN; SET LOCAL statement_timeout = ${this.statementTimeoutMs}`);
       const result = await client.query<R>(sql, values);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      // A connection whose rollback failed is in an unknown state: the pool discards it.
+      client.release(broken);
+    }
+  }
+
+  /** `fn` in one transaction on one connection, after set-up; under `statementTimeoutMs` when set. */
+  private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    await this.setup();
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      // The timeout is an integer checked in the constructor; SET takes no bound parameter.
+      if (this.statementTimeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${this.statementTimeoutMs}`);
+      const result = await fn(client);
       await client.query("COMMIT");
       return result;
     } catch (error) {

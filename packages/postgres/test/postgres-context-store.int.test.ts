@@ -51,7 +51,7 @@ describePostgres("PostgresContextStore", () => {
       const versions = await sql<{ v: number }>(`SELECT v FROM "${schema()}".${MIGRATIONS_TABLE} ORDER BY v`);
       expect(versions.map((row) => row.v)).toEqual(MIGRATIONS.map((_, v) => v));
       const tables = await sql<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema()]);
-      expect(tables.map((row) => row.table_name)).toEqual(["contextview_compaction", "contextview_evidence", MIGRATIONS_TABLE]);
+      expect(tables.map((row) => row.table_name)).toEqual(["contextview_compaction", "contextview_evidence", MIGRATIONS_TABLE, "contextview_view_inputs", "contextview_views"]);
     });
 
     it("refuses a schema newer than it knows", async () => {
@@ -105,7 +105,7 @@ describePostgres("PostgresContextStore", () => {
         await store.update("user", "conv", snapshot(3));
         const after = await sql<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema()]);
         expect(after.map((row) => row.table_name)).toEqual(
-          [...before.map((row) => row.table_name), "contextview_compaction", "contextview_evidence", MIGRATIONS_TABLE].sort(),
+          [...before.map((row) => row.table_name), "contextview_compaction", "contextview_evidence", "contextview_view_inputs", "contextview_views", MIGRATIONS_TABLE].sort(),
         );
         await store.end(); // the saver's pool stays open
         expect((await store.load("user", "conv")).cursor).toBe(cursorOf(3));
