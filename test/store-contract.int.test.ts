@@ -10,19 +10,19 @@ import { describeStoreContract } from "./support/store-contract.js";
 // Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
 jest.setTimeout(30_000);
 
-describeStoreContract("InMemoryContextStore", async () => {
-  const store = new InMemoryContextStore();
+describeStoreContract("InMemoryContextStore", async (options) => {
+  const store = new InMemoryContextStore(options);
   return { store, close: async () => undefined };
 });
 
-describeStoreContract("SqliteContextStore", async () => {
+describeStoreContract("SqliteContextStore", async (options) => {
   const dir = mkdtempSync(join(tmpdir(), "contextview-contract-"));
   const file = join(dir, "store.sqlite");
-  const opened = [SqliteContextStore.fromConnString(file)];
+  const opened = [SqliteContextStore.fromConnString(file, options)];
   return {
     store: opened[0] as SqliteContextStore,
     reopen: () => {
-      const store = SqliteContextStore.fromConnString(file);
+      const store = SqliteContextStore.fromConnString(file, options);
       opened.push(store);
       return store;
     },
@@ -35,13 +35,13 @@ describeStoreContract("SqliteContextStore", async () => {
 
 describeStoreContract(
   "PostgresContextStore",
-  async () => {
+  async (options) => {
     const schema = freshSchemaName();
-    const opened = [PostgresContextStore.fromConnString(POSTGRES_URL, { schema })];
+    const opened = [PostgresContextStore.fromConnString(POSTGRES_URL, { ...options, schema })];
     return {
       store: opened[0] as PostgresContextStore,
       reopen: () => {
-        const store = PostgresContextStore.fromConnString(POSTGRES_URL, { schema });
+        const store = PostgresContextStore.fromConnString(POSTGRES_URL, { ...options, schema });
         opened.push(store);
         return store;
       },

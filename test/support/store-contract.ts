@@ -1,8 +1,8 @@
 // The ContextStore contract, as one suite every store runs: the in-memory store,
 // SQLite and PostgreSQL must turn the same snapshots into the same states.
 import fc from "fast-check";
-import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { ContextViewError, InMemoryContextStore, type CompactionState, type ContextStore } from "@contextview/core";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { ContextViewError, InMemoryContextStore, createContextManager, viewRecordOf, type CompactionState, type ContextStore, type ViewRecordEntry } from "@contextview/core";
 import { cursorOf, snapshot } from "../../packages/sqlite/test/support/conversation.js";
 
 /** A store under test and how to let it go. */
@@ -19,6 +19,22 @@ const compaction = (failures: number): CompactionState => ({
   failures,
   calibration: { ratio: 0.9, samples: 2 },
 });
+
+/** Options the contract passes to `open`. */
+export interface StoreContractOptions {
+  maxViewRecords?: number;
+}
+
+/** A real record of a one-message view of `u`/`c`. */
+async function viewEntry(n: number): Promise<ViewRecordEntry> {
+  const request = {
+    messages: [new HumanMessage({ id: `h${n}`, content: `question ${n}` })],
+    key: { userId: "u", conversationId: "c" },
+    systemPrompt: `system ${n}`,
+    evidence: new AIMessage({ content: "earlier: rent 900", id: "ev" }),
+  };
+  return viewRecordOf(request, await createContextManager().build(request), { source: "contract", now: 1_700_000_000_000 + n });
+}
 
 /** A snapshot of `turns` finished turns whose first message `variant` rewrites (a fork). */
 function variantSnapshot(turns: number, variant: number): BaseMessage[] {
@@ -74,12 +90,12 @@ async function apply(store: ContextStore, s: Step): Promise<unknown> {
  * The contract suite. `open` gives a fresh, empty store for each test (its own
  * file or schema); `close` releases it.
  */
-export function describeStoreContract(name: string, open: () => Promise<StoreUnderTest>, describeFn: jest.Describe = describe): void {
+export function describeStoreContract(name: string, open: (options?: StoreContractOptions) => Promise<StoreUnderTest>, describeFn: jest.Describe = describe): void {
   describeFn(`ContextStore contract: ${name}`, () => {
     let current: StoreUnderTest | undefined;
-    const fresh = async (): Promise<StoreUnderTest> => {
+    const fresh = async (options?: StoreContractOptions): Promise<StoreUnderTest> => {
       if (current) await current.close();
-      current = await open();
+      current = await open(options);
       return current;
     };
     afterEach(async () => {
@@ -156,6 +172,26 @@ export function describeStoreContract(name: string, open: () => Promise<StoreUnd
       expect(state.toJSON()).toEqual((await new InMemoryContextStore().update("u", "c", fork)).toJSON());
       expect((await store.load("u", "c")).toJSON()).toEqual(state.toJSON());
       expect(rebuilds).toHaveLength(1);
+    });
+
+    it("recordView/listViews, when a store has them, keep the newest maxViewRecords and deleteConversation removes them", async () => {
+      const { store, reopen } = await fresh({ maxViewRecords: 2 });
+      if (!store.recordView || !store.listViews) return;
+      const key = { userId: "u", conversationId: "c" };
+      for (let n = 1; n <= 4; n++) expect((await store.recordView(key, await viewEntry(n))).sequence).toBe(n);
+      await store.recordView({ userId: "u", conversationId: "other" }, await viewEntry(9));
+      const other = reopen?.() ?? store;
+      const views = (await other.listViews?.(key)) ?? [];
+      expect(views.map((v) => [v.record.sequence, v.record.recordedAt])).toEqual([
+        [3, 1_700_000_000_003],
+        [4, 1_700_000_000_004],
+      ]);
+      expect(Object.values(views[0]?.inputs ?? {}).sort()).toEqual(["system 3", '{"content":"earlier: rent 900","id":"ev"}']);
+      expect((await store.listViews(key, { limit: 1 })).map((v) => v.record.sequence)).toEqual([4]);
+      await store.deleteConversation("u", "c");
+      expect(await store.listViews(key)).toEqual([]);
+      expect(await store.listViews({ userId: "u", conversationId: "other" })).toHaveLength(1);
+      expect((await store.recordView(key, await viewEntry(5))).sequence).toBe(1);
     });
 
     it.each([
