@@ -94,7 +94,7 @@ describe("createContextNode in a StateGraph with SqliteSaver and SqliteContextSt
     expect((await run.store.load("alice", "thread")).cursor).toBe(0);
     expect(await run.store.getCompaction({ userId: "alice", conversationId: "thread" })).toBeNull();
     run.store.close();
-  }, 60_000);
+  }, 240_000);
 
   it("keeps two users on the same thread id apart", async () => {
     const store = SqliteContextStore.fromConnString(join(tempDir(), "context.sqlite"));
