@@ -60,24 +60,6 @@ export interface EstimatorOptions {
 /** Defaults of {@link EstimatorOptions}. */
 export const DEFAULT_ESTIMATOR_OPTIONS = Object.freeze({ messageOverhead: 4, imageTokens: 1024, toolOverhead: 8, scale: 1 });
 
-const hasBuffer = typeof (globalThis as { Buffer?: unknown }).Buffer === "function";
-
-/** UTF-8 length of a string; lone surrogates count as the 3-byte replacement character. */
-export function utf8Length(text: string): number {
-  if (hasBuffer) return Buffer.byteLength(text, "utf8");
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
 /**
  * JSON text of a value that need not serialize (tool schemas): a value
  * `JSON.stringify` refuses (a cycle, a BigInt) gives a short marker, never an error.

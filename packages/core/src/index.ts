@@ -7,13 +7,13 @@ export {
   createEstimator,
   DEFAULT_ESTIMATOR_OPTIONS,
   MAX_TIMER_MS,
-  utf8Length,
   type Estimator,
   type EstimatorOptions,
 } from "./estimate.js";
 export { estimateTextTokens } from "./estimators/text-tokens.js";
 export { createTiktokenEstimator, type TiktokenEncoding, type TiktokenEstimatorOptions } from "./estimators/tiktoken.js";
 export { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
+export { utf8Length, truncateUtf8 } from "./text.js";
 export { textOf, countImages, isImageBlock, kindOf, type MessageInput, type MessageKind } from "./messages.js";
 
 // -- view (issue: core view engine) --
@@ -101,7 +101,6 @@ export {
   EXCERPT_GAP,
   classifyEvidence,
   makeExcerpt,
-  truncateUtf8,
   updateEvidence,
   resolveMaxMessageBytes,
   type EvidenceAccess,

@@ -1,12 +1,5 @@
 import { ContextViewError } from "../errors.js";
-
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
+import { safeCutAfter, safeCutBefore } from "../text.js";
 
 /**
  * Length of a prefix of at most `max` UTF-16 units that does not split a surrogate
@@ -20,16 +13,13 @@ export function prefixLength(text: string, max: number, preferLineEnd = false): 
     const newline = text.lastIndexOf("\n", n - 1);
     if (newline >= 0 && newline + 1 >= n * 0.75) n = newline + 1;
   }
-  if (n > 0 && isHigh(text.charCodeAt(n - 1)) && isLow(text.charCodeAt(n))) n--;
-  return n;
+  return safeCutBefore(text, n);
 }
 
 /** Start index of a suffix of at most `max` UTF-16 units that does not split a surrogate pair. */
 export function suffixStart(text: string, max: number): number {
   if (max >= text.length) return 0;
-  let start = text.length - Math.max(0, max);
-  if (start > 0 && isLow(text.charCodeAt(start)) && isHigh(text.charCodeAt(start - 1))) start++;
-  return start;
+  return safeCutAfter(text, text.length - Math.max(0, max));
 }
 
 /** The parts of a beginning-and-end excerpt of a plain-text tool result. */

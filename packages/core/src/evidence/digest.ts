@@ -1,5 +1,6 @@
 import { PREFIX_DIGEST_DOMAIN } from "./limits.js";
 import { Sha256 } from "../sha256.js";
+import { safeCutBefore } from "../text.js";
 import type { Slicer } from "./slicer.js";
 import type { SnapshotMessage } from "./snapshot.js";
 
@@ -9,10 +10,6 @@ const INLINE_UNITS = 1024;
 const BATCH_UNITS = 16 * 1024;
 /** A long string is hashed in pieces this long so a slice can end inside it. */
 const CHUNK_UNITS = 256 * 1024;
-
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
 
 /**
  * Feeds length-prefixed strings to SHA-256. Each string is preceded by its length
@@ -44,8 +41,7 @@ class PrefixHasher {
     this.pending += `${part.length}:`;
     this.flush();
     for (let start = 0; start < part.length; ) {
-      let end = Math.min(part.length, start + CHUNK_UNITS);
-      if (end < part.length && isHigh(part.charCodeAt(end - 1))) end--;
+      const end = safeCutBefore(part, Math.min(part.length, start + CHUNK_UNITS));
       this.hash.update(part.slice(start, end));
       start = end;
       if (slicer.due()) await slicer.pause();

@@ -1,4 +1,4 @@
-import { utf8Length } from "../estimate.js";
+import { safeCutBefore, truncateUtf8, utf8Length } from "../text.js";
 import { EVIDENCE_LIMITS } from "./limits.js";
 
 /** Stands for text left out of an excerpt. */
@@ -19,47 +19,11 @@ const READ_UNITS = 4 * EVIDENCE_LIMITS.maxExcerptBytes;
 /** Sticky search for text after the read window, without copying the rest of a long text. */
 const NON_SPACE = /\S/g;
 
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
-/** `index`, moved back by one when it would split a surrogate pair. */
-function pairSafe(text: string, index: number): number {
-  return index > 0 && index < text.length && isLow(text.charCodeAt(index)) && isHigh(text.charCodeAt(index - 1)) ? index - 1 : index;
-}
-
-/**
- * The longest prefix of `text` of at most `maxBytes` UTF-8 bytes that does not
- * split a surrogate pair.
- *
- * @example
- * ```ts
- * truncateUtf8("héllo", 2); // "h"
- * ```
- */
-export function truncateUtf8(text: string, maxBytes: number): string {
-  let bytes = 0;
-  let i = 0;
-  while (i < text.length) {
-    const code = text.charCodeAt(i);
-    const pair = isHigh(code) && i + 1 < text.length && isLow(text.charCodeAt(i + 1));
-    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    i += pair ? 2 : 1;
-  }
-  return text.slice(0, i);
-}
-
 function sentenceStart(text: string, offset: number): number {
   const from = Math.max(0, offset - SENTENCE_REACH);
   const before = text.slice(from, offset);
   const boundary = Math.max(before.lastIndexOf(". "), before.lastIndexOf("! "), before.lastIndexOf("? "), before.lastIndexOf("\n"));
-  return pairSafe(text, boundary < 0 ? from : from + boundary + 1);
+  return safeCutBefore(text, boundary < 0 ? from : from + boundary + 1);
 }
 
 /**
@@ -74,7 +38,7 @@ function sentenceStart(text: string, offset: number): number {
  */
 export function makeExcerpt(text: string, offset: number): Excerpt {
   const start = offset > HEAD_REACH ? sentenceStart(text, offset) : 0;
-  const end = pairSafe(text, Math.min(text.length, start + READ_UNITS));
+  const end = safeCutBefore(text, Math.min(text.length, start + READ_UNITS));
   const body = text.slice(start, end).replace(/\s+/g, " ").trim();
   const lead = start > 0 ? `${EXCERPT_GAP} ` : "";
   const whole = `${lead}${body}`;

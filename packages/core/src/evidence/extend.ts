@@ -1,4 +1,4 @@
-import { utf8Length } from "../estimate.js";
+import { utf8Length } from "../text.js";
 import { classifyEvidence } from "./classify.js";
 import { makeExcerpt } from "./excerpt.js";
 import { EVIDENCE_LIMITS, EVIDENCE_STATE_VERSION } from "./limits.js";

@@ -9,7 +9,7 @@ export {
   type EvidenceStateJSON,
 } from "./state.js";
 export { classifyEvidence, EVIDENCE_KEYWORDS, type EvidenceLabel } from "./classify.js";
-export { makeExcerpt, truncateUtf8, EXCERPT_GAP, type Excerpt } from "./excerpt.js";
+export { makeExcerpt, EXCERPT_GAP, type Excerpt } from "./excerpt.js";
 export {
   updateEvidence,
   resolveMaxMessageBytes,

@@ -1,6 +1,6 @@
 import { AIMessage } from "@langchain/core/messages";
 import { invalidOption } from "../errors.js";
-import { utf8Length } from "../estimate.js";
+import { utf8Length } from "../text.js";
 import { EMPTY_PREFIX_DIGEST, EVIDENCE_LIMITS, EVIDENCE_STATE_VERSION } from "./limits.js";
 import { objectAt, countAt } from "../validate.js";
 

@@ -1,10 +1,11 @@
 import { invalidOption } from "../errors.js";
+import { isWellFormedText } from "../text.js";
 import type { ConversationKey } from "./contracts.js";
 
 function checkPart(field: "userId" | "conversationId", value: unknown): string {
   if (typeof value !== "string" || value === "") throw invalidOption(field, "a non-empty string", value);
   // SQLite keeps text as UTF-8, where two keys differing only in a lone surrogate would collide.
-  if (!(value as unknown as { isWellFormed(): boolean }).isWellFormed()) throw invalidOption(field, "well-formed text (no lone surrogate)", value);
+  if (!isWellFormedText(value)) throw invalidOption(field, "well-formed text (no lone surrogate)", value);
   return value;
 }
 

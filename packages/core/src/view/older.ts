@@ -1,6 +1,7 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { blockText, copyMessage, isImageBlock, toolCallsOf, type MessageKind } from "../messages.js";
+import { safeCutBefore } from "../text.js";
 
 /** Text that stands in for an image in an older turn. */
 export const IMAGE_PLACEHOLDER = "[image omitted from this older turn; it remains in the conversation history]";
@@ -20,9 +21,7 @@ export interface OlderCounts {
  */
 export function excerptText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  let end = Math.max(0, maxChars);
-  const code = text.charCodeAt(end - 1);
-  if (end > 0 && code >= 0xd800 && code <= 0xdbff) end--;
+  const end = safeCutBefore(text, Math.max(0, maxChars));
   return `${text.slice(0, end)}\n[… excerpt: ${text.length - end} of ${text.length} characters omitted]`;
 }
 

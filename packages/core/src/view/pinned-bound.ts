@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { copyMessage, countImages, textOf, type MessageKind } from "../messages.js";
+import { safeCutBefore } from "../text.js";
 import { EXCERPT_MARKER_TOKENS } from "./older.js";
 
 /** Smallest text, in estimated tokens, a pinned message is excerpted to before it is left out. */
@@ -8,12 +9,6 @@ export const MIN_PINNED_EXCERPT_TOKENS = 40;
 
 /** Share of an excerpt taken from the beginning of the text; the rest comes from its end. */
 const HEAD_SHARE = 0.6;
-
-/** Cut index that never splits a surrogate pair (moves left when it would). */
-function safeCut(text: string, at: number): number {
-  const code = text.charCodeAt(at - 1);
-  return at > 0 && code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
-}
 
 /**
  * The beginning and end of `text`, at most `maxChars` UTF-16 units in all, joined by
@@ -27,8 +22,8 @@ function safeCut(text: string, at: number): number {
 export function excerptEnds(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const total = Math.max(0, maxChars);
-  const head = safeCut(text, Math.ceil(total * HEAD_SHARE));
-  const tailStart = safeCut(text, text.length - (total - head));
+  const head = safeCutBefore(text, Math.ceil(total * HEAD_SHARE));
+  const tailStart = safeCutBefore(text, text.length - (total - head));
   const omitted = tailStart - head;
   return `${text.slice(0, head)}\n[… pinned excerpt: ${omitted} of ${text.length} characters omitted …]\n${text.slice(tailStart)}`;
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { utf8Length } from "../../src/estimate.js";
-import { EVIDENCE_LIMITS, EXCERPT_GAP, makeExcerpt, truncateUtf8 } from "../../src/evidence/index.js";
+import { truncateUtf8, utf8Length } from "../../src/text.js";
+import { EVIDENCE_LIMITS, EXCERPT_GAP, makeExcerpt } from "../../src/evidence/index.js";
 
 const wellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { ContextViewError } from "../../src/errors.js";
-import { utf8Length } from "../../src/estimate.js";
+import { utf8Length } from "../../src/text.js";
 import {
   EMPTY_PREFIX_DIGEST,
   EVIDENCE_BUCKETS,
