@@ -181,9 +181,82 @@ function fromChatMessage(message: BaseMessage, index: number): BaseMessage {
   }
 }
 
-/** Tool calls of an AI message (never undefined). */
+/**
+ * Tool calls of a message read by {@link toBaseMessage} (never undefined). This is
+ * the one rule for "has tool calls": the view pairs these calls with their results
+ * (law 3), so `invalid_tool_calls` and a legacy `additional_kwargs.function_call`,
+ * which no ToolMessage can answer in the view, do not make a tool-calling message.
+ */
 export function toolCallsOf(message: BaseMessage): NonNullable<AIMessage["tool_calls"]> {
   return (message as AIMessage).tool_calls ?? [];
+}
+
+/**
+ * The record holding a message's fields, whatever shape it was serialized in: the
+ * message itself, the `kwargs` of an `lc` constructor dict, the `data` of a stored
+ * `{ type, data }` dict, or a plain `{ type | role, content, … }` dict.
+ */
+export function messageFields(value: object): Record<string, unknown> {
+  if (isBaseMessage(value)) return value as unknown as Record<string, unknown>;
+  const record = value as Record<string, unknown>;
+  if (record["type"] === "constructor" && typeof record["kwargs"] === "object" && record["kwargs"] !== null) {
+    return record["kwargs"] as Record<string, unknown>;
+  }
+  if (typeof record["data"] === "object" && record["data"] !== null && !("content" in record)) return record["data"] as Record<string, unknown>;
+  return record;
+}
+
+function nonEmpty(list: unknown): boolean {
+  return Array.isArray(list) && list.length > 0;
+}
+
+/**
+ * False only when LangChain's constructors cannot give the dict tool calls: none of
+ * `tool_calls`, OpenAI's `additional_kwargs.tool_calls`, `tool_call_chunks`,
+ * `contentBlocks` or v1 output (whose content blocks may hold calls).
+ */
+function mayHoldToolCalls(fields: Record<string, unknown>): boolean {
+  const extra = fields["additional_kwargs"] as Record<string, unknown> | undefined;
+  const metadata = fields["response_metadata"] as Record<string, unknown> | undefined;
+  return (
+    nonEmpty(fields["tool_calls"]) ||
+    nonEmpty(extra?.["tool_calls"]) ||
+    nonEmpty(fields["tool_call_chunks"]) ||
+    fields["contentBlocks"] !== undefined ||
+    metadata?.["output_version"] === "v1"
+  );
+}
+
+/**
+ * {@link toolCallsOf} is not empty for this input, read as the view reads it, without
+ * constructing a message for dicts that cannot hold calls (most of a checkpoint).
+ *
+ * @example
+ * ```ts
+ * hasToolCalls({ type: "ai", content: "", tool_calls: [{ id: "c1", name: "search", args: {} }] }, 0); // true
+ * hasToolCalls({ type: "ai", content: "", invalid_tool_calls: [{ id: "c1", name: "search", args: "{", error: "bad" }] }, 0); // false
+ * ```
+ */
+export function hasToolCalls(value: MessageInput, index: number): boolean {
+  if (isBaseMessage(value)) {
+    if (value.type !== "generic") return toolCallsOf(value).length > 0;
+  } else if (!mayHoldToolCalls(messageFields(value))) return false;
+  return toolCallsOf(toBaseMessage(value, index)).length > 0;
+}
+
+/**
+ * Index of the current request — the newest user message at or after `from` — or -1
+ * when there is none. Reads roles from the newest message back, through `kind` when
+ * the caller remembers the roles it read.
+ *
+ * @example
+ * ```ts
+ * newestRequestIndex([new HumanMessage("a"), new AIMessage("b"), new HumanMessage("c")]); // 2
+ * ```
+ */
+export function newestRequestIndex(messages: readonly unknown[], from = 0, kind: (index: number) => MessageKind = (i) => kindOf(messages[i], i)): number {
+  for (let i = messages.length - 1; i >= from; i--) if (kind(i) === "human") return i;
+  return -1;
 }
 
 /** Fields that may be replaced when copying a message. */

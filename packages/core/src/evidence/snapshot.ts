@@ -1,7 +1,7 @@
-import { isBaseMessage } from "@langchain/core/messages";
 import { ContextViewError, describeValue } from "../errors.js";
-import { jsonText, safeJson, utf8Length } from "../estimate.js";
-import { blockText, checkMessageArray, kindOf, type MessageKind } from "../messages.js";
+import { jsonText, safeJson } from "../estimate.js";
+import { blockText, checkMessageArray, hasToolCalls, kindOf, messageFields, type MessageInput, type MessageKind } from "../messages.js";
+import { isWellFormedText, toWellFormedText, utf8Length } from "../text.js";
 import type { Slicer } from "./slicer.js";
 
 /**
@@ -25,27 +25,8 @@ export interface Snapshot {
   readonly lastHuman: number;
 }
 
-/** ES2024 string methods, present in Node 20 but not in the ES2022 library this package compiles against. */
-interface WellFormedText {
-  isWellFormed(): boolean;
-  toWellFormed(): string;
-}
-
-const wellFormed = (text: string): WellFormedText => text as unknown as WellFormedText;
-
 function invalid(field: string, expected: string, got: string, index: number): ContextViewError {
   return new ContextViewError("INVALID_MESSAGES", `Expected \`${field}\` to be ${expected}, got ${got}`, { index, field });
-}
-
-/** The record holding a message's fields, whatever shape it was serialized in. */
-function fieldsOf(value: object): Record<string, unknown> {
-  if (isBaseMessage(value)) return value as unknown as Record<string, unknown>;
-  const record = value as Record<string, unknown>;
-  if (record["type"] === "constructor" && typeof record["kwargs"] === "object" && record["kwargs"] !== null) {
-    return record["kwargs"] as Record<string, unknown>;
-  }
-  if (typeof record["data"] === "object" && record["data"] !== null && !("content" in record)) return record["data"] as Record<string, unknown>;
-  return record;
 }
 
 /** An id or a name as text; a value without a string form (a null-prototype object) reads as its JSON. */
@@ -53,20 +34,6 @@ function textPart(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value !== "object") return String(value);
   return safeJson(value);
-}
-
-function nonEmpty(list: unknown): list is unknown[] {
-  return Array.isArray(list) && list.length > 0;
-}
-
-function hasToolCalls(fields: Record<string, unknown>): boolean {
-  const extra = fields["additional_kwargs"] as Record<string, unknown> | undefined;
-  return (
-    nonEmpty(fields["tool_calls"]) ||
-    nonEmpty(fields["invalid_tool_calls"]) ||
-    nonEmpty(extra?.["tool_calls"]) ||
-    (typeof extra?.["function_call"] === "object" && extra["function_call"] !== null)
-  );
 }
 
 function toolCallParts(fields: Record<string, unknown>, index: number): string[] {
@@ -89,14 +56,16 @@ function toolCallParts(fields: Record<string, unknown>, index: number): string[]
  */
 function readMessage(value: unknown, index: number, maxMessageBytes: number): SnapshotMessage {
   const kind = kindOf(value, index);
-  const fields = fieldsOf(value as object);
+  const fields = messageFields(value as object);
   const id = fields["id"];
   if (typeof id !== "string" || id === "") {
     throw invalid(`messages[${index}].id`, "a non-empty string (checkpoint messages carry ids)", describeValue(id), index);
   }
-  if (!wellFormed(id).isWellFormed()) throw invalid(`messages[${index}].id`, "well-formed text", "a lone surrogate", index);
+  if (!isWellFormedText(id)) throw invalid(`messages[${index}].id`, "well-formed text", "a lone surrogate", index);
   const content = fields["content"] ?? "";
-  const keepsText = kind === "human" || (kind === "ai" && !hasToolCalls(fields));
+  // The view's rule (`toolCallsOf`): an answer whose only calls are invalid is shown as
+  // an answer, so its text is evidence like any other answer.
+  const keepsText = kind === "human" || (kind === "ai" && !hasToolCalls(value as MessageInput, index));
   const parts: string[] = [kind, id];
   const texts: string[] = [];
   if (typeof content === "string") {
@@ -133,9 +102,9 @@ function readMessage(value: unknown, index: number, maxMessageBytes: number): Sn
   }
   for (let p = 0; p < parts.length; p++) {
     const part = parts[p] as string;
-    if (wellFormed(part).isWellFormed()) continue;
+    if (isWellFormedText(part)) continue;
     if (keepsText) throw invalid(`messages[${index}].content`, "well-formed text", "a lone surrogate", index);
-    parts[p] = wellFormed(part).toWellFormed();
+    parts[p] = toWellFormedText(part);
   }
   return { kind, id, parts, text: keepsText ? texts.join("\n") : undefined };
 }

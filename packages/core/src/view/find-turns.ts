@@ -1,4 +1,4 @@
-import { kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
+import { kindOf, newestRequestIndex, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 
 /**
  * The turns of a conversation, found lazily from the newest message back: the
@@ -26,13 +26,8 @@ export class TurnWalk {
     while (lead < n && this.kind(lead) === "system") lead++;
     // Reading the leading system messages is not reading history.
     this.read = n;
-    let currentStart = lead;
-    for (let i = n - 1; i >= lead; i--) {
-      if (this.kind(i) === "human") {
-        currentStart = i;
-        break;
-      }
-    }
+    const request = newestRequestIndex(source, lead, (i) => this.kind(i));
+    const currentStart = request < 0 ? lead : request;
     this.lead = lead;
     this.currentStart = currentStart;
     this.noMoreTurns = currentStart <= lead;
