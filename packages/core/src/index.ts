@@ -14,7 +14,7 @@ export { estimateTextTokens } from "./estimators/text-tokens.js";
 export { createTiktokenEstimator, type TiktokenEncoding, type TiktokenEstimatorOptions } from "./estimators/tiktoken.js";
 export { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 export { utf8Length, truncateUtf8 } from "./text.js";
-export { textOf, countImages, isImageBlock, kindOf, type MessageInput, type MessageKind } from "./messages.js";
+export { textOf, countImages, isImageBlock, kindOf, newestRequestIndex, type MessageInput, type MessageKind } from "./messages.js";
 
 // -- view (issue: core view engine) --
 export { buildContext } from "./view/build-context.js";

@@ -1,4 +1,4 @@
-import { ContextViewError, ConversationMemo, describeValue, EVIDENCE_BUCKETS, type EvidenceRebuild, type EvidenceState, kindOf, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, resolveBudgetSources, type ContextRequest, type ConversationKey, type Estimator, type ManagedReport, type ManagedView, type MessageInput, type ModelLimits } from "@contextview/core";
+import { ContextViewError, ConversationMemo, describeValue, EVIDENCE_BUCKETS, type EvidenceRebuild, type EvidenceState, newestRequestIndex, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, resolveBudgetSources, type ContextRequest, type ConversationKey, type Estimator, type ManagedReport, type ManagedView, type MessageInput, type ModelLimits } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
@@ -88,12 +88,6 @@ function readingConfig<T>(read: () => T): T {
   }
 }
 
-/** Index of the newest user message, or -1. */
-function newestRequest(messages: readonly MessageInput[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (kindOf(messages[i], i) === "human") return i;
-  return -1;
-}
-
 /** Validate the options once and build the shared pipeline. */
 export function createContextPipeline(options: ContextOptions | undefined, source: ContextSource): ContextPipeline {
   const resolved = resolveContextOptions(options);
@@ -132,7 +126,7 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
     return { evidence: state.asMessage(), report: { rebuilt: rebuild !== undefined, rebuiltMessages: rebuild?.messagesRead ?? 0 } };
   };
   const updateEvidence = async (key: ConversationKey, messages: readonly MessageInput[], signal: AbortSignal | undefined): Promise<Evidence> => {
-    const fingerprint = prefixFingerprint(messages, Math.max(newestRequest(messages), 0));
+    const fingerprint = prefixFingerprint(messages, Math.max(newestRequestIndex(messages), 0));
     const memo = validated.get(key);
     if (memo && sameFingerprint(memo.fingerprint, fingerprint)) return { evidence: memo.evidence, report: { rebuilt: false, rebuiltMessages: 0 } };
     const updated = await update(key, messages, signal);
