@@ -116,6 +116,7 @@ export {
 export {
   InMemoryContextStore,
   conversationKey,
+  conversationMapKey,
   checkConversationKey,
   parseCompactionState,
   checkListViewsOptions,

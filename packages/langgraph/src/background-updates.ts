@@ -1,4 +1,4 @@
-import type { ContextStore, ConversationKey, MessageInput } from "@contextview/core";
+import { conversationMapKey, type ContextStore, type ConversationKey, type MessageInput } from "@contextview/core";
 
 /**
  * Evidence updates run after the request that asked for them (one request of
@@ -23,7 +23,7 @@ export class BackgroundUpdates {
 
   /** Schedule an update of `key` with a snapshot of the messages. */
   schedule(key: ConversationKey, messages: readonly MessageInput[]): void {
-    const id = JSON.stringify([key.userId, key.conversationId]);
+    const id = conversationMapKey(key);
     const queued = this.waiting.has(id);
     // A copy of the array: the caller's list may be extended while we wait.
     this.waiting.set(id, { key, messages: messages.slice() });

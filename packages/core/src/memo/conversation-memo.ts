@@ -1,5 +1,6 @@
 import { invalidOption } from "../errors.js";
 import type { ConversationKey } from "../store/contracts.js";
+import { conversationMapKey } from "../store/keys.js";
 
 /**
  * Which message objects make up a prefix, without holding them: the prefix length
@@ -113,7 +114,7 @@ export class ConversationMemo<V> {
 
   /** The value remembered for the conversation (and marks it recently used). */
   get(key: ConversationKey): V | undefined {
-    const id = idOf(key);
+    const id = conversationMapKey(key);
     const value = this.#entries.get(id);
     if (value !== undefined) {
       this.#entries.delete(id);
@@ -124,7 +125,7 @@ export class ConversationMemo<V> {
 
   /** Remember `value` for the conversation, forgetting the least recently used one beyond `capacity`. */
   set(key: ConversationKey, value: V): void {
-    const id = idOf(key);
+    const id = conversationMapKey(key);
     this.#entries.delete(id);
     this.#entries.set(id, value);
     if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value as string);
@@ -132,11 +133,6 @@ export class ConversationMemo<V> {
 
   /** Forget the conversation. */
   delete(key: ConversationKey): void {
-    this.#entries.delete(idOf(key));
+    this.#entries.delete(conversationMapKey(key));
   }
-}
-
-/** Unambiguous for any two strings: the user id's length comes first. */
-function idOf(key: ConversationKey): string {
-  return `${key.userId.length}:${key.userId}${key.conversationId}`;
 }

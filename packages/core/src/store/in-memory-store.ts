@@ -7,7 +7,7 @@ import type { ListViewsOptions, StoredView, ViewRecord, ViewRecordEntry } from "
 import { parseCompactionState } from "./compaction-state.js";
 import type { CompactionState, ContextStore, ConversationKey, EvidenceCallOptions } from "./contracts.js";
 import { checkListViewsOptions } from "./list-views-options.js";
-import { checkConversationKey, conversationKey } from "./keys.js";
+import { checkConversationKey, conversationKey, conversationMapKey } from "./keys.js";
 
 /** Options of {@link InMemoryContextStore}. */
 export interface InMemoryContextStoreOptions {
@@ -73,7 +73,7 @@ export class InMemoryContextStore implements ContextStore {
   }
 
   async update(userId: string, conversationId: string, messages: readonly MessageInput[], options: EvidenceCallOptions = {}): Promise<EvidenceState> {
-    const id = idOf(conversationKey(userId, conversationId));
+    const id = conversationMapKey(conversationKey(userId, conversationId));
     return updateEvidence(
       messages,
       {
@@ -89,14 +89,14 @@ export class InMemoryContextStore implements ContextStore {
   }
 
   async load(userId: string, conversationId: string): Promise<EvidenceState> {
-    const id = idOf(conversationKey(userId, conversationId));
+    const id = conversationMapKey(conversationKey(userId, conversationId));
     const entry = this.entries.get(id);
     if (entry) this.touch(id);
     return entry?.evidence?.state ?? EvidenceState.empty();
   }
 
   async getCompaction(key: ConversationKey): Promise<CompactionState | null> {
-    const id = idOf(checkConversationKey(key));
+    const id = conversationMapKey(checkConversationKey(key));
     const json = this.entries.get(id)?.compaction;
     if (json === undefined || json === null) return null;
     this.touch(id);
@@ -104,13 +104,13 @@ export class InMemoryContextStore implements ContextStore {
   }
 
   async putCompaction(key: ConversationKey, state: CompactionState): Promise<void> {
-    const id = idOf(checkConversationKey(key));
+    const id = conversationMapKey(checkConversationKey(key));
     const json = JSON.stringify(parseCompactionState(state));
     this.touch(id).compaction = json;
   }
 
   async deleteCompaction(key: ConversationKey): Promise<void> {
-    const id = idOf(checkConversationKey(key));
+    const id = conversationMapKey(checkConversationKey(key));
     const entry = this.entries.get(id);
     if (!entry) return;
     entry.compaction = null;
@@ -118,11 +118,11 @@ export class InMemoryContextStore implements ContextStore {
   }
 
   async deleteConversation(userId: string, conversationId: string): Promise<void> {
-    this.entries.delete(idOf(conversationKey(userId, conversationId)));
+    this.entries.delete(conversationMapKey(conversationKey(userId, conversationId)));
   }
 
   async recordView(key: ConversationKey, entry: ViewRecordEntry): Promise<ViewRecord> {
-    const id = idOf(checkConversationKey(key));
+    const id = conversationMapKey(checkConversationKey(key));
     const { record: fields, inputs } = parseViewRecordEntry(entry);
     const views = this.entries.get(id)?.views;
     const record: ViewRecord = { ...fields, sequence: (views?.records.at(-1)?.sequence ?? 0) + 1 };
@@ -141,7 +141,7 @@ export class InMemoryContextStore implements ContextStore {
   }
 
   async listViews(key: ConversationKey, options: ListViewsOptions = {}): Promise<StoredView[]> {
-    const id = idOf(checkConversationKey(key));
+    const id = conversationMapKey(checkConversationKey(key));
     const limit = checkListViewsOptions(options);
     const views = this.entries.get(id)?.views;
     if (!views) return [];
@@ -172,9 +172,4 @@ export class InMemoryContextStore implements ContextStore {
     }
     return entry;
   }
-}
-
-/** JSON of the pair: no separator a user id could contain can make two keys collide. */
-function idOf(key: Readonly<ConversationKey>): string {
-  return JSON.stringify([key.userId, key.conversationId]);
 }

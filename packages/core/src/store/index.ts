@@ -6,7 +6,7 @@ export type {
   EvidenceCallOptions,
   EvidenceStore,
 } from "./contracts.js";
-export { conversationKey, checkConversationKey } from "./keys.js";
+export { conversationKey, conversationMapKey, checkConversationKey } from "./keys.js";
 export { parseCompactionState } from "./compaction-state.js";
 export { InMemoryContextStore, type InMemoryContextStoreOptions } from "./in-memory-store.js";
 export { checkListViewsOptions } from "./list-views-options.js";

@@ -24,6 +24,20 @@ export function conversationKey(userId: unknown, conversationId: unknown): Reado
 }
 
 /**
+ * The string a per-conversation `Map` in this process is keyed by. Unambiguous for any
+ * two strings (the user id's length comes first), and cheaper than JSON. Not a stored
+ * format: stores keep the two parts in their own columns.
+ *
+ * @example
+ * ```ts
+ * conversationMapKey({ userId: "user-1", conversationId: "thread-9" }); // "6:user-1thread-9"
+ * ```
+ */
+export function conversationMapKey(key: Readonly<ConversationKey>): string {
+  return `${key.userId.length}:${key.userId}${key.conversationId}`;
+}
+
+/**
  * {@link conversationKey} for a key object, as the compaction methods receive it.
  *
  * @example

@@ -1,5 +1,6 @@
-import { ContextViewError, ConversationMemo, prefixFingerprint, sameFingerprint } from "@contextview/core";
+import { ContextViewError, ConversationMemo, conversationMapKey, prefixFingerprint, sameFingerprint } from "@contextview/core";
 import { HumanMessage } from "@langchain/core/messages";
+import fc from "fast-check";
 
 const key = (conversationId: string, userId = "u") => ({ userId, conversationId });
 
@@ -26,6 +27,18 @@ describe("ConversationMemo", () => {
 
   it.each([0, -1, 1.5, Number.NaN])("refuses a capacity of %p with a typed error", (capacity) => {
     expect(() => new ConversationMemo(capacity)).toThrow(ContextViewError);
+  });
+});
+
+describe("conversationMapKey", () => {
+  it("gives two conversations the same map key only when both parts are equal", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.string(), fc.string(), (u1, c1, u2, c2) => {
+        const same = conversationMapKey({ userId: u1, conversationId: c1 }) === conversationMapKey({ userId: u2, conversationId: c2 });
+        expect(same).toBe(u1 === u2 && c1 === c2);
+      }),
+    );
+    expect(conversationMapKey({ userId: "a:1", conversationId: "b" })).not.toBe(conversationMapKey({ userId: "a", conversationId: ":1b" }));
   });
 });
 
