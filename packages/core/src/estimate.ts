@@ -3,7 +3,7 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { ContextViewError, describeValue, invalidOption } from "./errors.js";
 import { estimateTextTokens } from "./estimators/text-tokens.js";
 import { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
-import { blockText, isImageBlock, toolCallsOf } from "./messages.js";
+import { blockText, isImageBlock, toolCallIdOf, toolCallsOf } from "./messages.js";
 
 /**
  * Estimates tokens. Deterministic: the same input always gives the same number.
@@ -210,8 +210,8 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
     toolCallsOf(message).forEach((call, j) => {
       tokens += toolOverhead + count(call.name ?? "") + count(jsonText(call.args ?? {}, `tool_calls[${j}].args`)) + count(call.id ?? "");
     });
-    const toolCallId = (message as { tool_call_id?: unknown }).tool_call_id;
-    if (typeof toolCallId === "string") tokens += count(toolCallId);
+    const toolCallId = toolCallIdOf(message);
+    if (toolCallId !== undefined) tokens += count(toolCallId);
     tokens = scaled(tokens);
     cache.set(message, { content: message.content, calls, tokens });
     return tokens;

@@ -192,6 +192,19 @@ export function toolCallsOf(message: BaseMessage): NonNullable<AIMessage["tool_c
 }
 
 /**
+ * The `tool_call_id` of a ToolMessage (the call it answers), else undefined.
+ *
+ * @example
+ * ```ts
+ * toolCallIdOf(new ToolMessage({ content: "42", tool_call_id: "call-1" })); // "call-1"
+ * ```
+ */
+export function toolCallIdOf(message: BaseMessage): string | undefined {
+  const id = (message as { tool_call_id?: unknown }).tool_call_id;
+  return typeof id === "string" ? id : undefined;
+}
+
+/**
  * The record holding a message's fields, whatever shape it was serialized in: the
  * message itself, the `kwargs` of an `lc` constructor dict, the `data` of a stored
  * `{ type, data }` dict, or a plain `{ type | role, content, … }` dict.

@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
-import { kindOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
+import { kindOf, toBaseMessage, toolCallIdOf, toolCallsOf, type MessageInput } from "../messages.js";
 import type { ResolvedGroup } from "./groups.js";
 
 /** Name of the discovery tool the router binds. */
@@ -114,8 +114,8 @@ export function readGrants(messages: readonly MessageInput[], from: number, to: 
       for (const call of toolCallsOf(message)) if (call.name === DISCOVER_TOOL_NAME && call.id) calls.add(call.id);
       continue;
     }
-    const result = message as { tool_call_id?: string; status?: string; artifact?: unknown };
-    if (message.name !== DISCOVER_TOOL_NAME || result.status === "error" || !calls.has(result.tool_call_id ?? "")) continue;
+    const result = message as { status?: string; artifact?: unknown };
+    if (message.name !== DISCOVER_TOOL_NAME || result.status === "error" || !calls.has(toolCallIdOf(message) ?? "")) continue;
     if (isToolGroupsArtifact(result.artifact)) granted.push(...result.artifact.enabled);
   }
   return granted;

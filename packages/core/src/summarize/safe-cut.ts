@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
-import { textOf, toolCallsOf } from "../messages.js";
+import { textOf, toolCallIdOf, toolCallsOf } from "../messages.js";
 
 /** How much of the newest history {@link findSafeCut} keeps verbatim (seed 2). */
 export interface KeepOptions {
@@ -43,8 +43,8 @@ export function forbiddenCuts(messages: readonly BaseMessage[]): boolean[] {
   // A call at i answered at j forbids every cut in (i, j].
   const span = new Array<number>(n + 1).fill(0);
   messages.forEach((message, j) => {
-    const id = (message as { tool_call_id?: unknown }).tool_call_id;
-    if (message.type !== "tool" || typeof id !== "string") return;
+    const id = toolCallIdOf(message);
+    if (message.type !== "tool" || id === undefined) return;
     const i = callAt.get(id);
     if (i === undefined || i >= j) return;
     span[i + 1] = (span[i + 1] as number) + 1;

@@ -1,4 +1,4 @@
-import { kindOf, newestRequestIndex, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
+import { kindOf, newestRequestIndex, toBaseMessage, toolCallIdOf, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 
 /**
  * The turns of a conversation, found lazily from the newest message back: the
@@ -85,7 +85,7 @@ export class TurnWalk {
     for (let i = end - 1; i >= this.lead; i--) {
       const k = this.kind(i);
       if (k === "tool") {
-        run.add((toBaseMessage(this.source[i] as MessageInput, i) as { tool_call_id?: string }).tool_call_id ?? "");
+        run.add(toolCallIdOf(toBaseMessage(this.source[i] as MessageInput, i)) ?? "");
         runLength++;
         continue;
       }

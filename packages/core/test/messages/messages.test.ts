@@ -1,6 +1,6 @@
 import { AIMessage, AIMessageChunk, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { hasToolCalls, messageFields, newestRequestIndex, toBaseMessage, toolCallsOf, type MessageInput } from "../../src/messages.js";
+import { hasToolCalls, messageFields, newestRequestIndex, toBaseMessage, toolCallIdOf, toolCallsOf, type MessageInput } from "../../src/messages.js";
 
 const CALL = { id: "c1", name: "search", args: { q: "x" } };
 const OPENAI_CALL = { id: "c1", type: "function" as const, function: { name: "search", arguments: '{"q":"x"}' } };
@@ -89,6 +89,17 @@ describe("messageFields", () => {
     ["a plain dict", { role: "user", id: "h1", content: "hi" }, "h1"],
   ])("reads the fields of %s", (_name, value, id) => {
     expect(messageFields(value)["id"]).toBe(id);
+  });
+});
+
+describe("toolCallIdOf", () => {
+  it.each<[string, MessageInput, string | undefined]>([
+    ["a ToolMessage", new ToolMessage({ content: "r", tool_call_id: "c1" }), "c1"],
+    ["a tool dict", { role: "tool", content: "r", tool_call_id: "c1" }, "c1"],
+    ["a stored tool dict", { type: "tool", data: { content: "r", tool_call_id: "c1" } }, "c1"],
+    ["an AIMessage", new AIMessage({ content: "", tool_calls: [CALL] }), undefined],
+  ])("reads the call %s answers", (_name, message, expected) => {
+    expect(toolCallIdOf(toBaseMessage(message, 0))).toBe(expected);
   });
 });
 
