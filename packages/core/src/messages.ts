@@ -117,8 +117,7 @@ function slowKind(value: unknown, index: number): MessageKind {
 }
 
 function toolCallIdOfDict(record: Record<string, unknown>): unknown {
-  const nested = (record["kwargs"] ?? record["data"]) as Record<string, unknown> | undefined;
-  return record["tool_call_id"] ?? nested?.["tool_call_id"];
+  return record["tool_call_id"] ?? messageFields(record)["tool_call_id"];
 }
 
 /**
