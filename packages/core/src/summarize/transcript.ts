@@ -2,6 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { safeJson } from "../estimate.js";
 import { countImages, textOf, toolCallsOf } from "../messages.js";
+import { safeCutAfter, safeCutBefore } from "../text.js";
 import { isSummaryMessage } from "./summary-message.js";
 
 /** Longest tool result kept in a transcript, as head and tail, in characters. */
@@ -9,10 +10,13 @@ const RESULT_CHARS = 1200;
 /** Longest tool-call arguments in a transcript, in characters. */
 const ARGS_CHARS = 2000;
 
+/** The head and tail of `text`, at most `max` UTF-16 units in all, never splitting a surrogate pair. */
 function headTail(text: string, max: number): string {
   if (text.length <= max) return text;
   const half = Math.floor(max / 2);
-  return `${text.slice(0, half)} […${text.length - 2 * half} characters omitted…] ${text.slice(text.length - half)}`;
+  const head = safeCutBefore(text, half);
+  const tail = safeCutAfter(text, text.length - half);
+  return `${text.slice(0, head)} […${tail - head} characters omitted…] ${text.slice(tail)}`;
 }
 
 /**

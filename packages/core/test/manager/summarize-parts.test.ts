@@ -81,6 +81,17 @@ describe("transcript", () => {
     expect(isSummaryMessage(new AIMessage("x"))).toBe(false);
   });
 
+  it("trims results and arguments without splitting a surrogate pair", () => {
+    for (const lead of ["", "x"]) {
+      const emoji = `${lead}${"😀".repeat(3000)}`;
+      const lines = renderTranscript([
+        new AIMessage({ content: "", tool_calls: [{ id: "c", name: "note", args: { text: emoji } }] }),
+        new ToolMessage({ content: emoji, tool_call_id: "c", name: "note" }),
+      ]);
+      for (const line of lines) expect(line).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    }
+  });
+
   it("chunks a long transcript without losing a line", () => {
     const lines = Array.from({ length: 200 }, (_, i) => `user: line ${i} ${"z".repeat(100)}`);
     const chunks = chunkTranscript(lines, 500, estimator);
