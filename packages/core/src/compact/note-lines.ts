@@ -1,4 +1,5 @@
 import { invalidOption } from "../errors.js";
+import { safeCutBefore } from "../text.js";
 
 /** A note split into its YAML frontmatter (with both fences and the newline after them) and its content. */
 export interface NoteParts {
@@ -67,7 +68,10 @@ export function indexHeadings(body: string, maxHeadings: number): HeadingIndex {
         if (fence === undefined) fence = opener;
         else if (opener === fence) fence = undefined;
       } else if (fence === undefined && HEADING.test(text)) {
-        if (headings.length < maxHeadings) headings.push(`L${line} ${text.trim().slice(0, MAX_HEADING_CHARS)}`);
+        if (headings.length < maxHeadings) {
+          const heading = text.trim();
+          headings.push(`L${line} ${heading.slice(0, safeCutBefore(heading, MAX_HEADING_CHARS))}`);
+        }
         else omitted++;
       }
     }

@@ -50,3 +50,13 @@ describe("readNoteLines", () => {
     expect(() => readNoteLines(note, options)).toThrow(field);
   });
 });
+
+describe("indexHeadings: long headings", () => {
+  it.each([0, 1])("cuts a long heading without splitting a surrogate pair (offset %i)", (offset) => {
+    const heading = `# ${"x".repeat(offset)}${"😀".repeat(100)}`;
+    const [line] = indexHeadings(heading, 5).headings;
+    expect(line).toBeDefined();
+    expect(line).not.toMatch(/[\ud800-\udbff]$/);
+    expect((line as string).length).toBeLessThanOrEqual("L1 ".length + 120);
+  });
+});
