@@ -185,6 +185,11 @@ function fromChatMessage(message: BaseMessage, index: number): BaseMessage {
  * the one rule for "has tool calls": the view pairs these calls with their results
  * (law 3), so `invalid_tool_calls` and a legacy `additional_kwargs.function_call`,
  * which no ToolMessage can answer in the view, do not make a tool-calling message.
+ *
+ * @example
+ * ```ts
+ * toolCallsOf(new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "search", args: {} }] })).length; // 1
+ * ```
  */
 export function toolCallsOf(message: BaseMessage): NonNullable<AIMessage["tool_calls"]> {
   return (message as AIMessage).tool_calls ?? [];
@@ -207,6 +212,11 @@ export function toolCallIdOf(message: BaseMessage): string | undefined {
  * The record holding a message's fields, whatever shape it was serialized in: the
  * message itself, the `kwargs` of an `lc` constructor dict, the `data` of a stored
  * `{ type, data }` dict, or a plain `{ type | role, content, … }` dict.
+ *
+ * @example
+ * ```ts
+ * messageFields({ type: "human", data: { id: "h1", content: "hi" } }); // { id: "h1", content: "hi" }
+ * ```
  */
 export function messageFields(value: object): Record<string, unknown> {
   if (isBaseMessage(value)) return value as unknown as Record<string, unknown>;
