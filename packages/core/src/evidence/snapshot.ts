@@ -36,6 +36,11 @@ function textPart(value: unknown): string {
   return safeJson(value);
 }
 
+/**
+ * The calls as serialized, invalid ones included. These parts feed the lineage digests
+ * stores keep, so they do not follow `toolCallsOf`: reading them another way would
+ * make every stored evidence state look like another conversation.
+ */
 function toolCallParts(fields: Record<string, unknown>, index: number): string[] {
   const parts: string[] = [];
   for (const list of [fields["tool_calls"], fields["invalid_tool_calls"]]) {
