@@ -43,6 +43,11 @@ export interface SettingSpec {
   readonly defaultNote?: string;
   /** The environment variable that sets it (budget fields). */
   readonly env?: string;
+  /**
+   * True for a request setting that LangGraph's per-request schema
+   * (`config.configurable.context`) does not accept; `overrides` of `manager.build` do.
+   */
+  readonly notInRequestConfig?: boolean;
   /** One line for the docs table (markdown). */
   readonly doc: string;
 }
@@ -50,7 +55,7 @@ export interface SettingSpec {
 /**
  * Every numeric and boolean setting of the view, the budget, the context manager and
  * `compactToolResult`: the one place their bounds and defaults are written. Order is
- * the order of the docs tables.
+ * the order of the docs tables and of LangGraph's per-request keys.
  *
  * @example
  * ```ts
@@ -65,28 +70,6 @@ export const SETTINGS_SPEC = Object.freeze({
   safetyReserve: { group: "budget", scope: "request", type: "integer", min: 0, default: 2048, doc: "room for estimation error" },
   memoryBudget: { group: "budget", scope: "request", type: "integer", min: 0, default: 1000, doc: "separate budget for saved memories" },
 
-  dropStep: {
-    group: "view", scope: "request", type: "number", min: 0, max: 0.9, default: 0.25,
-    doc: "how far the head of the view may move at once when older turns must go: the kept turns fill at least `1 − 3 × dropStep` of the history budget, the oldest one a stable anchor (0 = exactly what is needed; see [concepts](concepts.md#why-the-head-moves-in-steps))",
-  },
-  maxOlderMessageTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 1000, doc: "longest text an older message keeps before it becomes an excerpt" },
-  maxToolCallProseTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 200, doc: "longest prose of an older AI message that also calls tools" },
-  excerptBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 600, doc: "tokens for excerpts of dropped turns when no summary is given (0 = off)" },
-  keepRecentToolResults: { group: "view", scope: "request", type: "integer", min: 0, default: 3, doc: "newest tool results micro-compaction keeps; older ones are cleared when over budget" },
-  maxToolResultTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 2000, doc: "largest tool result kept whole when over budget" },
-  imageInputs: {
-    group: "view", scope: "request", type: "boolean", default: true, defaultNote: "false when the model's profile says `imageInputs: false`",
-    doc: "`false`: every image becomes a placeholder, the current turn's too; older turns always get placeholders",
-  },
-  clearStep: {
-    group: "view", scope: "request", type: "integer", min: 1, default: 4,
-    doc: "older tool results are cleared in steps of about this many: past `keepRecentToolResults` they stay whole up to a stable anchor result, at most `4 × (clearStep − 1)` extra (1 = clear each as it passes `keepRecentToolResults`)",
-  },
-  cacheBreakpoints: { group: "view", scope: "request", type: "boolean", default: false, doc: "mark Anthropic prompt-cache breakpoints on the view (below)" },
-  pinOpeningRequest: { group: "view", scope: "request", type: "boolean", default: true, doc: "keep the first user message in every view, labelled, after the system message (see [concepts.md](concepts.md#pinned-context))" },
-  maxOpeningRequestTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 1500, doc: "longest opening request kept verbatim; beyond it an excerpt of its beginning and end" },
-  pinnedBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 3000, doc: "tokens shared by the messages pinned with `pinMessage` or `pin`; the oldest are excerpted, then left out (0 = off)" },
-
   summarize: { group: "summarize", scope: "request", type: "boolean", default: true, doc: "per-request switch: `false` drops older turns instead of summarizing them" },
   triggerRatio: {
     group: "summarize", scope: "request", type: "number", min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, default: 0.75,
@@ -98,6 +81,28 @@ export const SETTINGS_SPEC = Object.freeze({
     group: "summarize", scope: "request", type: "integer", min: 0, default: { shareOfPromptLimit: 0.4 },
     doc: "stop gathering there, at the previous safe cut; the rest of the limit is room for the turns to come, so a summary is not needed again at once",
   },
+
+  dropStep: {
+    group: "view", scope: "request", type: "number", min: 0, max: 0.9, default: 0.25,
+    doc: "how far the head of the view may move at once when older turns must go: the kept turns fill at least `1 − 3 × dropStep` of the history budget, the oldest one a stable anchor (0 = exactly what is needed; see [concepts](concepts.md#why-the-head-moves-in-steps))",
+  },
+  maxOlderMessageTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 1000, doc: "longest text an older message keeps before it becomes an excerpt" },
+  maxToolCallProseTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 200, doc: "longest prose of an older AI message that also calls tools" },
+  excerptBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 600, doc: "tokens for excerpts of dropped turns when no summary is given (0 = off)" },
+  keepRecentToolResults: { group: "view", scope: "request", type: "integer", min: 0, default: 3, doc: "newest tool results micro-compaction keeps; older ones are cleared when over budget" },
+  maxToolResultTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 2000, doc: "largest tool result kept whole when over budget" },
+  imageInputs: {
+    group: "view", scope: "request", notInRequestConfig: true, type: "boolean", default: true, defaultNote: "false when the model's profile says `imageInputs: false`",
+    doc: "`false`: every image becomes a placeholder, the current turn's too; older turns always get placeholders",
+  },
+  clearStep: {
+    group: "view", scope: "request", type: "integer", min: 1, default: 4,
+    doc: "older tool results are cleared in steps of about this many: past `keepRecentToolResults` they stay whole up to a stable anchor result, at most `4 × (clearStep − 1)` extra (1 = clear each as it passes `keepRecentToolResults`)",
+  },
+  cacheBreakpoints: { group: "view", scope: "request", type: "boolean", default: false, doc: "mark Anthropic prompt-cache breakpoints on the view (below)" },
+  pinOpeningRequest: { group: "view", scope: "request", type: "boolean", default: true, doc: "keep the first user message in every view, labelled, after the system message (see [concepts.md](concepts.md#pinned-context))" },
+  maxOpeningRequestTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 1500, doc: "longest opening request kept verbatim; beyond it an excerpt of its beginning and end" },
+  pinnedBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 3000, doc: "tokens shared by the messages pinned with `pinMessage` or `pin`; the oldest are excerpted, then left out (0 = off)" },
 
   summarizerInputTokens: { group: "manager", scope: "factory", type: "integer", min: 1, default: 6000, doc: "largest transcript chunk per summarizer call" },
   summarizerTimeoutMs: {
