@@ -1,4 +1,4 @@
-import { describeValue, SETTINGS_SPEC, settingExpectation, type ContextSettings, type SettingName, type SettingSpec } from "@contextview/core";
+import { describeValue, SETTINGS_SPEC, settingExpectation, type Budget, type ContextSettings, type SettingName, type SettingSpec } from "@contextview/core";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
 
@@ -9,7 +9,8 @@ type RequestSettings<G extends boolean> = {
 }[SettingName];
 type Not<B extends boolean> = B extends true ? false : true;
 type SchemaOf<K extends SettingName> = z.ZodOptional<Spec[K]["type"] extends "boolean" ? z.ZodBoolean : z.ZodNumber>;
-type ShapeOf<K extends SettingName> = { [F in K]: SchemaOf<F> };
+/** Mapped over `ContextSettings`/`Budget` so each key keeps their JSDoc (defaults, meaning) in editors. */
+type ShapeOf<K extends SettingName> = { [F in keyof Pick<Required<ContextSettings> & Budget, K>]: SchemaOf<F> };
 
 /** The zod schema of one setting, with the bounds of its spec. */
 function schemaOf(field: SettingName): z.ZodOptional<z.ZodBoolean | z.ZodNumber> {
@@ -49,7 +50,7 @@ function shapeOf<K extends SettingName>(inBudget: boolean): ShapeOf<K> {
  * ```
  */
 export const contextConfigSchema = z.strictObject({
-  /** Budget fields, in estimated tokens. @default DEFAULT_BUDGET of @contextview/core (and the environment) */
+  /** Budget fields, in estimated tokens. @default core's `DEFAULT_BUDGET` (and the environment) */
   budget: z.strictObject(shapeOf<RequestSettings<true>>(true)).optional(),
   ...shapeOf<RequestSettings<false>>(false),
 });
