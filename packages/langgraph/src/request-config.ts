@@ -10,7 +10,7 @@ type RequestSettings<G extends boolean> = {
 type Not<B extends boolean> = B extends true ? false : true;
 type SchemaOf<K extends SettingName> = z.ZodOptional<Spec[K]["type"] extends "boolean" ? z.ZodBoolean : z.ZodNumber>;
 /** Mapped over `ContextSettings`/`Budget` so each key keeps their JSDoc (defaults, meaning) in editors. */
-type ShapeOf<K extends SettingName> = { [F in keyof Pick<Required<ContextSettings> & Budget, K>]: SchemaOf<F> };
+type ShapeOf<K extends SettingName> = { [F in keyof Pick<Required<ContextSettings> & Budget, K & keyof (ContextSettings & Budget)>]: SchemaOf<F & SettingName> };
 
 /** The zod schema of one setting, with the bounds of its spec. */
 function schemaOf(field: SettingName): z.ZodOptional<z.ZodBoolean | z.ZodNumber> {

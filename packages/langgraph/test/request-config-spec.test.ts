@@ -1,5 +1,28 @@
 import { settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core";
-import { CONTEXT_SETTING_KEYS, ContextIntegrationError, contextConfigSchema, createContextNode, parseContextConfig } from "@contextview/langgraph";
+import { CONTEXT_SETTING_KEYS, ContextIntegrationError, contextConfigSchema, createContextNode, parseContextConfig, type ContextConfig } from "@contextview/langgraph";
+
+// The inferred type is part of the API: checked by `pnpm typecheck`.
+type Expected = {
+  budget?: { contextWindow?: number | undefined; promptBudget?: number | undefined; responseReserve?: number | undefined; safetyReserve?: number | undefined; memoryBudget?: number | undefined } | undefined;
+  summarize?: boolean | undefined;
+  triggerRatio?: number | undefined;
+  keepMinTokens?: number | undefined;
+  keepMinText?: number | undefined;
+  keepMaxTokens?: number | undefined;
+  dropStep?: number | undefined;
+  maxOlderMessageTokens?: number | undefined;
+  maxToolCallProseTokens?: number | undefined;
+  excerptBudget?: number | undefined;
+  keepRecentToolResults?: number | undefined;
+  maxToolResultTokens?: number | undefined;
+  clearStep?: number | undefined;
+  cacheBreakpoints?: boolean | undefined;
+  pinOpeningRequest?: boolean | undefined;
+  maxOpeningRequestTokens?: number | undefined;
+  pinnedBudget?: number | undefined;
+};
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const inferredTypeIsUnchanged: Same<ContextConfig, Expected> = true;
 
 const spec = (field: SettingName): SettingSpec => SETTINGS_SPEC[field];
 const REQUEST = (Object.keys(SETTINGS_SPEC) as SettingName[]).filter((field) => spec(field).scope === "request" && spec(field).notInRequestConfig !== true);
@@ -38,6 +61,10 @@ function errorOf(run: () => unknown): ContextIntegrationError {
 }
 
 describe("contextConfigSchema, built from SETTINGS_SPEC", () => {
+  it("infers the same ContextConfig type as before", () => {
+    expect(inferredTypeIsUnchanged).toBe(true);
+  });
+
   it("has one key per request setting (budget fields under `budget`), in spec order", () => {
     const topLevel = REQUEST.filter((field) => spec(field).group !== "budget");
     expect(CONTEXT_SETTING_KEYS).toEqual(["budget", ...topLevel]);
