@@ -14,6 +14,7 @@ const TABLES = {
   budget: { groups: ["budget"], columns: ["option", "default", "env", "accepts", "meaning"] },
   view: { groups: ["view"], columns: ["option", "default", "accepts", "meaning"] },
   summarize: { groups: ["summarize", "manager"], columns: ["option", "default", "accepts", "meaning"] },
+  estimator: { groups: ["estimator"], columns: ["option", "default", "accepts", "meaning"] },
   request: { groups: ["budget", "summarize", "view"], columns: ["field", "accepts", "default"] },
 } as const satisfies Record<string, { groups: readonly SettingGroup[]; columns: readonly string[] }>;
 

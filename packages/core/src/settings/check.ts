@@ -19,6 +19,7 @@ function expectationOf(spec: SettingSpec): string {
   const { min, max } = spec;
   const why = spec.maxReason === undefined ? "" : ` (${spec.maxReason})`;
   if (spec.type === "number") {
+    if (min === 0 && spec.exclusiveMin && max === undefined) return "a positive finite number";
     if (min === undefined || max === undefined) return "a finite number";
     if (spec.exclusiveMin && spec.exclusiveMax) return `a number between ${min} and ${max} (exclusive)`;
     return `a number from ${min} to ${max}${why}`;

@@ -6,7 +6,7 @@
 export type SettingScope = "request" | "factory";
 
 /** The option table a setting belongs to (one table per group in docs/configuration.md). */
-export type SettingGroup = "budget" | "view" | "summarize" | "manager" | "compact";
+export type SettingGroup = "budget" | "view" | "summarize" | "manager" | "estimator" | "compact";
 
 /**
  * A default worked out per call from the prompt limit (the budget's `promptLimit`,
@@ -53,8 +53,8 @@ export interface SettingSpec {
 }
 
 /**
- * Every numeric and boolean setting of the view, the budget, the context manager and
- * `compactToolResult`: the one place their bounds and defaults are written. Order is
+ * Every numeric and boolean setting of the view, the budget, the context manager, the
+ * default estimator and `compactToolResult`: the one place their bounds and defaults are written. Order is
  * the order of the docs tables and of LangGraph's per-request keys.
  *
  * @example
@@ -112,6 +112,11 @@ export const SETTINGS_SPEC = Object.freeze({
   maxSummarizerFailures: { group: "manager", scope: "factory", type: "integer", min: 1, default: 3, doc: "consecutive summarizer failures before a cool-down" },
   summarizerCooldownMs: { group: "manager", scope: "factory", type: "integer", min: 1, default: 300000, doc: "how long summarizing is skipped after that" },
   calibrate: { group: "manager", scope: "factory", type: "boolean", default: true, doc: "learn actual/estimated tokens from `usage_metadata.input_tokens` (ratio bounded to 0.5–3)" },
+
+  messageOverhead: { group: "estimator", scope: "factory", type: "integer", min: 0, default: 4, doc: "tokens per message for role and framing" },
+  imageTokens: { group: "estimator", scope: "factory", type: "integer", min: 0, default: 1024, doc: "tokens per image, whatever its encoded size" },
+  toolOverhead: { group: "estimator", scope: "factory", type: "integer", min: 0, default: 8, doc: "tokens per tool call and per tool schema" },
+  scale: { group: "estimator", scope: "factory", type: "number", min: 0, exclusiveMin: true, default: 1, doc: "multiplies every estimate" },
 
   maxHeadings: { group: "compact", scope: "factory", type: "integer", min: 1, default: 24, doc: "longest heading index" },
   maxDepth: { group: "compact", scope: "factory", type: "integer", min: 1, max: 1000, default: 200, doc: "deepest nesting projected" },

@@ -11,8 +11,8 @@ describe("the settings tables of the docs", () => {
     expect(text).toBe(withSettingsTables(text));
   });
 
-  it("marks the budget, view and summarizing tables of configuration.md and the per-request table of langgraph.md", () => {
-    expect(markedTables(read("docs/configuration.md"))).toEqual(["budget", "view", "summarize"]);
+  it("marks the budget, view, estimator and summarizing tables of configuration.md and the per-request table of langgraph.md", () => {
+    expect(markedTables(read("docs/configuration.md"))).toEqual(["budget", "view", "estimator", "summarize"]);
     expect(markedTables(read("docs/langgraph.md"))).toEqual(["request"]);
   });
 

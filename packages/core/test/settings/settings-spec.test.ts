@@ -5,6 +5,7 @@ import {
   compactToolResult,
   ContextViewError,
   createContextManager,
+  createEstimator,
   DEFAULT_BUDGET,
   DEFAULT_VIEW_OPTIONS,
   MAX_TIMER_MS,
@@ -121,6 +122,10 @@ describe("validation derived from SETTINGS_SPEC, through the public entry points
     const manager = createContextManager();
     const request = { messages: [new HumanMessage("q")], key: { userId: "u", conversationId: "c" }, overrides: { [field]: value } };
     expectNames(await rejectionOf(() => manager.build(request)), `context.${field}`, field);
+  });
+
+  it.each(cases("estimator"))("createEstimator refuses %s = %p", (field, value) => {
+    expectNames(errorOf(() => createEstimator({ [field]: value })), field, field);
   });
 
   it.each(cases("compact"))("compactToolResult refuses %s = %p", (field, value) => {
