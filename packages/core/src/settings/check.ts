@@ -14,20 +14,44 @@ export function settingExpectation(field: SettingName): string {
   return expectationOf(SETTINGS_SPEC[field]);
 }
 
-function expectationOf(spec: SettingSpec): string {
+/** What a value must be: the part of a {@link SettingSpec} that validation reads. */
+export type Bound = Pick<SettingSpec, "type" | "min" | "max" | "exclusiveMin" | "exclusiveMax" | "maxReason">;
+
+/**
+ * The value when it is within `bound`, else `INVALID_OPTION` naming `name`; for values
+ * that are not settings (stored state, counts read back), phrased as settings are.
+ *
+ * @example
+ * ```ts
+ * checkBound("state.cursor", { type: "integer", min: 0 }, -1); // throws: Expected `state.cursor` to be a non-negative integer, got -1
+ * ```
+ */
+export function checkBound(name: string, bound: Bound, value: unknown): number | boolean {
+  if (!withinBound(bound, value)) throw invalidOption(name, expectationOf(bound), value);
+  return value as number | boolean;
+}
+
+function expectationOf(spec: Bound): string {
   if (spec.type === "boolean") return "a boolean";
-  const { min, max } = spec;
+  const { min, max, exclusiveMin = false, exclusiveMax = false } = spec;
   const why = spec.maxReason === undefined ? "" : ` (${spec.maxReason})`;
-  if (spec.type === "number") {
-    if (min === 0 && spec.exclusiveMin && max === undefined) return "a positive finite number";
-    if (min === undefined || max === undefined) return "a finite number";
-    if (spec.exclusiveMin && spec.exclusiveMax) return `a number between ${min} and ${max} (exclusive)`;
-    return `a number from ${min} to ${max}${why}`;
+  const kind = spec.type === "integer" ? "integer" : "number";
+  // The phrases people read most often first; the general form covers the rest.
+  if (max === undefined && !exclusiveMin) {
+    if (min === undefined) return spec.type === "integer" ? "an integer" : "a finite number";
+    if (min === 0) return spec.type === "integer" ? "a non-negative integer" : "a finite number of at least 0";
+    if (min === 1 && spec.type === "integer") return "a positive integer";
   }
-  if (max !== undefined) return `an integer from ${min ?? Number.MIN_SAFE_INTEGER} to ${max}${why}`;
-  if (min === 0) return "a non-negative integer";
-  if (min === 1) return "a positive integer";
-  return min === undefined ? "an integer" : `an integer of at least ${min}`;
+  if (max === undefined && exclusiveMin && min === 0) return spec.type === "integer" ? "a positive integer" : "a positive finite number";
+  if (min !== undefined && max !== undefined && exclusiveMin === exclusiveMax) {
+    return exclusiveMin ? `a ${kind} between ${min} and ${max} (exclusive)${why}` : `${kind === "integer" ? "an" : "a"} ${kind} from ${min} to ${max}${why}`;
+  }
+  const parts = [
+    ...(min === undefined ? [] : [exclusiveMin ? `greater than ${min}` : `at least ${min}`]),
+    ...(max === undefined ? [] : [`${exclusiveMax ? "below" : "at most"} ${max}${why}`]),
+  ];
+  const phrase = parts.join(" and ");
+  return `${kind === "integer" ? "an integer" : "a finite number"} ${phrase.startsWith("at ") ? "of " : ""}${phrase}`;
 }
 
 /**
@@ -39,7 +63,10 @@ function expectationOf(spec: SettingSpec): string {
  * ```
  */
 export function acceptsSetting(field: SettingName, value: unknown): boolean {
-  const spec: SettingSpec = SETTINGS_SPEC[field];
+  return withinBound(SETTINGS_SPEC[field], value);
+}
+
+function withinBound(spec: Bound, value: unknown): boolean {
   if (spec.type === "boolean") return typeof value === "boolean";
   if (typeof value !== "number") return false;
   if (spec.type === "integer" ? !Number.isSafeInteger(value) : !Number.isFinite(value)) return false;
