@@ -75,6 +75,8 @@ export const SETTINGS_SPEC = Object.freeze({
     group: "summarize", scope: "request", type: "number", min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, default: 0.75,
     doc: "seed 2 trigger ratio of the context window (see [summarizing.md](summarizing.md))",
   },
+  // Shares of the limit rather than counts: the kept tail must leave room for the turns
+  // to come, or every call would summarize again.
   keepMinTokens: { group: "summarize", scope: "request", type: "integer", min: 0, default: { shareOfPromptLimit: 0.15 }, doc: "newest tokens kept verbatim after a summary" },
   keepMinText: { group: "summarize", scope: "request", type: "integer", min: 0, default: 4, doc: "…and at least this many text messages" },
   keepMaxTokens: {
@@ -105,6 +107,7 @@ export const SETTINGS_SPEC = Object.freeze({
   pinnedBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 3000, doc: "tokens shared by the messages pinned with `pinMessage` or `pin`; the oldest are excerpted, then left out (0 = off)" },
 
   summarizerInputTokens: { group: "manager", scope: "factory", type: "integer", min: 1, default: 6000, doc: "largest transcript chunk per summarizer call" },
+  // Node fires a longer timer after about 1 ms: refuse it rather than time every summary out.
   summarizerTimeoutMs: {
     group: "manager", scope: "factory", type: "integer", min: 1, max: 2_147_483_647, maxReason: "Node's longest timer", default: 60000,
     doc: "a slower summarizer call fails",

@@ -20,20 +20,18 @@ export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.free
 );
 
 /**
- * Validate view options once and fill in defaults. Throws `INVALID_OPTION` naming the field
- * (after `prefix`, e.g. `context.` for a request's overrides).
+ * Validate view options once and fill in defaults. Throws `INVALID_OPTION` naming the field.
  *
- * @default prefix ""
  * @example
  * ```ts
  * resolveViewOptions({ dropStep: 0.5 }).keepRecentToolResults; // 3
  * ```
  */
-export function resolveViewOptions(options: ViewOptions = {}, prefix = ""): Required<ViewOptions> {
+export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOptions> {
   const out: Record<string, unknown> = { ...DEFAULT_VIEW_OPTIONS };
   for (const field of VIEW_FIELDS) {
     const value = options[field];
-    if (value !== undefined) out[field] = checkSetting(field, value, `${prefix}${field}`);
+    if (value !== undefined) out[field] = checkSetting(field, value);
   }
   return out as Required<ViewOptions>;
 }
