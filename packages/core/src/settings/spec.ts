@@ -52,10 +52,19 @@ export interface SettingSpec {
   readonly doc: string;
 }
 
+function frozen<T extends Record<string, SettingSpec>>(spec: T): T {
+  for (const entry of Object.values(spec)) {
+    Object.freeze(entry);
+    if (typeof entry.default === "object") Object.freeze(entry.default);
+  }
+  return Object.freeze(spec);
+}
+
 /**
  * Every numeric and boolean setting of the view, the budget, the context manager, the
- * default estimator and `compactToolResult`: the one place their bounds and defaults are written. Order is
- * the order of the docs tables and of LangGraph's per-request keys.
+ * default estimator and `compactToolResult`: the one place their bounds and defaults
+ * are written. Order is the order of the docs tables and of LangGraph's per-request
+ * keys. Frozen to the leaves: validation reads it on every call.
  *
  * @example
  * ```ts
@@ -63,7 +72,7 @@ export interface SettingSpec {
  * SETTINGS_SPEC.keepMinTokens.default; // { shareOfPromptLimit: 0.15 }
  * ```
  */
-export const SETTINGS_SPEC = Object.freeze({
+export const SETTINGS_SPEC = frozen({
   contextWindow: { group: "budget", scope: "request", type: "integer", min: 1, default: 32768, env: "CONTEXT_WINDOW_TOKENS", doc: "the smallest context window across the models you call" },
   promptBudget: { group: "budget", scope: "request", type: "integer", min: 1, default: 16000, env: "PROMPT_BUDGET_TOKENS", doc: "target for the whole prompt, tools and instructions included" },
   responseReserve: { group: "budget", scope: "request", type: "integer", min: 0, default: 4096, env: "RESPONSE_RESERVE_TOKENS", doc: "room for the answer (its maximum output tokens)" },
@@ -93,6 +102,7 @@ export const SETTINGS_SPEC = Object.freeze({
   excerptBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 600, doc: "tokens for excerpts of dropped turns when no summary is given (0 = off)" },
   keepRecentToolResults: { group: "view", scope: "request", type: "integer", min: 0, default: 3, doc: "newest tool results micro-compaction keeps; older ones are cleared when over budget" },
   maxToolResultTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 2000, doc: "largest tool result kept whole when over budget" },
+  // LangGraph's per-request schema never took it: there the model's profile decides it per call.
   imageInputs: {
     group: "view", scope: "request", notInRequestConfig: true, type: "boolean", default: true, defaultNote: "false when the model's profile says `imageInputs: false`",
     doc: "`false`: every image becomes a placeholder, the current turn's too; older turns always get placeholders",
