@@ -24,6 +24,15 @@ function schemaOf(field: SettingName): z.ZodOptional<z.ZodBoolean | z.ZodNumber>
   return schema.optional();
 }
 
+/**
+ * The shape of {@link contextConfigSchema}, named so its declaration keeps the JSDoc
+ * of each setting (a shape TypeScript spelled out would drop it).
+ */
+type ContextConfigShape = {
+  /** Budget fields, in estimated tokens. @default core's `DEFAULT_BUDGET` (and the environment) */
+  budget: z.ZodOptional<z.ZodObject<ShapeOf<RequestSettings<true>>, z.core.$strict>>;
+} & ShapeOf<RequestSettings<false>>;
+
 function shapeOf<K extends SettingName>(inBudget: boolean): ShapeOf<K> {
   const fields = (Object.keys(SETTINGS_SPEC) as SettingName[]).filter((field) => {
     const spec: SettingSpec = SETTINGS_SPEC[field];
@@ -49,7 +58,7 @@ function shapeOf<K extends SettingName>(inBudget: boolean): ShapeOf<K> {
  * });
  * ```
  */
-export const contextConfigSchema = z.strictObject({
+export const contextConfigSchema: z.ZodObject<ContextConfigShape, z.core.$strict> = z.strictObject({
   /** Budget fields, in estimated tokens. @default core's `DEFAULT_BUDGET` (and the environment) */
   budget: z.strictObject(shapeOf<RequestSettings<true>>(true)).optional(),
   ...shapeOf<RequestSettings<false>>(false),
