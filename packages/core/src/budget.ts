@@ -1,5 +1,6 @@
-import { describeValue, invalidOption } from "./errors.js";
-import { ContextViewError } from "./errors.js";
+import { ContextViewError, describeValue, invalidOption } from "./errors.js";
+import { acceptsSetting, checkSetting, settingExpectation } from "./settings/check.js";
+import { SETTINGS_SPEC, type SettingSpec } from "./settings/spec.js";
 
 /** Token budget of one model call. All values are estimated tokens. */
 export interface Budget {
@@ -46,22 +47,29 @@ export interface ResolvedBudget extends Readonly<Budget> {
  * ```
  */
 export const DEFAULT_BUDGET: Readonly<Budget> = Object.freeze({
-  contextWindow: 32768,
-  promptBudget: 16000,
-  responseReserve: 4096,
-  safetyReserve: 2048,
-  memoryBudget: 1000,
+  contextWindow: SETTINGS_SPEC.contextWindow.default,
+  promptBudget: SETTINGS_SPEC.promptBudget.default,
+  responseReserve: SETTINGS_SPEC.responseReserve.default,
+  safetyReserve: SETTINGS_SPEC.safetyReserve.default,
+  memoryBudget: SETTINGS_SPEC.memoryBudget.default,
 });
 
-/** Environment variables read by {@link resolveBudget}, by field. */
-export const BUDGET_ENV: Readonly<Partial<Record<keyof Budget, string>>> = Object.freeze({
-  contextWindow: "CONTEXT_WINDOW_TOKENS",
-  promptBudget: "PROMPT_BUDGET_TOKENS",
-  responseReserve: "RESPONSE_RESERVE_TOKENS",
-});
-
-const POSITIVE: ReadonlySet<keyof Budget> = new Set(["contextWindow", "promptBudget"]);
 const FIELDS = Object.keys(DEFAULT_BUDGET) as (keyof Budget)[];
+
+/**
+ * Environment variables read by {@link resolveBudget}, by field.
+ *
+ * @example
+ * ```ts
+ * BUDGET_ENV.promptBudget; // "PROMPT_BUDGET_TOKENS"
+ * ```
+ */
+export const BUDGET_ENV: Readonly<Partial<Record<keyof Budget, string>>> = Object.freeze(
+  Object.fromEntries(FIELDS.flatMap((field) => {
+    const spec: SettingSpec = SETTINGS_SPEC[field];
+    return spec.env === undefined ? [] : [[field, spec.env]];
+  })),
+);
 
 function defaultEnv(): Record<string, string | undefined> {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
@@ -94,17 +102,17 @@ export function resolveBudget(
     const raw = envName === undefined ? undefined : env[envName];
     if (raw !== undefined && raw.trim() !== "") {
       const text = raw.trim();
-      if (!/^\d+$/.test(text)) {
-        throw new ContextViewError(
-          "INVALID_OPTION",
-          `Expected \`${envName}\` (environment, for \`${field}\`) to be a ${POSITIVE.has(field) ? "positive" : "non-negative"} integer, got ${describeValue(raw)}`,
-          { field, env: envName },
-        );
+      // Only whole numbers: `Number` would read "1e3", "0x10" and " " too.
+      if (!/^\d+$/.test(text) || !acceptsSetting(field, Number(text))) {
+        throw new ContextViewError("INVALID_OPTION", `Expected \`${envName}\` (environment, for \`${field}\`) to be ${settingExpectation(field)}, got ${describeValue(raw)}`, {
+          field,
+          env: envName,
+        });
       }
-      out[field] = checkField(field, Number(text), envName);
+      out[field] = Number(text);
     }
     const value = overrides[field];
-    if (value !== undefined) out[field] = checkField(field, value);
+    if (value !== undefined) out[field] = checkSetting(field, value);
   }
   for (const key of Object.keys(overrides)) {
     if (!(FIELDS as string[]).includes(key)) {
@@ -120,13 +128,4 @@ export function resolveBudget(
     );
   }
   return Object.freeze({ ...out, promptLimit: Math.min(out.promptBudget, room) });
-}
-
-function checkField(field: keyof Budget, value: unknown, envName?: string): number {
-  const positive = POSITIVE.has(field);
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < (positive ? 1 : 0)) {
-    const name = envName ? `${envName}\` (environment, for \`${field})` : field;
-    throw invalidOption(name, `a ${positive ? "positive" : "non-negative"} integer`, value);
-  }
-  return value;
 }

@@ -4,6 +4,8 @@ import { ContextViewError, describeValue, invalidOption } from "./errors.js";
 import { estimateTextTokens } from "./estimators/text-tokens.js";
 import { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 import { blockText, isImageBlock, toolCallIdOf, toolCallsOf } from "./messages.js";
+import { settingOrDefault } from "./settings/check.js";
+import { SETTINGS_SPEC } from "./settings/spec.js";
 
 /**
  * Estimates tokens. Deterministic: the same input always gives the same number.
@@ -57,8 +59,13 @@ export interface EstimatorOptions {
   scale?: number;
 }
 
-/** Defaults of {@link EstimatorOptions}. */
-export const DEFAULT_ESTIMATOR_OPTIONS = Object.freeze({ messageOverhead: 4, imageTokens: 1024, toolOverhead: 8, scale: 1 });
+/** Defaults of {@link EstimatorOptions} (read from `SETTINGS_SPEC`). */
+export const DEFAULT_ESTIMATOR_OPTIONS = Object.freeze({
+  messageOverhead: SETTINGS_SPEC.messageOverhead.default,
+  imageTokens: SETTINGS_SPEC.imageTokens.default,
+  toolOverhead: SETTINGS_SPEC.toolOverhead.default,
+  scale: SETTINGS_SPEC.scale.default,
+});
 
 /**
  * JSON text of a value that need not serialize (tool schemas): a value
@@ -148,12 +155,6 @@ export function checkEstimator(value: unknown, field: string): Estimator | undef
 /** Estimators whose results are known to be checked: ours, and wrapped ones. */
 const checked = new WeakSet<Estimator>();
 
-function checkCount(field: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw invalidOption(field, "a non-negative integer", value);
-  return value;
-}
-
 /**
  * Create the default estimator: {@link estimateTextTokens} per text (digit- and
  * symbol-aware, within 0.95 of js-tiktoken on the eval's views), a per-message
@@ -173,11 +174,10 @@ function checkCount(field: string, value: number | undefined, fallback: number):
  */
 export function createEstimator(options: EstimatorOptions = {}): Estimator {
   if (options.tokenCounter !== undefined) return estimatorFromTokenCounter(options.tokenCounter, options);
-  const messageOverhead = checkCount("messageOverhead", options.messageOverhead, DEFAULT_ESTIMATOR_OPTIONS.messageOverhead);
-  const imageTokens = checkCount("imageTokens", options.imageTokens, DEFAULT_ESTIMATOR_OPTIONS.imageTokens);
-  const toolOverhead = checkCount("toolOverhead", options.toolOverhead, DEFAULT_ESTIMATOR_OPTIONS.toolOverhead);
-  const scale = options.scale ?? 1;
-  if (typeof scale !== "number" || !Number.isFinite(scale) || scale <= 0) throw invalidOption("scale", "a positive finite number", scale);
+  const messageOverhead = settingOrDefault("messageOverhead", options.messageOverhead);
+  const imageTokens = settingOrDefault("imageTokens", options.imageTokens);
+  const toolOverhead = settingOrDefault("toolOverhead", options.toolOverhead);
+  const scale = settingOrDefault("scale", options.scale);
   const tokenizer = options.tokenizer;
   if (tokenizer !== undefined && typeof tokenizer !== "function") throw invalidOption("tokenizer", "a function (text) => number", tokenizer);
 

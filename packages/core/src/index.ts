@@ -19,6 +19,7 @@ export { textOf, countImages, isImageBlock, kindOf, newestRequestIndex, type Mes
 // -- view (issue: core view engine) --
 export { buildContext } from "./view/build-context.js";
 export { DEFAULT_VIEW_OPTIONS, resolveViewOptions } from "./view/options.js";
+export { SETTINGS_SPEC, checkSetting, settingExpectation, type SettingName, type SettingSpec } from "./settings/index.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
 export { ANTHROPIC_MAX_BREAKPOINTS, countCacheBreakpoints, markCacheBreakpoints } from "./view/cache-breakpoints.js";
 export { IMAGE_PLACEHOLDER } from "./view/older.js";

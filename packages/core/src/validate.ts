@@ -1,4 +1,8 @@
 import { invalidOption } from "./errors.js";
+import { checkBound, type Bound } from "./settings/check.js";
+
+const COUNT: Bound = { type: "integer", min: 0 };
+const FINITE: Bound = { type: "number" };
 
 /** The value as a plain record, or `INVALID_OPTION` naming `field`. */
 export function objectAt(field: string, value: unknown): Record<string, unknown> {
@@ -8,12 +12,10 @@ export function objectAt(field: string, value: unknown): Record<string, unknown>
 
 /** The value as a non-negative safe integer, or `INVALID_OPTION` naming `field`. */
 export function countAt(field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw invalidOption(field, "a non-negative integer", value);
-  return value;
+  return checkBound(field, COUNT, value) as number;
 }
 
 /** The value as a finite number, or `INVALID_OPTION` naming `field`. */
 export function finiteAt(field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) throw invalidOption(field, "a finite number", value);
-  return value;
+  return checkBound(field, FINITE, value) as number;
 }

@@ -1,40 +1,51 @@
-import { describeValue, type ContextSettings } from "@contextview/core";
+import { describeValue, SETTINGS_SPEC, settingExpectation, type Budget, type ContextSettings, type SettingName, type SettingSpec } from "@contextview/core";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
 
-const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const nonNegativeInt = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+type Spec = typeof SETTINGS_SPEC;
+/** The settings one request may override, in the group `G` (budget fields sit under `budget`). */
+type RequestSettings<G extends boolean> = {
+  [K in SettingName]: Spec[K] extends { notInRequestConfig: true } ? never : Spec[K]["scope"] extends "request" ? ((Spec[K]["group"] extends "budget" ? G : Not<G>) extends true ? K : never) : never;
+}[SettingName];
+type Not<B extends boolean> = B extends true ? false : true;
+type SchemaOf<K extends SettingName> = z.ZodOptional<Spec[K]["type"] extends "boolean" ? z.ZodBoolean : z.ZodNumber>;
+/** Mapped over `ContextSettings`/`Budget` so each key keeps their JSDoc (defaults, meaning) in editors. */
+type ShapeOf<K extends SettingName> = { [F in keyof Pick<Required<ContextSettings> & Budget, K & keyof (ContextSettings & Budget)>]: SchemaOf<F & SettingName> };
 
-/** What each field accepts, for error messages; keyed by the field's own name. */
-const EXPECTED: Readonly<Record<string, string>> = {
-  budget: "an object of budget fields",
-  contextWindow: "a positive integer",
-  promptBudget: "a positive integer",
-  responseReserve: "a non-negative integer",
-  safetyReserve: "a non-negative integer",
-  memoryBudget: "a non-negative integer",
-  summarize: "a boolean",
-  triggerRatio: "a number between 0 and 1 (exclusive)",
-  keepMinTokens: "a non-negative integer",
-  keepMinText: "a non-negative integer",
-  keepMaxTokens: "a non-negative integer",
-  dropStep: "a number from 0 to 0.9",
-  maxOlderMessageTokens: "a non-negative integer",
-  maxToolCallProseTokens: "a non-negative integer",
-  excerptBudget: "a non-negative integer",
-  keepRecentToolResults: "a non-negative integer",
-  maxToolResultTokens: "an integer of at least 50",
-  clearStep: "a positive integer",
-  cacheBreakpoints: "a boolean",
-  pinOpeningRequest: "a boolean",
-  maxOpeningRequestTokens: "an integer of at least 50",
-  pinnedBudget: "a non-negative integer",
-};
+/** The zod schema of one setting, with the bounds of its spec. */
+function schemaOf(field: SettingName): z.ZodOptional<z.ZodBoolean | z.ZodNumber> {
+  const spec: SettingSpec = SETTINGS_SPEC[field];
+  if (spec.type === "boolean") return z.boolean().optional();
+  let schema = spec.type === "integer" ? z.number().int() : z.number();
+  if (spec.min !== undefined) schema = spec.exclusiveMin ? schema.gt(spec.min) : schema.min(spec.min);
+  // An integer is a safe integer, as core checks it.
+  const max = spec.max ?? (spec.type === "integer" ? Number.MAX_SAFE_INTEGER : undefined);
+  if (max !== undefined) schema = spec.exclusiveMax ? schema.lt(max) : schema.max(max);
+  return schema.optional();
+}
+
+/**
+ * The shape of {@link contextConfigSchema}, named so its declaration keeps the JSDoc
+ * of each setting (a shape TypeScript spelled out would drop it).
+ */
+type ContextConfigShape = {
+  /** Budget fields, in estimated tokens. @default core's `DEFAULT_BUDGET` (and the environment) */
+  budget: z.ZodOptional<z.ZodObject<ShapeOf<RequestSettings<true>>, z.core.$strict>>;
+} & ShapeOf<RequestSettings<false>>;
+
+function shapeOf<K extends SettingName>(inBudget: boolean): ShapeOf<K> {
+  const fields = (Object.keys(SETTINGS_SPEC) as SettingName[]).filter((field) => {
+    const spec: SettingSpec = SETTINGS_SPEC[field];
+    return spec.scope === "request" && spec.notInRequestConfig !== true && (spec.group === "budget") === inBudget;
+  });
+  return Object.fromEntries(fields.map((field) => [field, schemaOf(field)])) as ShapeOf<K>;
+}
 
 /**
  * The zod schema of `config.configurable.context`: the settings one request may
- * override. Strict: an unknown key is an error that names it. Every field is
- * optional; a request value overrides the factory's, which overrides the default.
+ * override, built from core's `SETTINGS_SPEC` (bounds and defaults are listed in
+ * docs/configuration.md). Strict: an unknown key is an error that names it. Every
+ * field is optional; a request value overrides the factory's, which overrides the default.
  *
  * @example
  * ```ts
@@ -47,54 +58,10 @@ const EXPECTED: Readonly<Record<string, string>> = {
  * });
  * ```
  */
-export const contextConfigSchema = z.strictObject({
-  /** Budget fields, in estimated tokens. @default DEFAULT_BUDGET of @contextview/core (and the environment) */
-  budget: z
-    .strictObject({
-      /** The model's context window. @default 32768 */
-      contextWindow: positiveInt.optional(),
-      /** Target for the whole prompt. @default 16000 */
-      promptBudget: positiveInt.optional(),
-      /** Room kept for the answer. @default 4096 */
-      responseReserve: nonNegativeInt.optional(),
-      /** Room kept for estimation error. @default 2048 */
-      safetyReserve: nonNegativeInt.optional(),
-      /** Budget of saved memories. @default 1000 */
-      memoryBudget: nonNegativeInt.optional(),
-    })
-    .optional(),
-  /** Summarize older turns when a summarizer is configured; `false` drops them instead. @default true */
-  summarize: z.boolean().optional(),
-  /** Share of the context window that triggers summarizing. @default 0.75 */
-  triggerRatio: z.number().gt(0).lt(1).optional(),
-  /** Newest estimated tokens kept verbatim by a summary cut. @default 2000 */
-  keepMinTokens: nonNegativeInt.optional(),
-  /** Newest text messages kept verbatim by a summary cut. @default 4 */
-  keepMinText: nonNegativeInt.optional(),
-  /** Stop gathering the kept tail at this many tokens. @default 6000 */
-  keepMaxTokens: nonNegativeInt.optional(),
-  /** Share of the history budget dropped at once (prompt-cache stability). @default 0.25 */
-  dropStep: z.number().min(0).max(0.9).optional(),
-  /** Longest older message, in estimated tokens, before it becomes an excerpt. @default 1000 */
-  maxOlderMessageTokens: nonNegativeInt.optional(),
-  /** Longest prose of an older tool-calling AI message. @default 200 */
-  maxToolCallProseTokens: nonNegativeInt.optional(),
-  /** Estimated tokens for excerpts of dropped turns (no summary). @default 600 */
-  excerptBudget: nonNegativeInt.optional(),
-  /** Tool results kept whole by micro-compaction. @default 3 */
-  keepRecentToolResults: nonNegativeInt.optional(),
-  /** Largest tool result kept whole when over budget, in estimated tokens. @default 2000 */
-  maxToolResultTokens: z.number().int().min(50).max(Number.MAX_SAFE_INTEGER).optional(),
-  /** Older tool results cleared at once, about (prompt-cache stability). @default 4 */
-  clearStep: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-  /** Mark Anthropic cache breakpoints at the end of the head and of the older turns. @default false */
-  cacheBreakpoints: z.boolean().optional(),
-  /** Keep the request that started the conversation in every view. @default true */
-  pinOpeningRequest: z.boolean().optional(),
-  /** Longest opening request kept verbatim, in estimated tokens; beyond it, an excerpt of its ends. @default 1500 */
-  maxOpeningRequestTokens: z.number().int().min(50).max(Number.MAX_SAFE_INTEGER).optional(),
-  /** Estimated tokens shared by the application's pinned messages; `0` turns them off. @default 3000 */
-  pinnedBudget: nonNegativeInt.optional(),
+export const contextConfigSchema: z.ZodObject<ContextConfigShape, z.core.$strict> = z.strictObject({
+  /** Budget fields, in estimated tokens. @default core's `DEFAULT_BUDGET` (and the environment) */
+  budget: z.strictObject(shapeOf<RequestSettings<true>>(true)).optional(),
+  ...shapeOf<RequestSettings<false>>(false),
 });
 
 /** Per-request settings, as accepted in `config.configurable.context` (inferred from {@link contextConfigSchema}). */
@@ -136,7 +103,7 @@ export function parseContextConfig(value: unknown, prefix = "context", code: "IN
   }
   const field = fieldName(prefix, path);
   const leaf = path[path.length - 1];
-  const expected = (leaf === undefined ? undefined : EXPECTED[leaf]) ?? "an object of context settings";
+  const expected = leaf === undefined ? "an object of context settings" : leaf === "budget" ? "an object of budget fields" : settingExpectation(leaf as SettingName);
   throw new ContextIntegrationError(code, `Expected \`${field}\` to be ${expected}, got ${describeValue(valueAt(value, path))}`, { field });
 }
 

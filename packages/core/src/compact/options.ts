@@ -1,5 +1,6 @@
 import { invalidOption } from "../errors.js";
 import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
+import { settingOrDefault } from "../settings/check.js";
 
 /**
  * Options of {@link compactToolResult}. Every field has a default; the key lists
@@ -129,14 +130,6 @@ function keyList(field: string, value: readonly string[] | undefined, fallback: 
   return value;
 }
 
-function positiveInteger(field: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw invalidOption(field, max === Number.MAX_SAFE_INTEGER ? "a positive integer" : `an integer from 1 to ${max}`, value);
-  }
-  return value;
-}
-
 /** Most distinct keys whose answer is remembered; rows repeat a few keys many times. */
 const MATCH_CACHE_LIMIT = 4096;
 
@@ -181,8 +174,8 @@ function resolveFresh(options: CompactToolResultOptions): ResolvedCompactOptions
     preserveKeys: new Set(keyList("preserveKeys", options.preserveKeys, DEFAULT_PRESERVED_KEYS)),
     isReference: referenceMatcher(references),
     isExactReference: (key: string) => references.includes(key),
-    maxHeadings: positiveInteger("maxHeadings", options.maxHeadings, 24),
-    maxDepth: positiveInteger("maxDepth", options.maxDepth, 200, 1000),
-    maxNodes: positiveInteger("maxNodes", options.maxNodes, 20_000_000),
+    maxHeadings: settingOrDefault("maxHeadings", options.maxHeadings),
+    maxDepth: settingOrDefault("maxDepth", options.maxDepth),
+    maxNodes: settingOrDefault("maxNodes", options.maxNodes),
   });
 }

@@ -2,12 +2,11 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { ContextViewError, invalidOption } from "../errors.js";
 import type { Estimator, EstimatorOptions } from "../estimate.js";
+import { SETTINGS_SPEC } from "../settings/spec.js";
 
 /** A LangChain-style token counter, as `trimMessages` and `summarizationMiddleware` take: messages in, tokens out. */
 export type TokenCounter = (messages: BaseMessage[]) => number;
 
-/** Tokens per tool schema on top of its JSON, as in `createEstimator`. */
-const DEFAULT_TOOL_OVERHEAD = 8;
 
 function jsonOf(value: unknown): string {
   try {
@@ -33,7 +32,7 @@ function jsonOf(value: unknown): string {
  */
 export function estimatorFromTokenCounter(tokenCounter: TokenCounter, options: Pick<EstimatorOptions, "toolOverhead" | "scale"> = {}): Estimator {
   if (typeof tokenCounter !== "function") throw invalidOption("tokenCounter", "a function (messages) => number", tokenCounter);
-  const toolOverhead = options.toolOverhead ?? DEFAULT_TOOL_OVERHEAD;
+  const toolOverhead = options.toolOverhead ?? SETTINGS_SPEC.toolOverhead.default;
   const scale = options.scale ?? 1;
   const counted = (messages: BaseMessage[]): number => {
     const n: unknown = tokenCounter(messages);

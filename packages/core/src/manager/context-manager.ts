@@ -1,17 +1,19 @@
 import type { Budget } from "../budget.js";
 import { resolveBudgetSources, type BudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
-import { checkEstimator, createEstimator, MAX_TIMER_MS } from "../estimate.js";
+import { checkEstimator, createEstimator } from "../estimate.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { heldEvidence } from "../evidence/held-evidence.js";
 import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
 import { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "../memo/conversation-memo.js";
+import { checkSettings, settingNames, settingOrDefault } from "../settings/check.js";
+import { SETTINGS_SPEC } from "../settings/spec.js";
 import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
 import { summaryPrefixHash } from "../summarize/prefix-hash.js";
 import { runSummarizer } from "../summarize/run-summarizer.js";
-import { DEFAULT_KEEP, findSafeCut } from "../summarize/safe-cut.js";
+import { findSafeCut } from "../summarize/safe-cut.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { summaryTrigger } from "../summarize/threshold.js";
 import { chunkTranscript, renderTranscript } from "../summarize/transcript.js";
@@ -22,41 +24,18 @@ import { nextCalibration } from "./calibration.js";
 import { isContextOverflow } from "./overflow.js";
 import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView, ViewBuildInputs } from "./types.js";
 
-/**
- * Default share of the prompt limit kept verbatim after a summary (at least, and at
- * most): the kept tail must leave room for the turns to come, or every call would
- * summarize again.
- */
-const KEEP_MIN_SHARE = 0.15;
-const KEEP_MAX_SHARE = 0.4;
-
 /** Share of the limit used when compacting harder after a provider overflow. */
 const HARDER_LIMIT_SHARE = 0.6;
 
 const emptyState = (): CompactionState => ({ version: 1, summary: null, failures: 0 });
-
-function positiveInt(field: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw invalidOption(field, "a positive integer", value);
-  return value;
-}
 
 function checkProfile(profile: ModelLimits | undefined, field: string): ModelLimits | undefined {
   if (profile !== undefined && (profile === null || typeof profile !== "object")) throw invalidOption(field, "a model profile object (`model.profile`)", profile);
   return profile;
 }
 
-function checkSettings(settings: ContextSettings, prefix: string): void {
-  resolveViewOptions(settings);
-  for (const field of ["keepMinTokens", "keepMinText", "keepMaxTokens"] as const) {
-    const value = settings[field];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw invalidOption(`${prefix}${field}`, "a non-negative integer", value);
-  }
-  if (settings.triggerRatio !== undefined && !(settings.triggerRatio > 0 && settings.triggerRatio < 1)) {
-    throw invalidOption(`${prefix}triggerRatio`, "a number between 0 and 1 (exclusive)", settings.triggerRatio);
-  }
-  if (settings.summarize !== undefined && typeof settings.summarize !== "boolean") throw invalidOption(`${prefix}summarize`, "a boolean", settings.summarize);
-}
+/** Settings a request may override, besides `budget` (which `resolveBudget` checks). */
+const REQUEST_SETTINGS = settingNames((spec) => spec.scope === "request" && spec.group !== "budget");
 
 /**
  * Create the context manager: the whole pipeline of DESIGN.md for one model call —
@@ -76,7 +55,7 @@ function checkSettings(settings: ContextSettings, prefix: string): void {
  * ```
  */
 export function createContextManager(options: ContextManagerOptions = {}): ContextManager {
-  checkSettings(options, "");
+  checkSettings(options, REQUEST_SETTINGS);
   checkProfile(options.profile, "profile");
   resolveBudgetSources({ profile: options.profile, option: options.budget });
   const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
@@ -84,15 +63,13 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const summarizer = options.summarizer ?? null;
   if (options.pin !== undefined && typeof options.pin !== "function") throw invalidOption("pin", "a function (message, index) => boolean", options.pin);
   if (summarizer !== null && typeof summarizer !== "function") throw invalidOption("summarizer", "a function (transcript, context) => Promise<string | null>", summarizer);
-  const chunkTokens = positiveInt("summarizerInputTokens", options.summarizerInputTokens, 6000);
-  const timeoutMs = positiveInt("summarizerTimeoutMs", options.summarizerTimeoutMs, 60_000);
-  // Node fires a longer timer after about 1 ms: refuse it rather than time every summary out.
-  if (timeoutMs > MAX_TIMER_MS) throw invalidOption("summarizerTimeoutMs", `a positive integer of at most ${MAX_TIMER_MS} (Node's longest timer)`, timeoutMs);
-  const maxFailures = positiveInt("maxSummarizerFailures", options.maxSummarizerFailures, 3);
-  const cooldownMs = positiveInt("summarizerCooldownMs", options.summarizerCooldownMs, 300_000);
+  const chunkTokens = settingOrDefault("summarizerInputTokens", options.summarizerInputTokens);
+  const timeoutMs = settingOrDefault("summarizerTimeoutMs", options.summarizerTimeoutMs);
+  const maxFailures = settingOrDefault("maxSummarizerFailures", options.maxSummarizerFailures);
+  const cooldownMs = settingOrDefault("summarizerCooldownMs", options.summarizerCooldownMs);
   const isOverflow = options.isOverflow ?? isContextOverflow;
   const now = options.now ?? Date.now;
-  const calibrate = options.calibrate ?? true;
+  const calibrate = settingOrDefault("calibrate", options.calibrate);
 
   const getState = async (key: ConversationKey): Promise<{ state: CompactionState; failed: boolean }> => {
     try {
@@ -145,7 +122,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
 
   const build = async (request: ContextRequest): Promise<ManagedView> => {
     const key = checkConversationKey(request.key);
-    if (request.overrides !== undefined) checkSettings(request.overrides, "context.");
+    if (request.overrides !== undefined) checkSettings(request.overrides, REQUEST_SETTINGS, "context.");
     const profile = checkProfile(request.profile, "request.profile") ?? options.profile;
     const { budget: baseBudget, sources } = resolveBudgetSources({ profile, option: options.budget, request: request.overrides?.budget });
     const settings: ContextSettings = { ...options, ...request.overrides, budget: baseBudget };
@@ -235,9 +212,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         if (m.type === "human") newest = i;
       });
       const keep = {
-        keepMinTokens: settings.keepMinTokens ?? Math.round(KEEP_MIN_SHARE * limit),
-        keepMinText: settings.keepMinText ?? DEFAULT_KEEP.keepMinText,
-        keepMaxTokens: settings.keepMaxTokens ?? Math.round(KEEP_MAX_SHARE * limit),
+        keepMinTokens: settings.keepMinTokens ?? Math.round(SETTINGS_SPEC.keepMinTokens.default.shareOfPromptLimit * limit),
+        keepMinText: settings.keepMinText ?? SETTINGS_SPEC.keepMinText.default,
+        keepMaxTokens: settings.keepMaxTokens ?? Math.round(SETTINGS_SPEC.keepMaxTokens.default.shareOfPromptLimit * limit),
       };
       const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, keep) : null;
       if (cut !== null && cut > 0) {

@@ -22,6 +22,17 @@ export interface ContextSettings extends ViewOptions, KeepOptions {
    * @default 0.75
    */
   triggerRatio?: number;
+  /**
+   * Keep at least this many estimated tokens of the newest messages after a summary.
+   * @default 15% of the prompt limit
+   */
+  keepMinTokens?: number;
+  /**
+   * Stop gathering the kept tail at this many tokens, at the previous safe cut; the
+   * rest of the limit is room for the turns to come.
+   * @default 40% of the prompt limit
+   */
+  keepMaxTokens?: number;
 }
 
 /** Options of {@link createContextManager}: defaults for every request. */

@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { textOf, toolCallIdOf, toolCallsOf } from "../messages.js";
+import { SETTINGS_SPEC } from "../settings/spec.js";
 
 /** How much of the newest history {@link findSafeCut} keeps verbatim (seed 2). */
 export interface KeepOptions {
@@ -21,8 +22,12 @@ export interface KeepOptions {
   keepMaxTokens?: number;
 }
 
-/** Defaults of {@link KeepOptions}. */
-export const DEFAULT_KEEP: Readonly<Required<KeepOptions>> = Object.freeze({ keepMinTokens: 2000, keepMinText: 4, keepMaxTokens: 6000 });
+/**
+ * Defaults of {@link KeepOptions} in {@link findSafeCut} itself. The context manager
+ * passes its own: `keepMinTokens` and `keepMaxTokens` are shares of the prompt limit
+ * there (see `SETTINGS_SPEC`), so a large budget keeps a matching tail.
+ */
+export const DEFAULT_KEEP: Readonly<Required<KeepOptions>> = Object.freeze({ keepMinTokens: 2000, keepMinText: SETTINGS_SPEC.keepMinText.default, keepMaxTokens: 6000 });
 
 /**
  * The forbidden-cut table: `table[c]` is true when keeping `messages[c..]` would

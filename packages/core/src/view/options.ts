@@ -1,33 +1,23 @@
 import type { ResolvedBudget } from "../budget.js";
 import { resolveBudget } from "../budget.js";
-import { invalidOption } from "../errors.js";
+import { checkSetting, settingNames } from "../settings/check.js";
+import { SETTINGS_SPEC, type SettingName } from "../settings/spec.js";
 import type { BuildContextInput, ViewOptions } from "./types.js";
 
-/** Defaults of every {@link ViewOptions} field. */
-export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.freeze({
-  dropStep: 0.25,
-  maxOlderMessageTokens: 1000,
-  maxToolCallProseTokens: 200,
-  excerptBudget: 600,
-  keepRecentToolResults: 3,
-  maxToolResultTokens: 2000,
-  imageInputs: true,
-  clearStep: 4,
-  cacheBreakpoints: false,
-  pinOpeningRequest: true,
-  maxOpeningRequestTokens: 1500,
-  pinnedBudget: 3000,
-});
+/** The view settings of {@link SETTINGS_SPEC}, in table order. */
+const VIEW_FIELDS = settingNames((spec) => spec.group === "view") as (keyof ViewOptions & SettingName)[];
 
-const COUNT_FIELDS = [
-  "maxOlderMessageTokens",
-  "maxToolCallProseTokens",
-  "excerptBudget",
-  "keepRecentToolResults",
-  "maxToolResultTokens",
-  "maxOpeningRequestTokens",
-  "pinnedBudget",
-] as const;
+/**
+ * Defaults of every {@link ViewOptions} field (read from {@link SETTINGS_SPEC}).
+ *
+ * @example
+ * ```ts
+ * DEFAULT_VIEW_OPTIONS.keepRecentToolResults; // 3
+ * ```
+ */
+export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.freeze(
+  Object.fromEntries(VIEW_FIELDS.map((field) => [field, SETTINGS_SPEC[field].default])) as unknown as Required<ViewOptions>,
+);
 
 /**
  * Validate view options once and fill in defaults. Throws `INVALID_OPTION` naming the field.
@@ -38,42 +28,12 @@ const COUNT_FIELDS = [
  * ```
  */
 export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOptions> {
-  const out: Required<ViewOptions> = { ...DEFAULT_VIEW_OPTIONS };
-  if (options.dropStep !== undefined) {
-    const step = options.dropStep;
-    if (typeof step !== "number" || !Number.isFinite(step) || step < 0 || step > 0.9) {
-      throw invalidOption("dropStep", "a number from 0 to 0.9", step);
-    }
-    out.dropStep = step;
-  }
-  for (const field of COUNT_FIELDS) {
+  const out: Record<string, unknown> = { ...DEFAULT_VIEW_OPTIONS };
+  for (const field of VIEW_FIELDS) {
     const value = options[field];
-    if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-      throw invalidOption(field, "a non-negative integer", value);
-    }
-    out[field] = value;
+    if (value !== undefined) out[field] = checkSetting(field, value);
   }
-  if (options.imageInputs !== undefined) {
-    if (typeof options.imageInputs !== "boolean") throw invalidOption("imageInputs", "a boolean", options.imageInputs);
-    out.imageInputs = options.imageInputs;
-  }
-  if (options.clearStep !== undefined) {
-    const step = options.clearStep;
-    if (typeof step !== "number" || !Number.isSafeInteger(step) || step < 1) throw invalidOption("clearStep", "a positive integer", step);
-    out.clearStep = step;
-  }
-  if (options.cacheBreakpoints !== undefined) {
-    if (typeof options.cacheBreakpoints !== "boolean") throw invalidOption("cacheBreakpoints", "a boolean", options.cacheBreakpoints);
-    out.cacheBreakpoints = options.cacheBreakpoints;
-  }
-  if (options.pinOpeningRequest !== undefined) {
-    if (typeof options.pinOpeningRequest !== "boolean") throw invalidOption("pinOpeningRequest", "a boolean", options.pinOpeningRequest);
-    out.pinOpeningRequest = options.pinOpeningRequest;
-  }
-  if (out.maxOpeningRequestTokens < 50) throw invalidOption("maxOpeningRequestTokens", "an integer of at least 50", out.maxOpeningRequestTokens);
-  if (out.maxToolResultTokens < 50) throw invalidOption("maxToolResultTokens", "an integer of at least 50", out.maxToolResultTokens);
-  return out;
+  return out as Required<ViewOptions>;
 }
 
 /** A budget from overrides or an already resolved budget (which is re-checked). */

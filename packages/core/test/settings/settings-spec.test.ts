@@ -1,0 +1,135 @@
+import { HumanMessage, ToolMessage } from "@langchain/core/messages";
+import {
+  buildContext,
+  checkSetting,
+  compactToolResult,
+  ContextViewError,
+  createContextManager,
+  createEstimator,
+  DEFAULT_BUDGET,
+  DEFAULT_VIEW_OPTIONS,
+  MAX_TIMER_MS,
+  resolveBudget,
+  settingExpectation,
+  SETTINGS_SPEC,
+  type SettingName,
+  type SettingSpec,
+  type ViewOptions,
+} from "@contextview/core";
+
+const FIELDS = Object.keys(SETTINGS_SPEC) as SettingName[];
+const spec = (field: SettingName): SettingSpec => SETTINGS_SPEC[field];
+
+/** Values just outside what a setting accepts, and values of the wrong type. */
+function refused(field: SettingName): unknown[] {
+  const { type, min, max, exclusiveMin, exclusiveMax } = spec(field);
+  if (type === "boolean") return ["yes", 1, null];
+  const out: unknown[] = [String(min ?? 1), Number.NaN, Number.POSITIVE_INFINITY];
+  const step = type === "integer" ? 1 : 0.05;
+  if (min !== undefined) out.push(exclusiveMin ? min : min - step);
+  if (max !== undefined) out.push(exclusiveMax ? max : max + step);
+  else if (type === "integer") out.push(Number.MAX_SAFE_INTEGER + 2);
+  if (type === "integer") out.push((min ?? 0) + 1.5);
+  return out;
+}
+
+/** The edges a setting accepts. */
+function accepted(field: SettingName): unknown[] {
+  const { type, min, max, exclusiveMin, exclusiveMax } = spec(field);
+  if (type === "boolean") return [true, false];
+  const step = type === "integer" ? 1 : 0.05;
+  const low = min === undefined ? 0 : exclusiveMin ? min + step : min;
+  const high = max === undefined ? Number.MAX_SAFE_INTEGER : exclusiveMax ? max - step : max;
+  return [low, high];
+}
+
+const cases = (group?: SettingSpec["group"]) =>
+  FIELDS.filter((field) => group === undefined || spec(field).group === group).flatMap((field) => refused(field).map((value) => [field, value] as const));
+
+function errorOf(run: () => unknown): ContextViewError {
+  try {
+    run();
+  } catch (error) {
+    if (ContextViewError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a ContextViewError");
+}
+
+async function rejectionOf(run: () => Promise<unknown>): Promise<ContextViewError> {
+  try {
+    await run();
+  } catch (error) {
+    if (ContextViewError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a ContextViewError");
+}
+
+function expectNames(error: ContextViewError, name: string, field: SettingName): void {
+  expect(error.code).toBe("INVALID_OPTION");
+  expect(error.details["field"]).toBe(name);
+  expect(error.message).toContain(`Expected \`${name}\` to be ${settingExpectation(field)}, got `);
+}
+
+describe("SETTINGS_SPEC", () => {
+  it.each(FIELDS.flatMap((field) => accepted(field).map((value) => [field, value] as const)))("%s accepts %p", (field, value) => {
+    expect(checkSetting(field, value)).toBe(value);
+  });
+
+  it.each(cases())("checkSetting refuses %s = %p, naming the field and what it accepts", (field, value) => {
+    expectNames(errorOf(() => checkSetting(field, value)), field, field);
+  });
+
+  it.each(FIELDS.filter((field) => typeof spec(field).default !== "object"))("the default of %s is a value it accepts", (field) => {
+    expect(() => checkSetting(field, spec(field).default)).not.toThrow();
+  });
+
+  it("is where the view and budget defaults come from", () => {
+    const viewKeys: Record<keyof ViewOptions, true> = {
+      dropStep: true, maxOlderMessageTokens: true, maxToolCallProseTokens: true, excerptBudget: true, keepRecentToolResults: true, maxToolResultTokens: true,
+      imageInputs: true, clearStep: true, cacheBreakpoints: true, pinOpeningRequest: true, maxOpeningRequestTokens: true, pinnedBudget: true,
+    };
+    expect(Object.keys(DEFAULT_VIEW_OPTIONS).sort()).toEqual(Object.keys(viewKeys).sort());
+    for (const [field, value] of Object.entries(DEFAULT_VIEW_OPTIONS)) expect(spec(field as SettingName).default).toBe(value);
+    for (const [field, value] of Object.entries(DEFAULT_BUDGET)) expect(spec(field as SettingName).default).toBe(value);
+  });
+
+  it("bounds summarizerTimeoutMs by Node's longest timer", () => {
+    expect(SETTINGS_SPEC.summarizerTimeoutMs.max).toBe(MAX_TIMER_MS);
+  });
+
+  it("gives keepMinTokens and keepMaxTokens as shares of the prompt limit, as the manager applies them", () => {
+    expect(SETTINGS_SPEC.keepMinTokens.default).toEqual({ shareOfPromptLimit: 0.15 });
+    expect(SETTINGS_SPEC.keepMaxTokens.default).toEqual({ shareOfPromptLimit: 0.4 });
+  });
+});
+
+describe("validation derived from SETTINGS_SPEC, through the public entry points", () => {
+  it.each(cases("view"))("buildContext refuses %s = %p", (field, value) => {
+    expectNames(errorOf(() => buildContext({ messages: [], [field]: value })), field, field);
+  });
+
+  it.each(cases("budget"))("resolveBudget refuses %s = %p", (field, value) => {
+    expectNames(errorOf(() => resolveBudget({ [field]: value }, {})), field, field);
+  });
+
+  it.each([...cases("summarize"), ...cases("manager"), ...cases("view")])("createContextManager refuses %s = %p", (field, value) => {
+    expectNames(errorOf(() => createContextManager({ [field]: value })), field, field);
+  });
+
+  it.each([...cases("summarize"), ...cases("view")])("manager.build refuses the override %s = %p as `context.<field>`", async (field, value) => {
+    const manager = createContextManager();
+    const request = { messages: [new HumanMessage("q")], key: { userId: "u", conversationId: "c" }, overrides: { [field]: value } };
+    expectNames(await rejectionOf(() => manager.build(request)), `context.${field}`, field);
+  });
+
+  it.each(cases("estimator"))("createEstimator refuses %s = %p", (field, value) => {
+    expectNames(errorOf(() => createEstimator({ [field]: value })), field, field);
+  });
+
+  it.each(cases("compact"))("compactToolResult refuses %s = %p", (field, value) => {
+    const message = new ToolMessage({ tool_call_id: "c1", content: "{}" });
+    expectNames(errorOf(() => compactToolResult(message, 1500, { [field]: value })), field, field);
+  });
+});

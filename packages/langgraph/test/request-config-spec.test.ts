@@ -1,0 +1,99 @@
+import { settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core";
+import { CONTEXT_SETTING_KEYS, ContextIntegrationError, contextConfigSchema, createContextNode, parseContextConfig, type ContextConfig } from "@contextview/langgraph";
+
+// The inferred type is part of the API: checked by `pnpm typecheck`.
+type Expected = {
+  budget?: { contextWindow?: number | undefined; promptBudget?: number | undefined; responseReserve?: number | undefined; safetyReserve?: number | undefined; memoryBudget?: number | undefined } | undefined;
+  summarize?: boolean | undefined;
+  triggerRatio?: number | undefined;
+  keepMinTokens?: number | undefined;
+  keepMinText?: number | undefined;
+  keepMaxTokens?: number | undefined;
+  dropStep?: number | undefined;
+  maxOlderMessageTokens?: number | undefined;
+  maxToolCallProseTokens?: number | undefined;
+  excerptBudget?: number | undefined;
+  keepRecentToolResults?: number | undefined;
+  maxToolResultTokens?: number | undefined;
+  clearStep?: number | undefined;
+  cacheBreakpoints?: boolean | undefined;
+  pinOpeningRequest?: boolean | undefined;
+  maxOpeningRequestTokens?: number | undefined;
+  pinnedBudget?: number | undefined;
+};
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const inferredTypeIsUnchanged: Same<ContextConfig, Expected> = true;
+
+const spec = (field: SettingName): SettingSpec => SETTINGS_SPEC[field];
+const REQUEST = (Object.keys(SETTINGS_SPEC) as SettingName[]).filter((field) => spec(field).scope === "request" && spec(field).notInRequestConfig !== true);
+/** How a setting is written in `config.configurable.context`. */
+const pathOf = (field: SettingName): string => (spec(field).group === "budget" ? `budget.${field}` : field);
+const settingAt = (field: SettingName, value: unknown): Record<string, unknown> => (spec(field).group === "budget" ? { budget: { [field]: value } } : { [field]: value });
+
+/** Values just outside what a setting accepts, and values of the wrong type. */
+function refused(field: SettingName): unknown[] {
+  const { type, min, max, exclusiveMin, exclusiveMax } = spec(field);
+  if (type === "boolean") return ["yes", 1, null];
+  const step = type === "integer" ? 1 : 0.05;
+  const out: unknown[] = [String(min ?? 1), Number.NaN, Number.POSITIVE_INFINITY];
+  if (min !== undefined) out.push(exclusiveMin ? min : min - step);
+  if (max !== undefined) out.push(exclusiveMax ? max : max + step);
+  else if (type === "integer") out.push(Number.MAX_SAFE_INTEGER + 2);
+  if (type === "integer") out.push((min ?? 0) + 1.5);
+  return out;
+}
+
+function accepted(field: SettingName): unknown[] {
+  const { type, min, max, exclusiveMin, exclusiveMax } = spec(field);
+  if (type === "boolean") return [true, false];
+  const step = type === "integer" ? 1 : 0.05;
+  return [min === undefined ? 0 : exclusiveMin ? min + step : min, max === undefined ? Number.MAX_SAFE_INTEGER : exclusiveMax ? max - step : max];
+}
+
+function errorOf(run: () => unknown): ContextIntegrationError {
+  try {
+    run();
+  } catch (error) {
+    if (ContextIntegrationError.isInstance(error)) return error as ContextIntegrationError;
+    throw error;
+  }
+  throw new Error("expected a ContextIntegrationError");
+}
+
+describe("contextConfigSchema, built from SETTINGS_SPEC", () => {
+  it("infers the same ContextConfig type as before", () => {
+    expect(inferredTypeIsUnchanged).toBe(true);
+  });
+
+  it("has one key per request setting (budget fields under `budget`), in spec order", () => {
+    const topLevel = REQUEST.filter((field) => spec(field).group !== "budget");
+    expect(CONTEXT_SETTING_KEYS).toEqual(["budget", ...topLevel]);
+    expect(Object.keys(contextConfigSchema.shape.budget.unwrap().shape)).toEqual(REQUEST.filter((field) => spec(field).group === "budget"));
+  });
+
+  it.each(REQUEST.flatMap((field) => accepted(field).map((value) => [pathOf(field), field, value] as const)))("accepts %s = %p", (_, field, value) => {
+    expect(parseContextConfig(settingAt(field, value))).toEqual(settingAt(field, value));
+  });
+
+  it.each(REQUEST.flatMap((field) => refused(field).map((value) => [pathOf(field), field, value] as const)))(
+    "refuses %s = %p, naming the field and what it accepts",
+    (path, field, value) => {
+      const error = errorOf(() => parseContextConfig(settingAt(field, value)));
+      expect(error).toMatchObject({ code: "INVALID_REQUEST_CONFIG", field: `context.${path}` });
+      expect(error.message).toContain(`Expected \`context.${path}\` to be ${settingExpectation(field)}, got `);
+    },
+  );
+
+  it.each(REQUEST.flatMap((field) => refused(field).slice(0, 1).map((value) => [pathOf(field), field, value] as const)))(
+    "a factory refuses %s = %p as INVALID_OPTION",
+    (path, field, value) => {
+      const error = errorOf(() => createContextNode(settingAt(field, value)));
+      expect(error).toMatchObject({ code: "INVALID_OPTION", field: path });
+      expect(error.message).toContain(settingExpectation(field));
+    },
+  );
+
+  it("leaves imageInputs to the factory and the model's profile, as before: not a per-request setting", () => {
+    expect(errorOf(() => parseContextConfig({ imageInputs: false })).message).toContain("Unknown setting `context.imageInputs`");
+  });
+});
