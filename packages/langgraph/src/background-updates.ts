@@ -1,4 +1,5 @@
-import type { ContextStore, ConversationKey, MessageInput } from "@contextview/core";
+import type { ContextStore, MessageInput } from "@contextview/core";
+import type { ConversationKey } from "@contextview/core/store";
 
 /**
  * Evidence updates run after the request that asked for them (one request of

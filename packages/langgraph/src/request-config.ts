@@ -1,4 +1,5 @@
-import { describeValue, type ContextSettings } from "@contextview/core";
+import { describeValue } from "@contextview/core/internal";
+import type { ContextSettings } from "@contextview/core";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
 

@@ -1,4 +1,5 @@
-import { ContextViewError, ConversationMemo, prefixFingerprint, sameFingerprint } from "@contextview/core";
+import { ContextViewError } from "@contextview/core";
+import { ConversationMemo, prefixFingerprint, sameFingerprint } from "@contextview/core/internal";
 import { HumanMessage } from "@langchain/core/messages";
 
 const key = (conversationId: string, userId = "u") => ({ userId, conversationId });
