@@ -49,6 +49,11 @@ const expected = {
     "./package.json": "./package.json",
   },
 };
+// TypeScript's legacy `moduleResolution: "node"` (node10) ignores `exports`: it finds a
+// subpath's types only through `typesVersions` (Node itself has read `exports` since 12).
+if (subpaths.length > 0) {
+  expected.typesVersions = { "*": Object.fromEntries(subpaths.map((key) => [key.slice(2), [`./dist/cjs/${subpathFile(key)}.d.ts`]])) };
+}
 
 function run(args) {
   return new Promise((resolve, reject) => {
