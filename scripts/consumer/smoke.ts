@@ -11,6 +11,7 @@ import { Annotation, MemorySaver, MessagesAnnotation, START, StateGraph } from "
 import { createAgent } from "langchain";
 import { Registry } from "prom-client";
 import { InMemoryContextStore } from "@contextview/core";
+import { conversationKey } from "@contextview/core/store";
 import { ContextViewAnnotation, createContextNode, withContext } from "@contextview/langgraph";
 import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { createStreamMetrics, measureStreamRequest, streamedText } from "@contextview/langgraph/measure";
@@ -51,6 +52,9 @@ async function main(): Promise<void> {
   const chunks = (await registry.getSingleMetric("contextview_stream_content_chunks_total")?.get())?.values[0]?.value;
   check("contextview_stream_content_chunks_total", chunks, 30);
 
+  // A store implementer's subpath resolves in this module system, types and code.
+  check("@contextview/core/store conversationKey", conversationKey("u1", "t1"), { userId: "u1", conversationId: "t1" });
+
   const reply = await wrapped.invoke([new HumanMessage("Again.")], config);
   check("withContext reply", reply.content, ANSWER);
 
@@ -68,7 +72,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => console.log("smoke: all 8 checks passed"),
+  () => console.log("smoke: all 9 checks passed"),
   (error: unknown) => {
     console.error(error);
     process.exit(1);
