@@ -1,11 +1,34 @@
 // One jest project per package plus the cross-package integration tests in test/.
 // ts-jest only transpiles (tsconfig has isolatedModules); `pnpm test` type-checks first.
+const { existsSync, readdirSync, readFileSync } = require("node:fs");
+const { join } = require("node:path");
+
 const transform = {
   "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../../tsconfig.json" }],
 };
+/**
+ * `@contextview/<pkg>` and each of its subpaths, mapped to the source file its package.json
+ * "exports" builds it from (dist/cjs/x.js <- src/x.ts), relative to a project's rootDir.
+ */
+function packageEntries(fromRootDir) {
+  const mapper = {};
+  for (const name of readdirSync(join(__dirname, "packages"))) {
+    const manifestPath = join(__dirname, "packages", name, "package.json");
+    if (!existsSync(manifestPath)) continue;
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+    for (const [key, target] of Object.entries(manifest.exports ?? {})) {
+      const built = target?.require?.default;
+      if (typeof built !== "string") continue;
+      const specifier = key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`;
+      mapper[`^${specifier}$`] = `<rootDir>/${fromRootDir}packages/${name}/${built.replace(/^\.\/dist\/cjs\//, "src/").replace(/\.js$/, ".ts")}`;
+    }
+  }
+  return mapper;
+}
+
 // Sources import siblings as "./x.js" (nodenext); jest resolves them to the .ts files.
 const moduleNameMapper = {
-  "^@contextview/(core|sqlite|postgres|langgraph|inspect)$": "<rootDir>/../../packages/$1/src/index.ts",
+  ...packageEntries("../../"),
   "^(\\.{1,2}/.*)\\.js$": "$1",
 };
 
@@ -35,7 +58,7 @@ module.exports = {
       testMatch: ["<rootDir>/**/*.test.ts"],
       transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../tsconfig.json" }] },
       moduleNameMapper: {
-        "^@contextview/(core|sqlite|postgres|langgraph|inspect)$": "<rootDir>/../packages/$1/src/index.ts",
+        ...packageEntries("../"),
         "^(\\.{1,2}/.*)\\.js$": "$1",
       },
     },

@@ -2,7 +2,7 @@
 // one JSON.stringify of the same payload. Run: npx tsx bench/compaction.bench.ts
 import { performance } from "node:perf_hooks";
 import { ToolMessage } from "@langchain/core/messages";
-import { ContextViewError, compactToolResult, createEstimator } from "../packages/core/src/index.js";
+import { ContextViewError, compactToolResult, createEstimator } from "@contextview/core";
 import { githubIssuesList, githubSearch, slackRtmStart, stripeObjects } from "../test/fixtures/api/apiPayloads.js";
 
 const MB = 1024 * 1024;

@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { createContextManager, viewRecordOf } from "@contextview/core";
+import { createContextManager } from "@contextview/core";
+import { viewRecordOf } from "@contextview/core/internal";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { TOOLS } from "../examples/finance-agent/tools";
 

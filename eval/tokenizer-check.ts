@@ -1,4 +1,5 @@
-import { createEstimator, createTiktokenEstimator, DEFAULT_BUDGET, countImages, type Estimator } from "@contextview/core";
+import { createEstimator, createTiktokenEstimator, DEFAULT_BUDGET, type Estimator } from "@contextview/core";
+import { countImages } from "@contextview/core/internal";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";

@@ -4,7 +4,8 @@
 //   dist/esm  ES modules + .d.ts (dist/esm/package.json says "type": "module"): each source
 //             transpiled alone (the sources are isolatedModules), the .d.ts copied from
 //             dist/cjs (tsc emits the same declarations for both: checked by attw)
-// and checks that package.json points each `exports` condition at its own build and types.
+// and checks that package.json points each `exports` condition (of "." and of every subpath,
+// e.g. "./store" -> dist/<format>/store-contract.js) at its own build and types.
 // Every package's `build` script is `node ../../scripts/build-package.mjs`; a new package
 // gets the same dual build by using it. Locally a package.json whose entry points differ is
 // rewritten (the change shows in git); in CI (CI=true) it fails instead.
@@ -27,17 +28,32 @@ const require = createRequire(import.meta.url);
 const tsc = require.resolve("typescript/bin/tsc");
 const ts = require("typescript");
 
+/** An entry point's two builds: "." is index; a subpath names its own file (a key of `exports`). */
+const dual = (file) => ({
+  import: { types: `./dist/esm/${file}.d.ts`, default: `./dist/esm/${file}.js` },
+  require: { types: `./dist/cjs/${file}.d.ts`, default: `./dist/cjs/${file}.js` },
+});
+/** The file a subpath is built from, read from its current `require` target (src/<file>.ts). */
+function subpathFile(key) {
+  const file = /^\.\/dist\/(?:cjs|esm)\/(.+)\.js$/.exec(manifest.exports?.[key]?.require?.default ?? manifest.exports?.[key]?.import?.default ?? "")?.[1];
+  if (file === undefined || !existsSync(join(cwd, "src", `${file}.ts`))) throw new Error(`${manifest.name}: exports["${key}"] must point at ./dist/cjs/<file>.js for a src/<file>.ts`);
+  return file;
+}
+const subpaths = Object.keys(manifest.exports ?? {}).filter((key) => key !== "." && key !== "./package.json");
 const expected = {
   main: "./dist/cjs/index.js",
   types: "./dist/cjs/index.d.ts",
   exports: {
-    ".": {
-      import: { types: "./dist/esm/index.d.ts", default: "./dist/esm/index.js" },
-      require: { types: "./dist/cjs/index.d.ts", default: "./dist/cjs/index.js" },
-    },
+    ".": dual("index"),
+    ...Object.fromEntries(subpaths.map((key) => [key, dual(subpathFile(key))])),
     "./package.json": "./package.json",
   },
 };
+// TypeScript's legacy `moduleResolution: "node"` (node10) ignores `exports`: it finds a
+// subpath's types only through `typesVersions` (Node itself has read `exports` since 12).
+if (subpaths.length > 0) {
+  expected.typesVersions = { "*": Object.fromEntries(subpaths.map((key) => [key.slice(2), [`./dist/cjs/${subpathFile(key)}.d.ts`]])) };
+}
 
 function run(args) {
   return new Promise((resolve, reject) => {

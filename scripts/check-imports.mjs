@@ -1,6 +1,7 @@
 // The arrows between our packages point one way: sqlite -> core, postgres -> core, langgraph -> core,
 // inspect -> core/sqlite/langgraph (and postgres, loaded only when installed).
-// core imports nothing of ours. A package reaches another only by its name, never by a path into it.
+// core imports nothing of ours. A package reaches another only by its name or a subpath its
+// package.json "exports" declares (`@contextview/core/store`), never by a path into it.
 // core imports no Node built-in either (`node:crypto`, `fs`, …): it runs in browsers and edge runtimes.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -23,6 +24,16 @@ const allowed = {
 const root = new URL("..", import.meta.url).pathname;
 const specifier = /(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g;
 const problems = [];
+
+/** Every specifier a package publishes: its name and its declared subpaths. */
+const published = new Set(
+  Object.keys(allowed).flatMap((pkg) => {
+    const manifest = JSON.parse(readFileSync(join(root, "packages", pkg, "package.json"), "utf8"));
+    return Object.keys(manifest.exports ?? { ".": "" })
+      .filter((key) => key !== "./package.json")
+      .map((key) => (key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`));
+  }),
+);
 
 function* files(dir) {
   for (const name of readdirSync(dir)) {
@@ -49,7 +60,7 @@ for (const [pkg, deps] of Object.entries(allowed)) {
       const ours = /^@contextview\/([^/]+)/.exec(spec);
       if (portable.has(pkg) && (spec.startsWith("node:") || builtins.has(spec.split("/")[0]))) problems.push(`${where}: ${pkg} must not import the Node built-in ${spec}; it runs in browsers too`);
       if (ours && !deps.includes(ours[1])) problems.push(`${where}: ${pkg} must not import ${spec}`);
-      if (ours && spec !== `@contextview/${ours[1]}`) problems.push(`${where}: import ${spec} reaches inside a package; import @contextview/${ours[1]}`);
+      if (ours && !published.has(spec)) problems.push(`${where}: import ${spec} reaches inside a package; import @contextview/${ours[1]} or a subpath its package.json exports`);
       if (spec.startsWith(".") && relative(src, join(file, "..", spec)).startsWith("..")) problems.push(`${where}: ${spec} leaves the package's src`);
       if (/^export \* from ["']@contextview/m.test(text)) problems.push(`${where}: name re-exports explicitly, no export * across packages`);
     }

@@ -25,10 +25,15 @@ function layoutProblems(dir) {
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const problems = [];
   if (manifest.scripts?.build !== "node ../../scripts/build-package.mjs") problems.push('its "build" script must be "node ../../scripts/build-package.mjs"');
-  const dot = manifest.exports?.["."];
-  for (const [condition, folder] of [["import", "esm"], ["require", "cjs"]]) {
-    if (dot?.[condition]?.types !== `./dist/${folder}/index.d.ts` || dot?.[condition]?.default !== `./dist/${folder}/index.js`) {
-      problems.push(`exports["."].${condition} must be { types: "./dist/${folder}/index.d.ts", default: "./dist/${folder}/index.js" }`);
+  for (const [key, target] of Object.entries(manifest.exports ?? {})) {
+    if (key === "./package.json") continue;
+    // "." is index; a subpath names its file, the same in both builds, types first.
+    const file = key === "." ? "index" : /^\.\/dist\/cjs\/(.+)\.js$/.exec(target?.require?.default ?? "")?.[1];
+    for (const [condition, folder] of [["import", "esm"], ["require", "cjs"]]) {
+      const pair = target?.[condition];
+      if (file === undefined || pair?.types !== `./dist/${folder}/${file}.d.ts` || pair?.default !== `./dist/${folder}/${file}.js` || Object.keys(pair)[0] !== "types") {
+        problems.push(`exports["${key}"].${condition} must be { types: "./dist/${folder}/${file ?? "<file>"}.d.ts", default: "./dist/${folder}/${file ?? "<file>"}.js" }`);
+      }
     }
   }
   return problems;

@@ -2,7 +2,7 @@
 // sources (blocks marked `ts fragment` are counted, not checked). See scripts/snippets.mjs.
 // The packed packages are checked the same way, as ESM and CommonJS, by scripts/consumer-test.mjs.
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
@@ -11,7 +11,9 @@ const root = new URL("..", import.meta.url).pathname;
 const outDir = join(root, "node_modules/.cache/contextview-snippets");
 rmSync(outDir, { recursive: true, force: true });
 const { written, fragments, blocks } = writeSnippets(outDir);
-const paths = Object.fromEntries(["core", "sqlite", "postgres", "langgraph", "inspect"].map((pkg) => [`@contextview/${pkg}`, [join(root, "packages", pkg, "src/index.ts")]]));
+// The workspace's own mapping of every package and subpath to its source, made absolute.
+const basePaths = JSON.parse(readFileSync(join(root, "tsconfig.base.json"), "utf8")).compilerOptions.paths;
+const paths = Object.fromEntries(Object.entries(basePaths).map(([specifier, files]) => [specifier, files.map((file) => join(root, file))]));
 writeFileSync(
   join(outDir, "tsconfig.json"),
   JSON.stringify({

@@ -34,7 +34,10 @@ if (!available) process.stderr.write(`core-browser.int.test.ts skipped: no ${CHR
       platform: "browser",
       format: "iife",
       target: "es2022",
-      alias: { "@contextview/core": join(ROOT, "packages/core/src/index.ts") },
+      alias: {
+        "@contextview/core": join(ROOT, "packages/core/src/index.ts"),
+        "@contextview/core/internal": join(ROOT, "packages/core/src/internal.ts"),
+      },
       logLevel: "silent",
     });
     const code = bundle.outputFiles[0]?.text ?? "";

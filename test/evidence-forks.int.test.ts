@@ -2,7 +2,8 @@
 // earlier checkpoint) and concurrent invokes on one thread, in a real graph with
 // SqliteSaver and SqliteContextStore.
 import { join } from "node:path";
-import { EVIDENCE_BUCKETS, type EvidenceState } from "@contextview/core";
+import { EVIDENCE_BUCKETS } from "@contextview/core/internal";
+import type { EvidenceState } from "@contextview/core/store";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { CONTEXT_REPORT_EVENT, createContextNode, type ContextLogRecord, type ContextReportEvent } from "@contextview/langgraph";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { SqliteContextStore } from "@contextview/sqlite";
-import { ContextViewAnnotation, contextMiddleware, createContextNode, type ContextBudgetRecord, type ContextLogRecord } from "@contextview/langgraph";
+import { ContextViewAnnotation, createContextNode, type ContextBudgetRecord, type ContextLogRecord } from "@contextview/langgraph";
+import { contextMiddleware } from "@contextview/langgraph/middleware";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";

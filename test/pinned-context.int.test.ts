@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { chatModelSummarizer, OPENING_REQUEST_LABEL, PIN_FIELD, PINNED_LABEL, pinMessage } from "@contextview/core";
+import { chatModelSummarizer, pinMessage } from "@contextview/core";
+import { OPENING_REQUEST_LABEL, PIN_FIELD, PINNED_LABEL } from "@contextview/core/internal";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { createContextNode, type ContextBudgetRecord, type ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";

@@ -1,7 +1,7 @@
 // Run in each scratch project of scripts/consumer-test.mjs, compiled there by tsc as ES
 // modules or as CommonJS. A graph with the context node and a streaming fake model, measured
 // by measureStreamRequest with Prometheus metrics: the counts must come out exact. Then the
-// other module system's build of @contextview/langgraph (require() from ESM, import() from
+// other module system's build of @contextview/langgraph/measure (require() from ESM, import() from
 // CommonJS) reads this build's chunks: a mixed setup must count them too.
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -11,7 +11,10 @@ import { Annotation, MemorySaver, MessagesAnnotation, START, StateGraph } from "
 import { createAgent } from "langchain";
 import { Registry } from "prom-client";
 import { InMemoryContextStore } from "@contextview/core";
-import { ContextViewAnnotation, contextMiddleware, createContextNode, createStreamMetrics, measureStreamRequest, streamedText, withContext } from "@contextview/langgraph";
+import { conversationKey } from "@contextview/core/store";
+import { ContextViewAnnotation, createContextNode, withContext } from "@contextview/langgraph";
+import { contextMiddleware } from "@contextview/langgraph/middleware";
+import { createStreamMetrics, measureStreamRequest, streamedText } from "@contextview/langgraph/measure";
 
 const ANSWER = "abcdefghijklmnopqrstuvwxyz0123"; // FakeListChatModel streams one chunk per character: 30
 
@@ -49,15 +52,18 @@ async function main(): Promise<void> {
   const chunks = (await registry.getSingleMetric("contextview_stream_content_chunks_total")?.get())?.values[0]?.value;
   check("contextview_stream_content_chunks_total", chunks, 30);
 
+  // A store implementer's subpath resolves in this module system, types and code.
+  check("@contextview/core/store conversationKey", conversationKey("u1", "t1"), { userId: "u1", conversationId: "t1" });
+
   const reply = await wrapped.invoke([new HumanMessage("Again.")], config);
   check("withContext reply", reply.content, ANSWER);
 
-  // contextMiddleware loads the optional peer `langchain` on demand (require() in either build).
+  // contextMiddleware comes from its own subpath, the only one that loads `langchain`.
   const agent = createAgent({ model, tools: [], middleware: [contextMiddleware({ store: new InMemoryContextStore() })], checkpointer: new MemorySaver() });
   const agentState = await agent.invoke({ messages: [new HumanMessage("Once more.")] }, { configurable: { thread_id: "t2", user_id: "u1" } });
   check("createAgent with contextMiddleware", agentState.messages.at(-1)?.content, ANSWER);
 
-  const other = (typeof require === "function" ? await import("@contextview/langgraph") : createRequire(join(process.cwd(), "package.json"))("@contextview/langgraph")) as {
+  const other = (typeof require === "function" ? await import("@contextview/langgraph/measure") : createRequire(join(process.cwd(), "package.json"))("@contextview/langgraph/measure")) as {
     streamedText: typeof streamedText;
   };
   check("other build is another module", other.streamedText === streamedText, false);
@@ -66,7 +72,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => console.log("smoke: all 8 checks passed"),
+  () => console.log("smoke: all 9 checks passed"),
   (error: unknown) => {
     console.error(error);
     process.exit(1);

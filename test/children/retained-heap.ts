@@ -3,7 +3,8 @@
 // reference to them, collects garbage and prints the heap the surface retained
 // as one JSON line. Run with `node --expose-gc --import tsx`.
 //   retained-heap.ts <withContext|node|middleware> <conversations> [<kB per conversation>]
-import { createContextNode, contextMiddleware, withContext } from "@contextview/langgraph";
+import { createContextNode, withContext } from "@contextview/langgraph";
+import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda } from "@langchain/core/runnables";
 

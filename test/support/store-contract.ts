@@ -2,7 +2,9 @@
 // SQLite and PostgreSQL must turn the same snapshots into the same states.
 import fc from "fast-check";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { ContextViewError, InMemoryContextStore, createContextManager, viewRecordOf, type CompactionState, type ContextStore, type ViewRecordEntry } from "@contextview/core";
+import { ContextViewError, InMemoryContextStore, createContextManager, type ContextStore } from "@contextview/core";
+import { viewRecordOf } from "@contextview/core/internal";
+import type { CompactionState, ViewRecordEntry } from "@contextview/core/store";
 import { cursorOf, snapshot } from "../../packages/sqlite/test/support/conversation.js";
 
 /** A store under test and how to let it go. */

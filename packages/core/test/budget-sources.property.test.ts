@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { BUDGET_ENV, DEFAULT_BUDGET, resolveBudgetSources, type Budget, type BudgetSource } from "@contextview/core";
+import { BUDGET_ENV } from "@contextview/core/internal";
+import { DEFAULT_BUDGET, resolveBudgetSources, type Budget, type BudgetSource } from "@contextview/core";
 
 const FIELDS = Object.keys(DEFAULT_BUDGET) as (keyof Budget)[];
 const big = fc.integer({ min: 60_000, max: 400_000 });

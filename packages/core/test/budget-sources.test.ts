@@ -4,12 +4,11 @@ import {
   buildContext,
   ContextViewError,
   createContextManager,
-  IMAGE_PLACEHOLDER,
-  NO_IMAGE_INPUT_PLACEHOLDER,
   resolveBudgetSources,
-  textOf,
-  type BudgetLayers,
 } from "@contextview/core";
+import { IMAGE_PLACEHOLDER, textOf } from "@contextview/core/internal";
+import { NO_IMAGE_INPUT_PLACEHOLDER } from "../src/view/images.js";
+import type { BudgetLayers } from "../src/budget-sources.js";
 
 describe("budgetFromProfile", () => {
   it.each([

@@ -1,7 +1,8 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { createEstimator, estimateTextTokens, utf8Length } from "@contextview/core";
+import { createEstimator, estimateTextTokens } from "@contextview/core";
+import { utf8Length } from "@contextview/core/internal";
 
 const estimator = createEstimator();
 

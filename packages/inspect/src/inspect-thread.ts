@@ -1,4 +1,6 @@
-import { recordedMessagesMatch, rebuildView, type ContextStore, type Estimator, type MessageInput, type RebuiltView, type StoredView, type ViewRecord } from "@contextview/core";
+import { recordedMessagesMatch, rebuildView, type RebuiltView } from "@contextview/core/internal";
+import type { ContextStore, Estimator, MessageInput } from "@contextview/core";
+import type { StoredView, ViewRecord } from "@contextview/core/store";
 import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { InspectError } from "./errors.js";
 

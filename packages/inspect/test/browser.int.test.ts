@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
-import { inspectThread, openSqliteSources, renderThreadPage, runInspectCli } from "@contextview/inspect";
+import { inspectThread, openSqliteSources, renderThreadPage } from "@contextview/inspect";
+import { runInspectCli } from "../src/run-cli.js";
 import { runFinanceThread, useTempDir } from "./support/finance-thread";
 
 // A shared, loaded machine can make Chromium slow to start and render; wait rather than flake.

@@ -1,4 +1,7 @@
-import { InspectError, escapeHtml, parseInspectArguments, runInspectCli } from "@contextview/inspect";
+import { InspectError } from "@contextview/inspect";
+import { escapeHtml } from "../src/page/html.js";
+import { parseInspectArguments } from "../src/args.js";
+import { runInspectCli } from "../src/run-cli.js";
 
 const capture = () => {
   const lines: string[] = [];

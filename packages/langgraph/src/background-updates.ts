@@ -1,4 +1,5 @@
-import { conversationMapKey, type ContextStore, type ConversationKey, type MessageInput } from "@contextview/core";
+import type { ContextStore, MessageInput } from "@contextview/core";
+import { conversationMapKey, type ConversationKey } from "@contextview/core/store";
 
 /**
  * Evidence updates run after the request that asked for them (one request of

@@ -1,28 +1,13 @@
-import { countCacheBreakpoints, markCacheBreakpoints } from "@contextview/core";
+import { countCacheBreakpoints, markCacheBreakpoints } from "@contextview/core/internal";
 import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
 import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
-import type { AgentMiddleware } from "langchain";
+import { createMiddleware, type AgentMiddleware } from "langchain";
 import { createContextPipeline } from "./context-pipeline.js";
-import { ContextIntegrationError } from "./errors.js";
 import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions } from "./options.js";
 
 /** The name the middleware registers under in createAgent. */
 export const CONTEXT_MIDDLEWARE_NAME = "ContextViewMiddleware";
-
-type CreateMiddleware = (config: { name: string; wrapModelCall: NonNullable<AgentMiddleware["wrapModelCall"]> }) => AgentMiddleware;
-
-/** `langchain` is an optional peer: loaded only when the middleware is asked for. */
-function loadCreateMiddleware(): CreateMiddleware {
-  try {
-    return (require("langchain") as { createMiddleware: CreateMiddleware }).createMiddleware;
-  } catch (cause) {
-    throw new ContextIntegrationError("MISSING_PEER_DEPENDENCY", "contextMiddleware needs the optional peer dependency `langchain` (>=1.0.0 <2); install it next to @contextview/langgraph", {
-      field: "langchain",
-      cause,
-    });
-  }
-}
 
 /** An agent middleware with a `drain()` for its background evidence updates. */
 export type ContextMiddleware = AgentMiddleware & {
@@ -42,6 +27,7 @@ export type ContextMiddleware = AgentMiddleware & {
  * @example
  * ```ts
  * import { createAgent } from "langchain";
+ * import { contextMiddleware } from "@contextview/langgraph/middleware";
  * const checkpointer = SqliteSaver.fromConnString("/data/checkpoints.sqlite");
  * const agent = createAgent({
  *   model,
@@ -54,8 +40,7 @@ export type ContextMiddleware = AgentMiddleware & {
  */
 export function contextMiddleware(options: ContextOptions = {}): ContextMiddleware {
   const pipeline = createContextPipeline(options, "middleware");
-  const createMiddleware = loadCreateMiddleware();
-  const middleware = createMiddleware({
+  const middleware: AgentMiddleware = createMiddleware({
     name: CONTEXT_MIDDLEWARE_NAME,
     wrapModelCall: async (request, handler) => {
       // The agent node's config (callbacks for the custom event) comes from async local storage.

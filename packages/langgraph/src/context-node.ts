@@ -1,4 +1,6 @@
-import { ConversationMemo, describeValue, type ConversationKey, type ManagedView, type MessageInput } from "@contextview/core";
+import { ConversationMemo, describeValue } from "@contextview/core/internal";
+import type { ConversationKey } from "@contextview/core/store";
+import type { ManagedView, MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
 import { createContextPipeline } from "./context-pipeline.js";

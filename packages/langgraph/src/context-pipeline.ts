@@ -1,4 +1,6 @@
-import { ContextViewError, ConversationMemo, describeValue, EVIDENCE_BUCKETS, type EvidenceRebuild, type EvidenceState, newestRequestIndex, prefixFingerprint, sameFingerprint, type PrefixFingerprint, resolveBudget, resolveBudgetSources, type ContextRequest, type ConversationKey, type Estimator, type ManagedReport, type ManagedView, type MessageInput, type ModelLimits } from "@contextview/core";
+import { ContextViewError, resolveBudget, resolveBudgetSources, type ContextRequest, type Estimator, type ManagedReport, type ManagedView, type MessageInput, type ModelLimits } from "@contextview/core";
+import { ConversationMemo, describeValue, EVIDENCE_BUCKETS, newestRequestIndex, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "@contextview/core/internal";
+import type { EvidenceRebuild, EvidenceState, ConversationKey } from "@contextview/core/store";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";

@@ -1,7 +1,7 @@
-import type { ConversationKey } from "@contextview/core";
+import type { ConversationKey } from "@contextview/core/store";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ContextIntegrationError } from "./errors.js";
-import { describeValue } from "@contextview/core";
+import { describeValue } from "@contextview/core/internal";
 
 /**
  * The conversation key of a request: `config.configurable.thread_id` and the

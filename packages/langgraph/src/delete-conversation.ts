@@ -1,6 +1,6 @@
 import type { ContextStore } from "@contextview/core";
 import { ContextIntegrationError } from "./errors.js";
-import { describeValue } from "@contextview/core";
+import { describeValue } from "@contextview/core/internal";
 
 /** A checkpointer that can delete a thread (every LangGraph saver can). */
 export interface ThreadDeleter {

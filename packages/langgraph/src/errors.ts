@@ -5,7 +5,7 @@
  * - `INVALID_REQUEST_CONFIG`: `config.configurable.context` of one request is invalid.
  * - `MISSING_CONVERSATION_KEY`: the request has no `thread_id` or no user.
  * - `INVALID_STATE`: the graph state has no message list where one is expected.
- * - `MISSING_PEER_DEPENDENCY`: an optional peer dependency (`langchain`) is not installed.
+ * - `MISSING_PEER_DEPENDENCY`: an optional peer dependency (`prom-client`) is not installed.
  */
 export type ContextIntegrationErrorCode =
   | "INVALID_OPTION"

@@ -1,7 +1,6 @@
 import {
   InMemoryContextStore,
   createContextManager,
-  describeValue,
   type ContextManager,
   type ContextManagerOptions,
   type ContextSettings,
@@ -9,6 +8,7 @@ import {
   type MessageInput,
   type ModelLimits,
 } from "@contextview/core";
+import { describeValue } from "@contextview/core/internal";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { z } from "zod";

@@ -1,4 +1,5 @@
-import { viewRecordOf, type ContextStore, type ManagedView } from "@contextview/core";
+import { viewRecordOf } from "@contextview/core/internal";
+import type { ContextStore, ManagedView } from "@contextview/core";
 import type { ContextLogger, ContextSource } from "./observability.js";
 import type { PreparedRequest } from "./context-pipeline.js";
 

@@ -1,4 +1,5 @@
-import { describeValue, SETTINGS_SPEC, settingExpectation, type Budget, type ContextSettings, type SettingName, type SettingSpec } from "@contextview/core";
+import type { Budget, ContextSettings } from "@contextview/core";
+import { describeValue, SETTINGS_SPEC, settingExpectation, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
 

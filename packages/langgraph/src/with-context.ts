@@ -6,7 +6,7 @@ import { createContextPipeline, type ContextPipeline } from "./context-pipeline.
 import { ContextIntegrationError } from "./errors.js";
 import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions, ToolsForCall } from "./options.js";
-import { describeValue } from "@contextview/core";
+import { describeValue } from "@contextview/core/internal";
 
 /** Tools bound with `bindTools`/`withConfig`, found along a chain of `RunnableBinding`s. */
 function boundTools(model: unknown): readonly unknown[] | undefined {

@@ -1,5 +1,5 @@
 import { InMemoryContextStore } from "@contextview/core";
-import { contextMiddleware } from "@contextview/langgraph";
+import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";

@@ -1,5 +1,6 @@
 import { InMemoryContextStore } from "@contextview/core";
-import { CONTEXT_MIDDLEWARE_NAME, contextMiddleware, type ContextLogRecord } from "@contextview/langgraph";
+import { CONTEXT_MIDDLEWARE_NAME, contextMiddleware } from "@contextview/langgraph/middleware";
+import type { ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, createMiddleware } from "langchain";

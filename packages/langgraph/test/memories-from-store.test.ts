@@ -1,4 +1,5 @@
-import { createEstimator, memoryLine, MEMORY_BLOCK_HEADER } from "@contextview/core";
+import { createEstimator, MEMORY_BLOCK_HEADER } from "@contextview/core";
+import { memoryLine } from "@contextview/core/internal";
 import { ContextIntegrationError, ContextViewAnnotation, createContextNode, type ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage } from "@langchain/core/messages";
 import { Annotation, InMemoryStore, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";

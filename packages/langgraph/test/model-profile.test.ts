@@ -1,4 +1,5 @@
-import { contextMiddleware, createContextNode, withContext, type ContextLogRecord, type PromptBudgetRecord } from "@contextview/langgraph";
+import { contextMiddleware } from "@contextview/langgraph/middleware";
+import { createContextNode, withContext, type ContextLogRecord, type PromptBudgetRecord } from "@contextview/langgraph";
 import type { ModelProfile } from "@langchain/core/language_models/profile";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";

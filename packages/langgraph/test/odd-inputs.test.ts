@@ -1,6 +1,7 @@
 // Odd but legal inputs through the integrations: read, or refused with a typed error naming the field.
 import { ContextViewError } from "@contextview/core";
-import { ContextIntegrationError, contextMiddleware, createContextNode, withContext } from "@contextview/langgraph";
+import { ContextIntegrationError, createContextNode, withContext } from "@contextview/langgraph";
+import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { AIMessage, ChatMessage, HumanMessage } from "@langchain/core/messages";
 import { RecordingChatModel } from "./support/recording-model.js";
 

@@ -1,5 +1,6 @@
 import { ContextViewError } from "@contextview/core";
-import { ContextIntegrationError, conversationKeyOf, createContextNode, withContext } from "@contextview/langgraph";
+import { ContextIntegrationError, createContextNode, withContext } from "@contextview/langgraph";
+import { conversationKeyOf } from "../src/conversation-key.js";
 import { RecordingChatModel } from "./support/recording-model.js";
 
 function errorOf(run: () => unknown): { code?: string; field?: string; message: string } {

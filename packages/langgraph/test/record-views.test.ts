@@ -1,5 +1,7 @@
-import { InMemoryContextStore, rebuildView } from "@contextview/core";
-import { contextMiddleware, createContextNode, withContext, type ContextLogRecord } from "@contextview/langgraph";
+import { InMemoryContextStore } from "@contextview/core";
+import { rebuildView } from "@contextview/core/internal";
+import { contextMiddleware } from "@contextview/langgraph/middleware";
+import { createContextNode, withContext, type ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { MemorySaver } from "@langchain/langgraph";

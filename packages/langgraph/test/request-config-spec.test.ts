@@ -1,5 +1,6 @@
-import { settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core";
-import { CONTEXT_SETTING_KEYS, ContextIntegrationError, contextConfigSchema, createContextNode, parseContextConfig, type ContextConfig } from "@contextview/langgraph";
+import { settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
+import { ContextIntegrationError, contextConfigSchema, createContextNode, type ContextConfig } from "@contextview/langgraph";
+import { CONTEXT_SETTING_KEYS, parseContextConfig } from "../src/request-config.js";
 
 // The inferred type is part of the API: checked by `pnpm typecheck`.
 type Expected = {

@@ -1,4 +1,5 @@
-import { ContextIntegrationError, parseContextConfig } from "@contextview/langgraph";
+import { ContextIntegrationError } from "@contextview/langgraph";
+import { parseContextConfig } from "../src/request-config.js";
 
 describe("parseContextConfig", () => {
   it.each([

@@ -1,4 +1,3 @@
 // @contextview/postgres: evidence and compaction state on PostgreSQL, beside LangGraph's PostgresSaver.
 
 export { PostgresContextStore, type PostgresContextStoreOptions } from "./postgres-context-store.js";
-export { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js";

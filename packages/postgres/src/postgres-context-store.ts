@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
+import { ContextViewError, type ContextStore, type MessageInput } from "@contextview/core";
 import {
-  ContextViewError,
   EvidenceState,
   checkConversationKey,
   checkListViewsOptions,
@@ -12,16 +12,14 @@ import {
   resolveMaxMessageBytes,
   updateEvidence,
   type CompactionState,
-  type ContextStore,
   type ConversationKey,
   type EvidenceCallOptions,
   type EvidenceRecord,
   type ListViewsOptions,
-  type MessageInput,
   type StoredView,
   type ViewRecord,
   type ViewRecordEntry,
-} from "@contextview/core";
+} from "@contextview/core/store";
 import { migrate } from "./migrations.js";
 import { DEFAULT_SCHEMA, quoteSchema } from "./schema-name.js";
 

@@ -2,8 +2,10 @@ import { inspect } from "node:util";
 import pg from "pg";
 import { HumanMessage } from "@langchain/core/messages";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { ContextViewError, InMemoryContextStore, type CompactionState } from "@contextview/core";
-import { MIGRATIONS, MIGRATIONS_TABLE, PostgresContextStore, type PostgresContextStoreOptions } from "@contextview/postgres";
+import { ContextViewError, InMemoryContextStore } from "@contextview/core";
+import type { CompactionState } from "@contextview/core/store";
+import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
+import { PostgresContextStore, type PostgresContextStoreOptions } from "@contextview/postgres";
 import { TOOL_ONLY, cursorOf, snapshot } from "../../sqlite/test/support/conversation.js";
 import { POSTGRES_URL, describePostgres, useSchema } from "./support/postgres.js";
 

@@ -1,6 +1,9 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { createContextManager, viewRecordOf, type ViewRecordEntry } from "@contextview/core";
-import { MIGRATIONS, MIGRATIONS_TABLE, PostgresContextStore, type PostgresContextStoreOptions } from "@contextview/postgres";
+import { createContextManager } from "@contextview/core";
+import { viewRecordOf } from "@contextview/core/internal";
+import type { ViewRecordEntry } from "@contextview/core/store";
+import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
+import { PostgresContextStore, type PostgresContextStoreOptions } from "@contextview/postgres";
 import { POSTGRES_URL, describePostgres, useSchema } from "./support/postgres.js";
 
 // Real servers on a shared, loaded machine: well above the usual second, never a timing assertion.

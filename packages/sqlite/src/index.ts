@@ -2,4 +2,3 @@
 
 export { SqliteContextStore, type SqliteContextStoreOptions, type CheckpointerWithDatabase } from "./sqlite-context-store.js";
 export { sidecarPath, SIDECAR_SUFFIX, SUMMARY_DB_PATH_ENV } from "./sidecar.js";
-export { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js";

@@ -1,8 +1,7 @@
 import type Database from "better-sqlite3";
+import { ContextViewError, type ContextStore, type MessageInput } from "@contextview/core";
 import {
-  ContextViewError,
   EvidenceState,
-  describeValue,
   checkConversationKey,
   checkListViewsOptions,
   parseViewRecordEntry,
@@ -12,16 +11,15 @@ import {
   resolveMaxMessageBytes,
   updateEvidence,
   type CompactionState,
-  type ContextStore,
   type ConversationKey,
   type EvidenceCallOptions,
   type EvidenceRecord,
   type ListViewsOptions,
-  type MessageInput,
   type StoredView,
   type ViewRecord,
   type ViewRecordEntry,
-} from "@contextview/core";
+} from "@contextview/core/store";
+import { describeValue } from "@contextview/core/internal";
 import { migrate } from "./migrations.js";
 import { prepareViewRecords, type ViewRecordStatements } from "./view-records.js";
 import { SUMMARY_DB_PATH_ENV, isMemoryPath, openDatabase, sidecarPath } from "./sidecar.js";

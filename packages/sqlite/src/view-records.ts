@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { ConversationKey, StoredView, ViewRecord, ViewRecordEntry } from "@contextview/core";
+import type { ConversationKey, StoredView, ViewRecord, ViewRecordEntry } from "@contextview/core/store";
 
 /** The view-record statements of one database (see `SqliteContextStore.recordView`). */
 export interface ViewRecordStatements {

@@ -2,8 +2,10 @@ import { inspect } from "node:util";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { HumanMessage } from "@langchain/core/messages";
-import { ContextViewError, InMemoryContextStore, type CompactionState } from "@contextview/core";
-import { MIGRATIONS, MIGRATIONS_TABLE, SqliteContextStore } from "@contextview/sqlite";
+import { ContextViewError, InMemoryContextStore } from "@contextview/core";
+import type { CompactionState } from "@contextview/core/store";
+import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
+import { SqliteContextStore } from "@contextview/sqlite";
 import { TOOL_ONLY, cursorOf, snapshot } from "./support/conversation.js";
 import { useTempDir } from "./support/temp.js";
 

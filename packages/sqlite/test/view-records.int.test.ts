@@ -1,8 +1,11 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { createContextManager, viewRecordOf, type ViewRecordEntry } from "@contextview/core";
-import { MIGRATIONS, MIGRATIONS_TABLE, SqliteContextStore } from "@contextview/sqlite";
+import { createContextManager } from "@contextview/core";
+import { viewRecordOf } from "@contextview/core/internal";
+import type { ViewRecordEntry } from "@contextview/core/store";
+import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
+import { SqliteContextStore } from "@contextview/sqlite";
 import { useTempDir } from "./support/temp.js";
 
 const key = { userId: "user", conversationId: "conv" };

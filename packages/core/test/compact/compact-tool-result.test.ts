@@ -1,11 +1,10 @@
 import { ToolMessage } from "@langchain/core/messages";
+import { COMPACTION_METADATA_KEY, isCompactedToolResult } from "../../src/compact/index.js";
 import {
-  COMPACTION_METADATA_KEY,
   ContextViewError,
   compactToolResult,
   compactionMarkerOf,
   createEstimator,
-  isCompactedToolResult,
   readNoteLines,
 } from "@contextview/core";
 import { textOf } from "../../src/messages.js";

@@ -1,17 +1,9 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { ContextViewError } from "../../src/errors.js";
+import { ContextViewError, InMemoryContextStore } from "@contextview/core";
 import { utf8Length } from "../../src/text.js";
-import {
-  EMPTY_PREFIX_DIGEST,
-  EVIDENCE_BUCKETS,
-  EVIDENCE_LIMITS,
-  EvidenceState,
-  updateEvidence,
-  type EvidenceEntry,
-  type EvidenceRecord,
-} from "../../src/evidence/index.js";
-import { InMemoryContextStore } from "../../src/store/index.js";
+import { EMPTY_PREFIX_DIGEST, EVIDENCE_BUCKETS, EVIDENCE_LIMITS, type EvidenceEntry } from "../../src/evidence/index.js";
+import { EvidenceState, updateEvidence, type EvidenceRecord } from "@contextview/core/store";
 import { TOOL_ONLY, conversation, requestIndex, withRequest } from "./fixtures.js";
 
 const entries = (state: EvidenceState): EvidenceEntry[] => EVIDENCE_BUCKETS.flatMap((bucket) => [...state.buckets[bucket]]);

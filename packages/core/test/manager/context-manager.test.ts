@@ -7,10 +7,10 @@ import {
   createEstimator,
   InMemoryContextStore,
   isContextOverflow,
-  isSummaryMessage,
   type CompactionEvent,
   type Summarizer,
 } from "@contextview/core";
+import { isSummaryMessage } from "@contextview/core/internal";
 import * as prefixHashModule from "../../src/summarize/prefix-hash";
 import { conversation, deepFreeze, type TurnSpec } from "../support/conversation";
 

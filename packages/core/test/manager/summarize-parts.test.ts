@@ -1,17 +1,10 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import {
-  chunkTranscript,
-  createEstimator,
-  findSafeCut,
-  forbiddenCuts,
-  isSafeCut,
-  isSummaryMessage,
-  renderTranscript,
-  resolveBudget,
-  summaryMessage,
-  summaryThreshold,
-  summaryTrigger,
-} from "@contextview/core";
+import { chunkTranscript, renderTranscript } from "../../src/summarize/transcript.js";
+import { createEstimator, resolveBudget } from "@contextview/core";
+import { findSafeCut, forbiddenCuts, isSafeCut } from "../../src/summarize/safe-cut.js";
+import { isSummaryMessage } from "@contextview/core/internal";
+import { summaryMessage } from "../../src/summarize/summary-message.js";
+import { summaryThreshold, summaryTrigger } from "../../src/summarize/threshold.js";
 
 const estimator = createEstimator();
 

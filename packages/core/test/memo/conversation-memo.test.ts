@@ -1,4 +1,6 @@
-import { ContextViewError, ConversationMemo, conversationMapKey, prefixFingerprint, sameFingerprint } from "@contextview/core";
+import { ContextViewError } from "@contextview/core";
+import { ConversationMemo, prefixFingerprint, sameFingerprint } from "@contextview/core/internal";
+import { conversationMapKey } from "@contextview/core/store";
 import { HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 

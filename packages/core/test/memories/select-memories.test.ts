@@ -1,10 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { ContextViewError } from "../../src/errors";
-import { buildContext } from "../../src/view/build-context";
-import { createEstimator } from "../../src/estimate";
-import { requestText } from "../../src/lexical/index";
-import { MEMORY_BLOCK_HEADER, renderMemoryBlock, selectMemories, type SavedMemory } from "../../src/memories/index";
+import { ContextViewError, buildContext, createEstimator, requestText, MEMORY_BLOCK_HEADER, selectMemories, type SavedMemory } from "@contextview/core";
+import { renderMemoryBlock } from "../../src/memories/index";
 
 const NOW = Date.UTC(2025, 5, 1);
 const DAY = 86_400_000;

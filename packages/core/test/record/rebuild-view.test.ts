@@ -1,16 +1,9 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import {
-  EvidenceState,
-  InMemoryContextStore,
-  createContextManager,
-  pinMessage,
-  rebuildView,
-  viewRecordOf,
-  type StoredView,
-  type Summarizer,
-} from "@contextview/core";
+import { EvidenceState, type StoredView } from "@contextview/core/store";
+import { InMemoryContextStore, createContextManager, pinMessage, type Summarizer } from "@contextview/core";
+import { rebuildView, viewRecordOf } from "@contextview/core/internal";
 import { conversation, deepFreeze, type TurnSpec } from "../support/conversation";
 
 const key = { userId: "u1", conversationId: "t1" };

@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { ContextBudgetError, InMemoryContextStore, createContextManager, rebuildView, viewRecordOf, type Summarizer } from "@contextview/core";
+import { ContextBudgetError, InMemoryContextStore, createContextManager, type Summarizer } from "@contextview/core";
+import { rebuildView, viewRecordOf } from "@contextview/core/internal";
 import { conversation, conversationArb, deepFreeze } from "../support/conversation";
 
 const summarizer: Summarizer = async (transcript) => `Summary of ${transcript.length} characters.`;

@@ -3,8 +3,7 @@ import { AIMessage, HumanMessage, type AIMessageChunk, type BaseMessage } from "
 import type { ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import fc from "fast-check";
-import { ContextViewError } from "../../src/errors";
-import { bindSelection, createToolRouter, DISCOVER_TOOL_NAME } from "../../src/routing/index";
+import { ContextViewError, bindSelection, createToolRouter, DISCOVER_TOOL_NAME } from "@contextview/core";
 import { adminConfig, countingTool, financeGroups, financeRouter, userConfig } from "./fixtures";
 
 function errorOf(fn: () => unknown): ContextViewError {

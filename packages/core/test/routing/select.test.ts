@@ -1,6 +1,5 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { createEstimator } from "../../src/estimate";
-import { createToolRouter, DISCOVER_TOOL_NAME, routingRecord } from "../../src/routing/index";
+import { createEstimator, createToolRouter, DISCOVER_TOOL_NAME, routingRecord } from "@contextview/core";
 import { adminConfig, financeGroups, financeRouter, runToolCall, turn, userConfig } from "./fixtures";
 
 const { router } = financeRouter();

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core";
+import { SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
 
 // The option interfaces keep their own JSDoc, which editors show; this reads it from the
 // source on purpose, so an `@default` there cannot drift from the spec.

@@ -1,21 +1,7 @@
 import { HumanMessage, ToolMessage } from "@langchain/core/messages";
-import {
-  buildContext,
-  checkSetting,
-  compactToolResult,
-  ContextViewError,
-  createContextManager,
-  createEstimator,
-  DEFAULT_BUDGET,
-  DEFAULT_VIEW_OPTIONS,
-  MAX_TIMER_MS,
-  resolveBudget,
-  settingExpectation,
-  SETTINGS_SPEC,
-  type SettingName,
-  type SettingSpec,
-  type ViewOptions,
-} from "@contextview/core";
+import { buildContext, compactToolResult, ContextViewError, createContextManager, createEstimator, DEFAULT_BUDGET, resolveBudget, type ViewOptions } from "@contextview/core";
+import { checkSetting, MAX_TIMER_MS, settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
+import { DEFAULT_VIEW_OPTIONS } from "../../src/view/options.js";
 
 const FIELDS = Object.keys(SETTINGS_SPEC) as SettingName[];
 const spec = (field: SettingName): SettingSpec => SETTINGS_SPEC[field];

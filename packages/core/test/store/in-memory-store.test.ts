@@ -1,5 +1,5 @@
-import { ContextViewError } from "../../src/errors.js";
-import { InMemoryContextStore, conversationKey, parseCompactionState, type CompactionState } from "../../src/store/index.js";
+import { ContextViewError, InMemoryContextStore } from "@contextview/core";
+import { conversationKey, parseCompactionState, type CompactionState } from "@contextview/core/store";
 import { withRequest } from "../evidence/fixtures.js";
 
 const full: CompactionState = {

@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ContextOverflowError } from "@langchain/core/errors";
-import { buildContext, ContextBudgetError, ContextViewError, createEstimator, HISTORY_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core";
+import { buildContext, ContextBudgetError, ContextViewError, createEstimator } from "@contextview/core";
+import { HISTORY_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core/internal";
 import { conversation, deepFreeze, snapshot, turnMessages } from "../support/conversation";
 
 const estimator = createEstimator();

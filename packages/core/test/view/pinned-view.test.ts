@@ -5,13 +5,11 @@ import {
   createContextManager,
   createEstimator,
   InMemoryContextStore,
-  isSummaryMessage,
-  OPENING_REQUEST_LABEL,
-  PINNED_LABEL,
   pinMessage,
-  resolveViewOptions,
   type Summarizer,
 } from "@contextview/core";
+import { isSummaryMessage, OPENING_REQUEST_LABEL, PINNED_LABEL } from "@contextview/core/internal";
+import { resolveViewOptions } from "../../src/view/options.js";
 import { conversation, deepFreeze, snapshot, turnMessages } from "../support/conversation";
 
 const estimator = createEstimator();

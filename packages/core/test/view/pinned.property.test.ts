@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, ContextBudgetError, OPENING_REQUEST_LABEL, pinMessage, type BuildContextInput } from "@contextview/core";
+import { buildContext, ContextBudgetError, pinMessage, type BuildContextInput } from "@contextview/core";
+import { OPENING_REQUEST_LABEL } from "@contextview/core/internal";
 import { conversation, conversationArb, deepFreeze, snapshot } from "../support/conversation";
 import { expectViewLaws } from "../support/view-laws";
 

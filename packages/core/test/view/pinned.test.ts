@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { ContextViewError, createEstimator, CONTINUATION_LABEL, OPENING_REQUEST_LABEL, PINNED_LABEL, PIN_FIELD, pinMessage } from "@contextview/core";
+import { ContextViewError, createEstimator, pinMessage } from "@contextview/core";
+import { CONTINUATION_LABEL, OPENING_REQUEST_LABEL, PINNED_LABEL, PIN_FIELD } from "@contextview/core/internal";
 import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from "../../src/view/pinned";
 import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";

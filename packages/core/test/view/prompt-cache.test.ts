@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, ContextViewError, countCacheBreakpoints, markCacheBreakpoints, OPENING_REQUEST_LABEL } from "@contextview/core";
+import { buildContext, ContextViewError } from "@contextview/core";
+import { countCacheBreakpoints, markCacheBreakpoints, OPENING_REQUEST_LABEL } from "@contextview/core/internal";
 import { keptInTurn } from "../../src/view/clear-step";
 import { chooseKept } from "../../src/view/select";
 import { heldEvidence } from "../../src/evidence/held-evidence";

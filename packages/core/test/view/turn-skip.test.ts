@@ -1,4 +1,5 @@
-import { buildContext, createEstimator, OPENING_REQUEST_LABEL, type Estimator } from "@contextview/core";
+import { buildContext, createEstimator, type Estimator } from "@contextview/core";
+import { OPENING_REQUEST_LABEL } from "@contextview/core/internal";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 
 /** An older turn of `steps` tool exchanges, then the current request. */

@@ -1,4 +1,4 @@
-import { EVIDENCE_BUCKETS } from "@contextview/core";
+import { EVIDENCE_BUCKETS } from "@contextview/core/internal";
 import { count, html, type Markup } from "./html.js";
 
 const BUCKET_LABELS: Readonly<Record<string, string>> = { constraints: "Constraints", decisions: "Decisions", openWork: "Open work", recentContext: "Recent context" };

@@ -3,12 +3,11 @@ import {
   EVIDENCE_MESSAGE_ID_PREFIX,
   HISTORY_LABEL,
   IMAGE_PLACEHOLDER,
-  compactionMarkerOf,
   isSummaryMessage,
   textOf,
-  type ContextReport,
-  type ViewRecord,
-} from "@contextview/core";
+} from "@contextview/core/internal";
+import { compactionMarkerOf, type ContextReport } from "@contextview/core";
+import type { ViewRecord } from "@contextview/core/store";
 import type { BaseMessage } from "@langchain/core/messages";
 import { count, html, type Markup } from "./html.js";
 

@@ -1,4 +1,4 @@
-import { textOf } from "@contextview/core";
+import { textOf } from "@contextview/core/internal";
 import { AIMessage, type AIMessageChunk, type MessageContent } from "@langchain/core/messages";
 
 /**

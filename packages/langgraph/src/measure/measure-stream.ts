@@ -1,5 +1,5 @@
 import { ContextIntegrationError } from "../errors.js";
-import { describeValue, MAX_TIMER_MS } from "@contextview/core";
+import { describeValue, MAX_TIMER_MS } from "@contextview/core/internal";
 import { streamedText } from "./content.js";
 import type { StreamLogger, StreamMetrics, StreamOutcome, StreamPhase, StreamRequestRecord } from "./records.js";
 import { StreamMeter } from "./stream-meter.js";

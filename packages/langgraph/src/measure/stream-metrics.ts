@@ -1,6 +1,6 @@
 import type * as PromClient from "prom-client";
 import { ContextIntegrationError } from "../errors.js";
-import { describeValue } from "@contextview/core";
+import { describeValue } from "@contextview/core/internal";
 import type { StreamMetrics, StreamRequestRecord } from "./records.js";
 
 /** Options of {@link createStreamMetrics}. */

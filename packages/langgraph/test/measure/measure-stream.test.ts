@@ -6,8 +6,8 @@ import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { Registry } from "prom-client";
 import { z } from "zod";
-import { ContextIntegrationError } from "../../src/errors";
-import { createStreamMetrics, measureStreamRequest, streamedText, type StreamRequestRecord } from "../../src/measure/index";
+import { ContextIntegrationError } from "@contextview/langgraph";
+import { createStreamMetrics, measureStreamRequest, streamedText, type StreamRequestRecord } from "@contextview/langgraph/measure";
 import { ScriptedStreamingModel, type ScriptedAnswer } from "./streaming-models";
 
 const TOOL_MS = 30;

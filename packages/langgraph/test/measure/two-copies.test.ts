@@ -1,7 +1,7 @@
 // The case of issue 14: an ES-module app streams AIMessageChunks of @langchain/core's ESM
 // build into our code, which loaded another copy. jest.isolateModules gives that second copy.
 import * as messages from "@langchain/core/messages";
-import { measureStreamRequest, streamedText } from "@contextview/langgraph";
+import { measureStreamRequest, streamedText } from "@contextview/langgraph/measure";
 
 type Messages = typeof messages;
 let other: Messages;

@@ -1,0 +1,22 @@
+// @contextview/core/internal: what this repository's other packages (langgraph, inspect,
+// sqlite), its tests, eval and bench need from core and applications do not. NOT covered by
+// semver: a name here may change or go in any release. Applications import the root;
+// store implementers import `@contextview/core/store`.
+
+export { describeValue } from "./errors.js";
+export { BUDGET_ENV } from "./budget.js";
+export { MAX_TIMER_MS } from "./estimate.js";
+export { utf8Length, truncateUtf8 } from "./text.js";
+export { textOf, countImages, kindOf, newestRequestIndex } from "./messages.js";
+export { SETTINGS_SPEC, checkSetting, settingExpectation, type SettingName, type SettingSpec } from "./settings/index.js";
+export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
+export { countCacheBreakpoints, markCacheBreakpoints } from "./view/cache-breakpoints.js";
+export { IMAGE_PLACEHOLDER } from "./view/older.js";
+export { PIN_FIELD } from "./view/pin-message.js";
+export { OPENING_REQUEST_LABEL, PINNED_LABEL } from "./view/pinned.js";
+export { isSummaryMessage } from "./summarize/summary-message.js";
+export { summaryPrefixHash } from "./summarize/prefix-hash.js";
+export { EVIDENCE_BUCKETS, EVIDENCE_MESSAGE_ID_PREFIX } from "./evidence/index.js";
+export { memoryLine } from "./memories/index.js";
+export { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "./memo/conversation-memo.js";
+export { viewRecordOf, rebuildView, recordedMessagesMatch, type RebuiltView } from "./record/index.js";
