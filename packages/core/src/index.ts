@@ -31,6 +31,7 @@ export type { PinPredicate, PinnedReport, PinnedMessageReport } from "./view/typ
 // -- summarizing compaction (issue: summarizing compaction) --
 export { createContextManager } from "./manager/context-manager.js";
 export { isContextOverflow } from "./manager/overflow.js";
+export { retryOnOverflow, streamRetryOnOverflow, type OverflowRetrySteps } from "./manager/overflow-retry.js";
 export { nextCalibration, CALIBRATION_BOUNDS } from "./manager/calibration.js";
 export type {
   CompactionEvent,
