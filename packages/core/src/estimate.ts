@@ -189,6 +189,7 @@ function checkCount(field: string, value: number | undefined, fallback: number):
  * const tiktoken = createEstimator({ tokenizer: (text) => encoder.encode(text).length });
  * ```
  */
+// size: a factory: option checks, then the estimator object whose methods share one memo
 export function createEstimator(options: EstimatorOptions = {}): Estimator {
   if (options.tokenCounter !== undefined) return estimatorFromTokenCounter(options.tokenCounter, options);
   const messageOverhead = checkCount("messageOverhead", options.messageOverhead, DEFAULT_ESTIMATOR_OPTIONS.messageOverhead);

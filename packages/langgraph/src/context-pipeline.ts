@@ -95,6 +95,7 @@ function newestRequest(messages: readonly MessageInput[]): number {
 }
 
 /** Validate the options once and build the shared pipeline. */
+// size: a factory: options validated once, then the named steps (prepare, build, run, recordUsage) as closures
 export function createContextPipeline(options: ContextOptions | undefined, source: ContextSource): ContextPipeline {
   const resolved = resolveContextOptions(options);
   const { manager, store, logger } = resolved;

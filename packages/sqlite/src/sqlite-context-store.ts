@@ -1,3 +1,4 @@
+// size: one class implementing the whole store contract on SQLite; each method is short, the file is the contract
 import type Database from "better-sqlite3";
 import {
   ContextViewError,
