@@ -1,6 +1,6 @@
 // @contextview/core: pure functions that build a bounded model view. No I/O.
 
-export { ContextViewError, ContextBudgetError, describeValue, type ContextViewErrorCode, type BudgetShortfall } from "./errors.js";
+export { ContextViewBaseError, ContextViewError, ContextBudgetError, describeValue, type ContextViewErrorCode, type BudgetShortfall } from "./errors.js";
 export { DEFAULT_BUDGET, BUDGET_ENV, resolveBudget, type Budget, type ResolvedBudget } from "./budget.js";
 export { budgetFromProfile, resolveBudgetSources, type BudgetLayers, type BudgetSource, type BudgetSources, type ModelLimits } from "./budget-sources.js";
 export {
