@@ -25,7 +25,7 @@ import {
 } from "@contextview/core";
 import { migrate } from "./migrations.js";
 import { prepareViewRecords, type ViewRecordStatements } from "./view-records.js";
-import { SUMMARY_DB_PATH_ENV, isMemoryPath, openDatabase, sidecarPath } from "./sidecar.js";
+import { isMemoryPath, openDatabase, sidecarPath, storePathFromEnv } from "./sidecar.js";
 
 /** Options of {@link SqliteContextStore}. */
 export interface SqliteContextStoreOptions {
@@ -157,7 +157,8 @@ export class SqliteContextStore implements ContextStore {
   /**
    * A store in a sidecar file beside a `SqliteSaver`'s database:
    * `<dir>/<checkpoint name without extension>.contextview.sqlite`, or the path
-   * in `CONVERSATION_SUMMARY_DB_PATH` when set. A saver on `:memory:` gets an
+   * in `CONTEXTVIEW_STORE_PATH` (or its former name `CONVERSATION_SUMMARY_DB_PATH`)
+   * when set. A saver on `:memory:` gets an
    * in-memory store. The checkpointer's tables are never touched. A checkpointer
    * without a SQLite database, such as `MemorySaver`, throws `ContextViewError`
    * `INVALID_OPTION` (field `saver`): use `new InMemoryContextStore()` beside it, or
@@ -181,10 +182,10 @@ export class SqliteContextStore implements ContextStore {
         { field: "saver" },
       );
     }
-    const override = process.env[SUMMARY_DB_PATH_ENV];
+    const override = storePathFromEnv();
     const busyTimeoutMs = checkBusyTimeout(options.busyTimeoutMs);
     let opened: Database.Database;
-    if (override !== undefined && override !== "") opened = openDatabase(override, SUMMARY_DB_PATH_ENV, busyTimeoutMs);
+    if (override !== undefined) opened = openDatabase(override.path, override.variable, busyTimeoutMs);
     else if (db.memory || isMemoryPath(db.name)) opened = openDatabase(":memory:", "saver.db", busyTimeoutMs);
     else opened = openDatabase(sidecarPath(db.name), "saver.db.name", busyTimeoutMs);
     const store = new SqliteContextStore(opened, options);

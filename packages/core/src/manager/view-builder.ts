@@ -62,7 +62,7 @@ export function requestViews(inputs: {
         ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
         ...(request.tools === undefined ? {} : { tools: request.tools }),
         ...(request.memories === undefined ? {} : { memories: request.memories }),
-        summaryMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
+        historyMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
       });
     },
     predicatePins: () => [...new Set(chosen)].sort((a, b) => a - b),
