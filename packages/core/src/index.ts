@@ -16,7 +16,7 @@ export { createTiktokenEstimator, type TiktokenEncoding, type TiktokenEstimatorO
 export { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 export { textOf, countImages, isImageBlock, kindOf, type MessageInput, type MessageKind } from "./messages.js";
 
-// -- view (issue: core view engine) --
+// -- view --
 export { buildContext } from "./view/build-context.js";
 export { DEFAULT_VIEW_OPTIONS, resolveViewOptions } from "./view/options.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
@@ -28,7 +28,7 @@ export { pinMessage, PIN_FIELD } from "./view/pin-message.js";
 export { OPENING_REQUEST_LABEL, PINNED_LABEL } from "./view/pinned.js";
 export type { PinPredicate, PinnedReport, PinnedMessageReport } from "./view/types.js";
 
-// -- summarizing compaction (issue: summarizing compaction) --
+// -- summarizing compaction --
 export { createContextManager } from "./manager/context-manager.js";
 export { isContextOverflow } from "./manager/overflow.js";
 export { retryOnOverflow, streamRetryOnOverflow, type OverflowRetrySteps } from "./manager/overflow-retry.js";
@@ -58,7 +58,7 @@ export {
 export { summaryMessage, isSummaryMessage, SUMMARY_MARKER } from "./summarize/summary-message.js";
 export { summaryPrefixHash } from "./summarize/prefix-hash.js";
 
-// -- compaction (issue: structured tool-result compaction) --
+// -- structured tool-result compaction --
 export {
   compactOrNarrow,
   compactToolResult,
@@ -89,7 +89,7 @@ export {
   type ReferenceTable,
 } from "./compact/index.js";
 
-// -- stores and evidence (issue: evidence and compaction store) --
+// -- stores and evidence --
 export {
   EvidenceState,
   EVIDENCE_BUCKETS,
@@ -130,7 +130,7 @@ export {
   type InMemoryContextStoreOptions,
 } from "./store/index.js";
 
-// -- tool routing and saved memories (issue: tool routing, memories, stream measurements) --
+// -- tool routing and saved memories --
 export {
   createToolRouter,
   routingRecord,
@@ -168,7 +168,7 @@ export {
 } from "./memories/index.js";
 export { requestText, messageText } from "./lexical/index.js";
 
-// -- per-conversation memo for long-running servers (issue 12) --
+// -- per-conversation memo for long-running servers --
 export {
   ConversationMemo,
   DEFAULT_REMEMBERED_CONVERSATIONS,
@@ -177,7 +177,7 @@ export {
   type PrefixFingerprint,
 } from "./memo/conversation-memo.js";
 
-// -- view records and the inspector (issue 18) --
+// -- view records and the inspector --
 export {
   VIEW_RECORD_VERSION,
   DEFAULT_MAX_VIEW_RECORDS,

@@ -58,8 +58,8 @@ function checkSettings(settings: ContextSettings, prefix: string): void {
 }
 
 /**
- * Create the context manager: the whole pipeline of DESIGN.md for one model call —
- * micro-compaction, a cached summary of older turns (seed 2), drop-oldest when
+ * Create the context manager: the whole pipeline for one model call —
+ * micro-compaction, a cached summary of older turns, drop-oldest when
  * summarizing is off or fails, calibration from reported usage, and one retry after
  * a provider overflow. Options are validated here, once; each request may override
  * the settings in {@link ContextSettings}.

@@ -2,7 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { textOf, toolCallsOf } from "../messages.js";
 
-/** How much of the newest history {@link findSafeCut} keeps verbatim (seed 2). */
+/** How much of the newest history {@link findSafeCut} keeps verbatim: recent turns are what the model answers from. */
 export interface KeepOptions {
   /**
    * Keep at least this many estimated tokens of the newest messages.
