@@ -121,7 +121,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     checkMessageArray(messages);
     let lead = 0;
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
-    const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n) => prefixHash(key, messages, n, request.signal));
+    const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
     const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin });
     return { key, settings, sources, state, storeError: failed, ratio, limit, trigger, messages, lead, summary, cacheHit, views };
   };
