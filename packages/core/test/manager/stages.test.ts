@@ -32,13 +32,13 @@ describe("compactionKind", () => {
   const report = (dropped: number, cleared: number, compacted: number) =>
     ({ turns: { dropped }, toolResults: { cleared, compacted, narrowed: 0 } }) as unknown as ContextReport;
 
-  it.each<[boolean, ContextReport, string]>([
-    [true, report(3, 1, 1), "summary"],
-    [false, report(3, 1, 1), "drop"],
-    [false, report(0, 1, 0), "micro"],
-    [false, report(0, 0, 1), "micro"],
-    [false, report(0, 0, 0), "none"],
-  ])("summarized %p → %s", (summarized, r, kind) => {
+  it.each<[string, boolean, ContextReport, string]>([
+    ["a new summary", true, report(3, 1, 1), "summary"],
+    ["dropped turns", false, report(3, 1, 1), "drop"],
+    ["cleared results", false, report(0, 1, 0), "micro"],
+    ["compacted results", false, report(0, 0, 1), "micro"],
+    ["nothing", false, report(0, 0, 0), "none"],
+  ])("%s → its kind", (_case, summarized, r, kind) => {
     expect(compactionKind(summarized, r)).toBe(kind);
   });
 });
