@@ -22,13 +22,80 @@ export type ContextViewErrorCode =
 
 /** Registered globally so that duplicate copies of this package agree. */
 const MARK = Symbol.for("contextview.error");
+/** Carried by every error of every contextview package (core, stores, langgraph, inspect). */
+const BASE_MARK = Symbol.for("contextview.error.base");
+
+/**
+ * Mark `error` as one of a class, readable by `isInstance` in any copy of the
+ * package: a `Symbol.for` key is shared across copies, a class identity is not.
+ */
+function markAs(error: object, mark: symbol): void {
+  Object.defineProperty(error, mark, { value: true, enumerable: false });
+}
+
+function hasMarkOf(value: unknown, mark: symbol): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[mark] === true;
+}
 
 function mark(error: object): void {
-  Object.defineProperty(error, MARK, { value: true, enumerable: false });
+  markAs(error, BASE_MARK);
+  markAs(error, MARK);
 }
 
 function hasMark(value: unknown): value is { code: ContextViewErrorCode } {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
+  return hasMarkOf(value, MARK);
+}
+
+/**
+ * The one base of the error classes of every contextview package: a stable `name`,
+ * a literal-union `code`, and a static `isInstance` that works across duplicate
+ * copies of a package. Each package's class (core's {@link ContextViewError}, the
+ * LangGraph package's `ContextIntegrationError`, the inspector's `InspectError`)
+ * extends it with its own codes and its own `isInstance`.
+ *
+ * @example
+ * ```ts
+ * class MyStoreError extends ContextViewBaseError<"LOCKED"> {
+ *   override readonly name = "MyStoreError";
+ *   constructor(message: string) {
+ *     super("LOCKED", message, undefined, Symbol.for("my-store.error"));
+ *   }
+ * }
+ * ContextViewBaseError.isInstance(new MyStoreError("busy")); // true
+ * ```
+ */
+export class ContextViewBaseError<Code extends string = string> extends Error {
+  override readonly name: string = "ContextViewBaseError";
+  /** What went wrong, as a stable literal. */
+  readonly code: Code;
+
+  /**
+   * @param classMark - `Symbol.for(...)` of the subclass, read by its `isInstance`.
+   */
+  constructor(code: Code, message: string, options?: { cause?: unknown }, classMark?: symbol) {
+    super(message, options);
+    this.code = code;
+    markAs(this, BASE_MARK);
+    if (classMark !== undefined) markAs(this, classMark);
+  }
+
+  /** True for an error of any contextview package, whichever copy threw it. */
+  static isInstance(value: unknown): value is ContextViewBaseError | ContextBudgetError {
+    return hasMarkOf(value, BASE_MARK);
+  }
+
+  /**
+   * True when `value` carries `classMark` (see the constructor): the body of each
+   * subclass's `isInstance`.
+   *
+   * @example
+   * ```ts
+   * ContextViewBaseError.hasClassMark(error, Symbol.for("my-store.error"));
+   * ```
+   */
+  static hasClassMark(value: unknown, classMark: symbol): boolean {
+    return hasMarkOf(value, classMark);
+  }
 }
 
 /**
@@ -49,22 +116,18 @@ function hasMark(value: unknown): value is { code: ContextViewErrorCode } {
  * }
  * ```
  */
-export class ContextViewError extends Error {
+export class ContextViewError extends ContextViewBaseError<ContextViewErrorCode> {
   override readonly name: string = "ContextViewError";
-  /** What went wrong, as a stable literal. */
-  readonly code: ContextViewErrorCode;
   /** Figures or names that explain the error; never message content. */
   readonly details: Readonly<Record<string, unknown>>;
 
   constructor(code: ContextViewErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options, MARK);
     this.details = details;
-    mark(this);
   }
 
   /** True for any contextview error, whichever copy of the package threw it. */
-  static isInstance(value: unknown): value is ContextViewError | ContextBudgetError {
+  static override isInstance(value: unknown): value is ContextViewError | ContextBudgetError {
     return hasMark(value);
   }
 }

@@ -172,6 +172,7 @@ const checked = new WeakSet<Estimator>();
  * const tiktoken = createEstimator({ tokenizer: (text) => encoder.encode(text).length });
  * ```
  */
+// size: a factory: option checks, then the estimator object whose methods share one memo
 export function createEstimator(options: EstimatorOptions = {}): Estimator {
   if (options.tokenCounter !== undefined) return estimatorFromTokenCounter(options.tokenCounter, options);
   const messageOverhead = settingOrDefault("messageOverhead", options.messageOverhead);

@@ -4,7 +4,7 @@
 // `@contextview/core/store`; `@contextview/core/internal` serves this repository's sibling
 // packages, tests, eval and bench and is not covered by semver. Everything else is private.
 
-export { ContextViewError, ContextBudgetError, type ContextViewErrorCode, type BudgetShortfall } from "./errors.js";
+export { ContextViewBaseError, ContextViewError, ContextBudgetError, type ContextViewErrorCode, type BudgetShortfall } from "./errors.js";
 export { DEFAULT_BUDGET, resolveBudget, type Budget, type ResolvedBudget } from "./budget.js";
 export { budgetFromProfile, resolveBudgetSources, type BudgetSource, type BudgetSources, type ModelLimits } from "./budget-sources.js";
 export { createEstimator, type Estimator, type EstimatorOptions } from "./estimate.js";

@@ -9,6 +9,7 @@ export { MAX_TIMER_MS } from "./estimate.js";
 export { utf8Length, truncateUtf8 } from "./text.js";
 export { textOf, countImages, kindOf, newestRequestIndex } from "./messages.js";
 export { SETTINGS_SPEC, checkSetting, settingExpectation, type SettingName, type SettingSpec } from "./settings/index.js";
+export { retryOnOverflow, streamRetryOnOverflow, type OverflowRetrySteps } from "./manager/overflow-retry.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
 export { countCacheBreakpoints, markCacheBreakpoints } from "./view/cache-breakpoints.js";
 export { IMAGE_PLACEHOLDER } from "./view/older.js";

@@ -1,3 +1,5 @@
+import { ContextViewBaseError } from "@contextview/core";
+
 /**
  * Every `code` an inspector error can carry. Stable: match on it, not on messages.
  *
@@ -10,7 +12,7 @@ export type InspectErrorCode = "INVALID_ARGUMENT" | "MISSING_PACKAGE" | "NOT_FOU
 const MARK = Symbol.for("contextview.inspect.error");
 
 /**
- * The error class of `@contextview/inspect`, with a stable `code` and the `field`
+ * The error class of `@contextview/inspect` (a `ContextViewBaseError`), with a stable `code` and the `field`
  * (argument or option) it is about.
  *
  * @example
@@ -22,20 +24,17 @@ const MARK = Symbol.for("contextview.inspect.error");
  * }
  * ```
  */
-export class InspectError extends Error {
+export class InspectError extends ContextViewBaseError<InspectErrorCode> {
   override readonly name = "InspectError";
-  readonly code: InspectErrorCode;
   readonly field: string | undefined;
 
   constructor(code: InspectErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options.cause === undefined ? undefined : { cause: options.cause }, MARK);
     this.field = options.field;
-    Object.defineProperty(this, MARK, { value: true, enumerable: false });
   }
 
   /** True for an InspectError, also from another copy of this package. */
-  static isInstance(value: unknown): value is InspectError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
+  static override isInstance(value: unknown): value is InspectError {
+    return ContextViewBaseError.hasClassMark(value, MARK);
   }
 }

@@ -84,6 +84,7 @@ function usageOf(message: unknown): ReportedUsage | null {
  * writeFileSync("report.html", renderThreadPage(thread));
  * ```
  */
+// size: one pass over the checkpoints and recorded views, pairing them in order
 export async function inspectThread(options: InspectThreadOptions): Promise<InspectedThread> {
   const { checkpointer, store, threadId, userId } = options;
   if (typeof store?.listViews !== "function") {

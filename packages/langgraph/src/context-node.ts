@@ -1,4 +1,4 @@
-import { ConversationMemo, describeValue } from "@contextview/core/internal";
+import { ConversationMemo, describeValue, retryOnOverflow } from "@contextview/core/internal";
 import type { ConversationKey } from "@contextview/core/store";
 import type { ManagedView, MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
@@ -123,21 +123,23 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
       throw new ContextIntegrationError("INVALID_OPTION", `Expected \`modelNode\` to be a function (state, config) => update, got ${describeValue(modelNode)}`, { field: "modelNode" });
     }
     return async function recoverOverflow(state: State, config: RunnableConfig): Promise<Update> {
-      try {
-        const update = await modelNode(state, config);
-        if (!pipeline.isOverflow(lastMessageOf(update))) return update;
-      } catch (error) {
-        if (!pipeline.isOverflow(error)) throw error;
-      }
-      const messages = (state as Partial<ContextNodeInput> | undefined)?.messages;
-      if (!Array.isArray(messages)) {
-        throw new ContextIntegrationError("INVALID_STATE", "Expected the graph state to have a `messages` array (use MessagesAnnotation or MessagesValue)", { field: "state.messages" });
-      }
-      const tools = toolsForCall?.({ messages, config: config ?? {} });
-      const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
-      const view = await pipeline.build(prepared, true);
-      lastViews.set(prepared.key, { report: view.report, inputLength: messages.length });
-      return modelNode({ ...state, [LLM_INPUT_MESSAGES]: view.messages }, config);
+      const { result } = await retryOnOverflow<Update>({
+        isOverflow: (value) => pipeline.isOverflow(value),
+        call: () => modelNode(state, config),
+        replyOf: lastMessageOf,
+        retry: async () => {
+          const messages = (state as Partial<ContextNodeInput> | undefined)?.messages;
+          if (!Array.isArray(messages)) {
+            throw new ContextIntegrationError("INVALID_STATE", "Expected the graph state to have a `messages` array (use MessagesAnnotation or MessagesValue)", { field: "state.messages" });
+          }
+          const tools = toolsForCall?.({ messages, config: config ?? {} });
+          const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
+          const view = await pipeline.build(prepared, true);
+          lastViews.set(prepared.key, { report: view.report, inputLength: messages.length });
+          return modelNode({ ...state, [LLM_INPUT_MESSAGES]: view.messages }, config);
+        },
+      });
+      return result;
     };
   };
 

@@ -91,6 +91,7 @@ function readingConfig<T>(read: () => T): T {
 }
 
 /** Validate the options once and build the shared pipeline. */
+// size: a factory: options validated once, then the named steps (prepare, build, run, recordUsage) as closures
 export function createContextPipeline(options: ContextOptions | undefined, source: ContextSource): ContextPipeline {
   const resolved = resolveContextOptions(options);
   const { manager, store, logger } = resolved;

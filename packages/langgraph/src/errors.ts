@@ -1,3 +1,5 @@
+import { ContextViewBaseError } from "@contextview/core";
+
 /**
  * Every `code` a {@link ContextIntegrationError} can carry. Stable: match on it, not on messages.
  *
@@ -19,7 +21,8 @@ export type ContextIntegrationErrorCode =
 const MARK = Symbol.for("contextview.langgraph.error");
 
 /**
- * Base class of every error `@contextview/langgraph` throws itself. Errors of the
+ * Base class of every error `@contextview/langgraph` throws itself (a
+ * `ContextViewBaseError`, as every contextview error). Errors of the
  * view (budget, messages, store) stay `@contextview/core` errors and pass through.
  *
  * `ContextIntegrationError.isInstance(err)` also recognises errors thrown by
@@ -36,22 +39,18 @@ const MARK = Symbol.for("contextview.langgraph.error");
  * }
  * ```
  */
-export class ContextIntegrationError extends Error {
+export class ContextIntegrationError extends ContextViewBaseError<ContextIntegrationErrorCode> {
   override readonly name: string = "ContextIntegrationError";
-  /** What went wrong, as a stable literal. */
-  readonly code: ContextIntegrationErrorCode;
   /** The option or config field at fault, when there is one (e.g. `context.budget.promptBudget`). */
   readonly field: string | undefined;
 
   constructor(code: ContextIntegrationErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options.cause === undefined ? undefined : { cause: options.cause }, MARK);
     this.field = options.field;
-    Object.defineProperty(this, MARK, { value: true, enumerable: false });
   }
 
   /** True for any error of this package, whichever copy threw it. */
-  static isInstance(value: unknown): value is ContextIntegrationError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
+  static override isInstance(value: unknown): value is ContextIntegrationError {
+    return ContextViewBaseError.hasClassMark(value, MARK);
   }
 }

@@ -18,7 +18,7 @@ export interface ContextLogger {
 export type ContextSource = "node" | "wrapper" | "middleware";
 
 /**
- * `context_budget` (seed 1): what the view kept and left out. Tokens are estimated
+ * `context_budget`: what the view kept and left out. Tokens are estimated
  * tokens (the estimator's count plus overheads, times calibration); durations are milliseconds.
  */
 export interface ContextBudgetRecord {
@@ -67,7 +67,7 @@ export interface ContextBudgetRecord {
   elapsedMs: number;
 }
 
-/** `prompt_budget` (seed 1): fixed overhead and the complete prompt estimate, in estimated tokens. */
+/** `prompt_budget`: fixed overhead and the complete prompt estimate, in estimated tokens. */
 export interface PromptBudgetRecord {
   event: "prompt_budget";
   source: ContextSource;
@@ -139,7 +139,7 @@ export interface ContextReportEvent {
 }
 
 /**
- * The two seed-1 records of one view.
+ * The two budget records of one view (`context_budget`, `prompt_budget`).
  *
  * @example
  * ```ts

@@ -6,7 +6,7 @@ import { createContextPipeline, type ContextPipeline } from "./context-pipeline.
 import { ContextIntegrationError } from "./errors.js";
 import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions, ToolsForCall } from "./options.js";
-import { describeValue } from "@contextview/core/internal";
+import { describeValue, streamRetryOnOverflow } from "@contextview/core/internal";
 
 /** Tools bound with `bindTools`/`withConfig`, found along a chain of `RunnableBinding`s. */
 function boundTools(model: unknown): readonly unknown[] | undefined {
@@ -72,20 +72,17 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
     const prepared = await this.#pipeline.prepare({ config: options as RunnableConfig | undefined, messages, tools: this.#toolsOf(messages, options), profile: modelLimitsOf(this.model) });
     let view = await this.#pipeline.build(prepared);
     let final: RunOutput | undefined;
-    for (let attempt = 0; ; attempt++) {
-      let started = false;
-      try {
-        const stream = await this.model.stream(view.messages, options);
-        for await (const chunk of stream) {
-          started = true;
-          final = final === undefined ? chunk : (concat(final as never, chunk as never) as RunOutput);
-          yield chunk;
-        }
-        break;
-      } catch (error) {
-        if (started || attempt > 0 || !this.#pipeline.isOverflow(error)) throw error;
+    const chunks = streamRetryOnOverflow({
+      isOverflow: (value) => this.#pipeline.isOverflow(value),
+      call: () => this.model.stream(view.messages, options),
+      retry: async () => {
         view = await this.#pipeline.build(prepared, true);
-      }
+        return this.model.stream(view.messages, options);
+      },
+    });
+    for await (const chunk of chunks) {
+      final = final === undefined ? chunk : (concat(final as never, chunk as never) as RunOutput);
+      yield chunk;
     }
     if (final !== undefined) await this.#pipeline.recordUsage(prepared.key, view, final);
   }

@@ -1,3 +1,4 @@
+// size: one class implementing the whole store contract on PostgreSQL; each method is short, the file is the contract
 import pg from "pg";
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
 import { ContextViewError, type ContextStore, type MessageInput } from "@contextview/core";

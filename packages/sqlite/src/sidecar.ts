@@ -3,8 +3,43 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { ContextViewError } from "@contextview/core";
 
-/** Environment variable that overrides where {@link SqliteContextStore.nextTo} puts the store. */
+/**
+ * Environment variable that overrides where {@link SqliteContextStore.nextTo} puts the store.
+ * @default "CONTEXTVIEW_STORE_PATH"
+ * @example
+ * ```ts
+ * process.env[STORE_PATH_ENV] = "/data/contextview.sqlite";
+ * ```
+ */
+export const STORE_PATH_ENV = "CONTEXTVIEW_STORE_PATH";
+
+/**
+ * The former name of {@link STORE_PATH_ENV}, still read when that one is not set
+ * (it names a summary database, but the store also holds evidence and view records).
+ * @default "CONVERSATION_SUMMARY_DB_PATH"
+ * @example
+ * ```ts
+ * process.env[SUMMARY_DB_PATH_ENV] = "/data/summaries.sqlite"; // still honoured
+ * ```
+ */
 export const SUMMARY_DB_PATH_ENV = "CONVERSATION_SUMMARY_DB_PATH";
+
+/**
+ * The store path set in the environment, and the variable it came from:
+ * {@link STORE_PATH_ENV} first, then its alias {@link SUMMARY_DB_PATH_ENV}.
+ *
+ * @example
+ * ```ts
+ * const override = storePathFromEnv(); // { path: "/data/contextview.sqlite", variable: "CONTEXTVIEW_STORE_PATH" }
+ * ```
+ */
+export function storePathFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): { path: string; variable: string } | undefined {
+  for (const variable of [STORE_PATH_ENV, SUMMARY_DB_PATH_ENV]) {
+    const path = env[variable];
+    if (path !== undefined && path !== "") return { path, variable };
+  }
+  return undefined;
+}
 
 /** Appended to the checkpoint file's name (its extension removed) to name the sidecar. */
 export const SIDECAR_SUFFIX = ".contextview.sqlite";

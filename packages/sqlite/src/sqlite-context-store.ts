@@ -1,3 +1,4 @@
+// size: one class implementing the whole store contract on SQLite; each method is short, the file is the contract
 import type Database from "better-sqlite3";
 import { ContextViewError, type ContextStore, type MessageInput } from "@contextview/core";
 import {
@@ -22,7 +23,7 @@ import {
 import { describeValue } from "@contextview/core/internal";
 import { migrate } from "./migrations.js";
 import { prepareViewRecords, type ViewRecordStatements } from "./view-records.js";
-import { SUMMARY_DB_PATH_ENV, isMemoryPath, openDatabase, sidecarPath } from "./sidecar.js";
+import { isMemoryPath, openDatabase, sidecarPath, storePathFromEnv } from "./sidecar.js";
 
 /** Options of {@link SqliteContextStore}. */
 export interface SqliteContextStoreOptions {
@@ -154,7 +155,8 @@ export class SqliteContextStore implements ContextStore {
   /**
    * A store in a sidecar file beside a `SqliteSaver`'s database:
    * `<dir>/<checkpoint name without extension>.contextview.sqlite`, or the path
-   * in `CONVERSATION_SUMMARY_DB_PATH` when set. A saver on `:memory:` gets an
+   * in `CONTEXTVIEW_STORE_PATH` (or its former name `CONVERSATION_SUMMARY_DB_PATH`)
+   * when set. A saver on `:memory:` gets an
    * in-memory store. The checkpointer's tables are never touched. A checkpointer
    * without a SQLite database, such as `MemorySaver`, throws `ContextViewError`
    * `INVALID_OPTION` (field `saver`): use `new InMemoryContextStore()` beside it, or
@@ -178,10 +180,10 @@ export class SqliteContextStore implements ContextStore {
         { field: "saver" },
       );
     }
-    const override = process.env[SUMMARY_DB_PATH_ENV];
+    const override = storePathFromEnv();
     const busyTimeoutMs = checkBusyTimeout(options.busyTimeoutMs);
     let opened: Database.Database;
-    if (override !== undefined && override !== "") opened = openDatabase(override, SUMMARY_DB_PATH_ENV, busyTimeoutMs);
+    if (override !== undefined) opened = openDatabase(override.path, override.variable, busyTimeoutMs);
     else if (db.memory || isMemoryPath(db.name)) opened = openDatabase(":memory:", "saver.db", busyTimeoutMs);
     else opened = openDatabase(sidecarPath(db.name), "saver.db.name", busyTimeoutMs);
     const store = new SqliteContextStore(opened, options);

@@ -5,7 +5,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ContextViewError } from "@contextview/core";
-import { SUMMARY_DB_PATH_ENV, SqliteContextStore, sidecarPath } from "@contextview/sqlite";
+import { STORE_PATH_ENV, SUMMARY_DB_PATH_ENV, SqliteContextStore, sidecarPath } from "@contextview/sqlite";
 import { useTempDir } from "./support/temp.js";
 
 function tables(file: string): string[] {
@@ -74,6 +74,23 @@ describe("SqliteContextStore.nextTo", () => {
     process.env[SUMMARY_DB_PATH_ENV] = join(tempDir(), "missing", "summaries.sqlite");
     expect(() => SqliteContextStore.nextTo(saver)).toThrow(/`CONVERSATION_SUMMARY_DB_PATH` \(.*missing\) to exist/);
     saver.db.close();
+  });
+
+  it("follows CONTEXTVIEW_STORE_PATH before its former name", async () => {
+    const saver = SqliteSaver.fromConnString(join(tempDir(), "checkpoints.sqlite"));
+    process.env[SUMMARY_DB_PATH_ENV] = join(tempDir(), "summaries.sqlite");
+    process.env[STORE_PATH_ENV] = join(tempDir(), "store.sqlite");
+    try {
+      const store = SqliteContextStore.nextTo(saver);
+      expect(store.file).toBe(join(tempDir(), "store.sqlite"));
+      store.close();
+      process.env[STORE_PATH_ENV] = join(tempDir(), "missing", "store.sqlite");
+      expect(() => SqliteContextStore.nextTo(saver)).toThrow(/`CONTEXTVIEW_STORE_PATH` \(.*missing\) to exist/);
+    } finally {
+      delete process.env[STORE_PATH_ENV];
+      delete process.env[SUMMARY_DB_PATH_ENV];
+      saver.db.close();
+    }
   });
 
   it("gives an in-memory saver an in-memory store", async () => {

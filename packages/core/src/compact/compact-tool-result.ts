@@ -1,3 +1,4 @@
+// size: one entry (compactToolResult) with its level search and notices; splitting it would scatter one decision
 import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
 import { ContextViewError, describeValue, invalidOption } from "../errors.js";
 import { safeJson } from "../estimate.js";

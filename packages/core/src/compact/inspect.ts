@@ -72,6 +72,7 @@ function unboxed(value: object): unknown {
  *   its own `toJSON` is not called again (JSON.stringify calls it once per value).
  * @returns the payload's JSON value (`undefined` when JSON would write nothing).
  */
+// size: one iterative walk with its size accounting and cycle check in one loop, so no step can skip the bound
 export function readPayloadAsJson(root: unknown, origin: PayloadOrigin, limits: PayloadLimits, rootToJsonDone = false): unknown {
   // size -1 while an object is being walked (seeing it again is a cycle); its size and JSON value once done.
   const seen = new Map<object, { size: number; value: unknown }>();

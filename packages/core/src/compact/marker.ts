@@ -107,7 +107,7 @@ export function isCompactedToolResult(message: BaseMessage): boolean {
  *
  * @example
  * ```ts
- * const { messages } = microCompact(history, { keepRecent: 1 });
+ * const { messages } = microCompact(history, { keepRecentToolResults: 1 });
  * messages.filter(isClearedToolResult).length; // every tool result but the last
  * ```
  */

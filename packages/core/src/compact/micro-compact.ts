@@ -4,40 +4,57 @@ import { checkEstimator, createEstimator, type Estimator } from "../estimate.js"
 import { compactToolResult, splitContent } from "./compact-tool-result.js";
 import { isClearedToolResult, withCompaction } from "./marker.js";
 import type { CompactToolResultOptions } from "./options.js";
+import type { ViewOptions } from "../view/types.js";
 
 /**
- * Options of {@link microCompact}.
+ * Options of {@link microCompact}, named like the view's options
+ * (`keepRecentToolResults`, `maxToolResultTokens` of {@link ViewOptions}).
  *
  * @example
  * ```ts
- * microCompact(messages, { keepRecent: 2, maxResultTokens: 1500, estimator: createEstimator({ scale: 1.1 }) });
+ * microCompact(messages, { keepRecentToolResults: 2, maxToolResultTokens: 1500, estimator: createEstimator({ scale: 1.1 }) });
  * ```
  */
 export interface MicroCompactOptions {
   /**
-   * Newest tool results kept (compacted only when over `maxResultTokens`); older
+   * Newest tool results kept (compacted only when over `maxToolResultTokens`); older
    * ones are cleared to a notice. `0` clears every result.
    * @default 3
    */
-  keepRecent?: number;
+  keepRecentToolResults?: number;
   /**
    * Largest kept result, in estimated tokens of its text; larger ones are compacted to it.
    * @default 2000
    */
-  maxResultTokens?: number;
+  maxToolResultTokens?: number;
   /**
-   * A kept result whose references alone need more than `maxResultTokens` is
+   * A kept result whose references alone need more than `maxToolResultTokens` is
    * compacted to the size they need when that is at most this many tokens, and
    * cleared otherwise. (`buildContext` fits the current turn's results with
    * `compactOrNarrow` instead, which never clears.)
-   * @default maxResultTokens (such a result is cleared)
+   * @default maxToolResultTokens (such a result is cleared)
    */
-  fallbackResultTokens?: number;
+  fallbackToolResultTokens?: number;
   /**
    * How tokens are estimated.
    * @default createEstimator()
    */
   estimator?: Estimator;
+  /**
+   * @deprecated Use `keepRecentToolResults`; read when it is not given.
+   * @default 3
+   */
+  keepRecent?: number;
+  /**
+   * @deprecated Use `maxToolResultTokens`; read when it is not given.
+   * @default 2000
+   */
+  maxResultTokens?: number;
+  /**
+   * @deprecated Use `fallbackToolResultTokens`; read when it is not given.
+   * @default maxToolResultTokens
+   */
+  fallbackResultTokens?: number;
 }
 
 /**
@@ -91,16 +108,26 @@ function compactOrClear(message: ToolMessage, tokens: number, limit: number, fal
 
 let defaultEstimator: Estimator | undefined;
 
-function count(field: string, value: number | undefined, fallback: number, min: number): number {
+/**
+ * An integer option given by its name or, when absent, by its former name; an
+ * error names the one the caller wrote.
+ */
+function count(options: MicroCompactOptions, field: keyof MicroCompactOptions, former: keyof MicroCompactOptions, fallback: number, min: number): number {
+  const named = options[field] !== undefined;
+  const value = (named ? options[field] : options[former]) as number | undefined;
+  return checkCount(named ? field : former, value, fallback, min);
+}
+
+function checkCount(field: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < min) throw invalidOption(field, min === 0 ? "a non-negative integer" : "a positive integer", value);
   return value;
 }
 
 /**
- * Micro-compaction: clear every tool result but the newest `keepRecent` to a
- * notice that keeps `tool_call_id`, the tool name and the pairing with its call,
- * and compact kept results over `maxResultTokens` with {@link compactToolResult}
+ * Micro-compaction: clear every tool result but the newest `keepRecentToolResults`
+ * to a notice that keeps `tool_call_id`, the tool name and the pairing with its
+ * call, and compact kept results over `maxToolResultTokens` with {@link compactToolResult}
  * (structurally when the payload has structure, beginning and end otherwise).
  *
  * Positions never change. Idempotent: a cleared notice is recognised (see
@@ -109,19 +136,19 @@ function count(field: string, value: number | undefined, fallback: number, min: 
  * objects; changed ones are new ToolMessages. The input is not mutated.
  *
  * A kept result that cannot be compacted (its references alone exceed
- * `maxResultTokens`, or its artifact is cyclic, too deep…) is cleared, and counted
+ * `maxToolResultTokens`, or its artifact is cyclic, too deep…) is cleared, and counted
  * in `cleared`, instead of failing the view.
  *
  * @example
  * ```ts
- * const { messages, cleared, compacted } = microCompact(history, { keepRecent: 2, maxResultTokens: 1500 });
+ * const { messages, cleared, compacted } = microCompact(history, { keepRecentToolResults: 2, maxToolResultTokens: 1500 });
  * ```
  */
 export function microCompact(messages: readonly BaseMessage[], options: MicroCompactOptions = {}): MicroCompactResult {
   if (!Array.isArray(messages)) throw invalidOption("messages", "an array of messages", messages);
-  const keepRecent = count("keepRecent", options.keepRecent, 3, 0);
-  const maxResultTokens = count("maxResultTokens", options.maxResultTokens, 2000, 1);
-  const fallbackResultTokens = Math.max(maxResultTokens, count("fallbackResultTokens", options.fallbackResultTokens, maxResultTokens, 1));
+  const keepRecent = count(options, "keepRecentToolResults", "keepRecent", 3, 0);
+  const maxResultTokens = count(options, "maxToolResultTokens", "maxResultTokens", 2000, 1);
+  const fallbackResultTokens = Math.max(maxResultTokens, count(options, "fallbackToolResultTokens", "fallbackResultTokens", maxResultTokens, 1));
   const estimator = checkEstimator(options.estimator, "estimator") ?? (defaultEstimator ??= createEstimator());
   const compactOptions = { estimator };
 

@@ -62,7 +62,8 @@ export interface CompactToolResultOptions {
 }
 
 /**
- * Row collections named by the seed specification.
+ * Row collections common in tool payloads (finance and search APIs): their rows are
+ * cut first and referred to, the rest of the payload kept.
  *
  * @example
  * ```ts

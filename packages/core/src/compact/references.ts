@@ -1,3 +1,4 @@
+// size: the reference table: its reader, compression of shared links and concatenation belong to one format
 /**
  * References of omitted rows, as a table: `fields` names the columns and each of
  * `rows` holds one omitted row's values, in source order, `null` where the row
@@ -141,6 +142,7 @@ function sharedPattern(rows: readonly unknown[], link: string, ids: readonly str
  * nothing of the input is shared with the output; projections only stringify their
  * output, so reference rows are shared between them.
  */
+// size: a factory whose closures share the per-payload caches of the reader
 export function createReferenceReader(
   isReference: (key: string) => boolean,
   isExact: (key: string) => boolean,

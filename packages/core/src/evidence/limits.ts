@@ -1,7 +1,7 @@
 import { Sha256 } from "../sha256.js";
 
 /**
- * The bounds of an evidence state (seed 1 "Persistent extractive evidence").
+ * The bounds of an evidence state (see `EvidenceState`).
  * They are fixed so that every process writing one conversation agrees on them.
  *
  * @example

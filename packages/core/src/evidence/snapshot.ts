@@ -59,7 +59,7 @@ function toolCallParts(fields: Record<string, unknown>, index: number): string[]
  * be well-formed UTF-16: SQLite stores UTF-8, where a lone surrogate cannot be
  * kept. Other text is hashed in its well-formed form.
  */
-function readMessage(value: unknown, index: number, maxMessageBytes: number): SnapshotMessage {
+export function readMessage(value: unknown, index: number, maxMessageBytes: number): SnapshotMessage {
   const kind = kindOf(value, index);
   const fields = messageFields(value as object);
   const id = fields["id"];

@@ -134,7 +134,7 @@ export async function updateEvidence(messages: unknown, access: EvidenceAccess, 
       continue;
     }
     const end = Math.max(current.cursor, target);
-    const [digest, nextDigest] = await digestPrefixes(snapshot.messages, [current.cursor, end], slicer);
+    const [digest, nextDigest] = await digestPrefixes(snapshot.messages, [current.cursor, end], slicer, messages as readonly unknown[]);
     if (digest !== current.prefixDigest && rebuild) {
       const next = await rebuildEvidence(snapshot, target, current.cursor, slicer, options);
       if (await access.commit(seenRevision, next)) return next;

@@ -1,33 +1,39 @@
-import type { Budget } from "../budget.js";
-import { resolveBudgetSources, type BudgetSources, type ModelLimits } from "../budget-sources.js";
+import { resolveBudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
-import type { BaseMessage } from "@langchain/core/messages";
-import { heldEvidence } from "../evidence/held-evidence.js";
-import { checkMessageArray, kindOf, toBaseMessage, type MessageInput } from "../messages.js";
-import { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "../memo/conversation-memo.js";
 import { checkSettings, settingNames, settingOrDefault } from "../settings/check.js";
-import { SETTINGS_SPEC } from "../settings/spec.js";
+import { checkMessageArray, kindOf } from "../messages.js";
 import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
-import { summaryPrefixHash } from "../summarize/prefix-hash.js";
-import { runSummarizer } from "../summarize/run-summarizer.js";
-import { findSafeCut } from "../summarize/safe-cut.js";
-import { summaryMessage } from "../summarize/summary-message.js";
-import { summaryTrigger } from "../summarize/threshold.js";
-import { chunkTranscript, renderTranscript } from "../summarize/transcript.js";
-import { buildContext } from "../view/build-context.js";
+import type { Summarizer } from "../summarize/summarizer.js";
 import { resolveViewOptions } from "../view/options.js";
-import type { ContextView, ViewOptions } from "../view/types.js";
+import type { ViewOptions } from "../view/types.js";
+import { cachedSummary, memoizedPrefixHasher } from "./cached-summary.js";
 import { nextCalibration } from "./calibration.js";
+import { compactionKind } from "./compaction-kind.js";
+import { guardedCompactionStore } from "./guarded-store.js";
+import { limitFor } from "./limit-for.js";
+import { managedView } from "./managed-view.js";
 import { isContextOverflow } from "./overflow.js";
+import { retryOnOverflow } from "./overflow-retry.js";
+import { heldEvidenceOutlived, ShownEvidence } from "./shown-evidence.js";
+import { stateAfterFailure, stateAfterSummary, summarizeAttempt, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
+import { requestViews } from "./view-builder.js";
 import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView, ViewBuildInputs } from "./types.js";
 
-/** Share of the limit used when compacting harder after a provider overflow. */
-const HARDER_LIMIT_SHARE = 0.6;
-
-const emptyState = (): CompactionState => ({ version: 1, summary: null, failures: 0 });
+/** What the summarize step did for one view. */
+interface SummaryStep {
+  summarized: boolean;
+  /** The new summary, when one was made. */
+  summary?: NonNullable<CompactionState["summary"]>;
+  calls: number;
+  inputChars: number;
+  /** Consecutive failures after this step. */
+  failures: number;
+  failure?: ManagedReport["compaction"]["summarizerFailure"];
+  storeError?: boolean;
+}
 
 function checkProfile(profile: ModelLimits | undefined, field: string): ModelLimits | undefined {
   if (profile !== undefined && (profile === null || typeof profile !== "object")) throw invalidOption(field, "a model profile object (`model.profile`)", profile);
@@ -38,8 +44,8 @@ function checkProfile(profile: ModelLimits | undefined, field: string): ModelLim
 const REQUEST_SETTINGS = settingNames((spec) => spec.scope === "request" && spec.group !== "budget");
 
 /**
- * Create the context manager: the whole pipeline of DESIGN.md for one model call —
- * micro-compaction, a cached summary of older turns (seed 2), drop-oldest when
+ * Create the context manager: the whole pipeline for one model call —
+ * micro-compaction, a cached summary of older turns, drop-oldest when
  * summarizing is off or fails, calibration from reported usage, and one retry after
  * a provider overflow. Options are validated here, once; each request may override
  * the settings in {@link ContextSettings}.
@@ -54,6 +60,7 @@ const REQUEST_SETTINGS = settingNames((spec) => spec.scope === "request" && spec
  * const { result } = await manager.run({ messages, key: { userId, conversationId: threadId } }, (view) => model.invoke(view));
  * ```
  */
+// size: a factory: validation of the options once, then the named stages as closures over them (prepare, build, summarizeStep, recordUsage, run), each short
 export function createContextManager(options: ContextManagerOptions = {}): ContextManager {
   checkSettings(options, REQUEST_SETTINGS);
   checkProfile(options.profile, "profile");
@@ -71,23 +78,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const now = options.now ?? Date.now;
   const calibrate = settingOrDefault("calibrate", options.calibrate);
 
-  const getState = async (key: ConversationKey): Promise<{ state: CompactionState; failed: boolean }> => {
-    try {
-      return { state: (await store.getCompaction(key)) ?? emptyState(), failed: false };
-    } catch (error) {
-      options.onStoreError?.(error, "get");
-      return { state: emptyState(), failed: true };
-    }
-  };
-  const putState = async (key: ConversationKey, state: CompactionState): Promise<boolean> => {
-    try {
-      await store.putCompaction(key, state);
-      return true;
-    } catch (error) {
-      options.onStoreError?.(error, "put");
-      return false;
-    }
-  };
+  const compaction = guardedCompactionStore(store, options.onStoreError);
   const emit = (event: CompactionEvent) => {
     try {
       options.onCompaction?.(event);
@@ -95,32 +86,11 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       // An observer must never fail the model call.
     }
   };
+  const prefixHash = memoizedPrefixHasher();
+  const shownEvidence = new ShownEvidence();
 
-  // Every model call of an agent turn checks the cached summary against the same prefix.
-  // A prefix hashed before in this process, made of the very same message objects, has
-  // the same hash: reuse it rather than read and hash the whole prefix again.
-  // The memo holds the hash and a fingerprint of the prefix's objects, never the messages.
-  const hashed = new ConversationMemo<{ fingerprint: PrefixFingerprint; hash: string }>();
-  const prefixHash = async (key: ConversationKey, messages: readonly MessageInput[], n: number, signal: AbortSignal | undefined): Promise<string> => {
-    const fingerprint = prefixFingerprint(messages, n);
-    const memo = hashed.get(key);
-    if (memo && sameFingerprint(memo.fingerprint, fingerprint)) return memo.hash;
-    const hash = await summaryPrefixHash(messages, n, signal);
-    hashed.set(key, { fingerprint, hash });
-    return hash;
-  };
-
-  // The evidence message shown last per conversation. It is shown again, byte for byte,
-  // while it holds (same lineage) and the view drops nothing it does not cover: the head
-  // of the view then changes in steps, not on every turn (provider prompt caches).
-  // Held in a bounded ConversationMemo: one evidence message (itself bounded) per conversation.
-  const shownEvidence = new ConversationMemo<BaseMessage>();
-  const rememberEvidence = (key: ConversationKey, evidence: BaseMessage | null) => {
-    if (evidence === null) shownEvidence.delete(key);
-    else shownEvidence.set(key, evidence);
-  };
-
-  const build = async (request: ContextRequest): Promise<ManagedView> => {
+  /** The settings, budget and stored state of one request, and the summary it may reuse. */
+  const prepare = async (request: ContextRequest) => {
     const key = checkConversationKey(request.key);
     if (request.overrides !== undefined) checkSettings(request.overrides, REQUEST_SETTINGS, "context.");
     const profile = checkProfile(request.profile, "request.profile") ?? options.profile;
@@ -128,172 +98,79 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const settings: ContextSettings = { ...options, ...request.overrides, budget: baseBudget };
     // A model that takes no image input gets placeholders, unless the caller said otherwise.
     if (settings.imageInputs === undefined && profile?.imageInputs === false) settings.imageInputs = false;
-    const { state, failed: getFailed } = await getState(key);
-    let storeError = getFailed;
+    const { state, failed } = await compaction.get(key);
     const ratio = calibrate && state.calibration ? state.calibration.ratio : 1;
-    let limit = Math.max(1, Math.floor(baseBudget.promptLimit / ratio));
-    if (request.harder) limit = Math.max(1, Math.floor(limit * HARDER_LIMIT_SHARE));
-    const budget: Budget = {
-      contextWindow: baseBudget.contextWindow,
-      promptBudget: Math.min(limit, baseBudget.promptLimit),
-      responseReserve: baseBudget.responseReserve,
-      safetyReserve: baseBudget.safetyReserve,
-      memoryBudget: baseBudget.memoryBudget,
-    };
-    const trigger = Math.min(summaryTrigger(baseBudget, settings.triggerRatio), limit);
-
+    const { limit, budget, trigger } = limitFor(baseBudget, ratio, request.harder === true, settings.triggerRatio);
     const messages = request.messages;
     checkMessageArray(messages);
     let lead = 0;
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
+    const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
+    const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin });
+    return { key, settings, sources, state, storeError: failed, ratio, limit, trigger, messages, lead, summary, cacheHit, views };
+  };
 
+  const build = async (request: ContextRequest): Promise<ManagedView> => {
+    const { key, settings, sources, state, ratio, limit, trigger, messages, lead, cacheHit, views, ...prepared } = await prepare(request);
+    let { storeError, summary } = prepared;
     const fresh = request.evidence ?? null;
-    const previous = shownEvidence.get(key);
-    const held = fresh !== null && previous !== undefined && previous !== fresh ? heldEvidence(previous, messages) : null;
-    let evidence = held !== null ? (previous as BaseMessage) : fresh;
-
-    // Reuse the cached summary while the prefix it stands for is unchanged.
-    let summary = state.summary;
-    let cacheHit = false;
-    if (summary && summary.prefixN > lead && summary.prefixN <= messages.length) {
-      const hash = await prefixHash(key, messages, summary.prefixN, request.signal);
-      cacheHit = hash === summary.prefixHash;
-    }
-    if (!cacheHit) summary = null;
-
-    // The indices (in `messages`) the `pin` predicate chose for the last view built: a view
-    // record keeps them, as the predicate itself cannot be recorded.
-    let predicatePins: number[] = [];
-    const pinOption = options.pin;
-    const viewOf = (offset: number, text: string | null): ContextView => {
-      const chosen: number[] = [];
-      predicatePins = chosen;
-      return buildContext({
-        ...settings,
-        messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
-        // The summarized prefix still holds the opening request and any pins.
-        ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
-        ...(pinOption === undefined
-          ? {}
-          : {
-              pin: (message: BaseMessage, index: number) => {
-                const pinned = pinOption(message, index);
-                if (pinned) chosen.push(index);
-                return pinned;
-              },
-            }),
-        budget,
-        estimator,
-        ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
-        ...(request.tools === undefined ? {} : { tools: request.tools }),
-        ...(request.memories === undefined ? {} : { memories: request.memories }),
-        summaryMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
-      });
-    };
-
+    const { evidence: shownFirst, held } = shownEvidence.choose(key, fresh, messages);
+    let evidence = shownFirst;
     const viewOptions: Required<ViewOptions> = resolveViewOptions(settings);
-    const builtWith = (offset: number, text: string | null): ViewBuildInputs => ({ lead, offset, summaryText: text, options: viewOptions, customEstimator: options.estimator !== undefined });
     let offset = summary ? summary.prefixN : lead;
-    let view = viewOf(offset, summary?.text ?? null);
-    let built = builtWith(offset, summary?.text ?? null);
-    let kind: ManagedReport["compaction"]["kind"] = "none";
-    let calls = 0;
-    let inputChars = 0;
-    let failure: ManagedReport["compaction"]["summarizerFailure"];
-    let failures = state.failures;
+    let view = views.build(offset, summary?.text ?? null, evidence);
+    let outcome: SummaryStep = { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
 
-    const over = request.harder === true || view.report.turns.dropped > 0 || view.report.tokens.total > trigger;
-    const wantsSummary = summarizer !== null && settings.summarize !== false && over && !(view.report.summary.given && !view.report.summary.included);
-    if (wantsSummary && state.skipUntil !== undefined && state.skipUntil > now()) failure = "cooldown";
-    else if (wantsSummary) {
-      const tail = messages.slice(offset).map((m, i) => toBaseMessage(m as MessageInput, offset + i));
-      let newest = -1;
-      tail.forEach((m, i) => {
-        if (m.type === "human") newest = i;
-      });
-      const keep = {
-        keepMinTokens: settings.keepMinTokens ?? Math.round(SETTINGS_SPEC.keepMinTokens.default.shareOfPromptLimit * limit),
-        keepMinText: settings.keepMinText ?? SETTINGS_SPEC.keepMinText.default,
-        keepMaxTokens: settings.keepMaxTokens ?? Math.round(SETTINGS_SPEC.keepMaxTokens.default.shareOfPromptLimit * limit),
-      };
-      const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, keep) : null;
-      if (cut !== null && cut > 0) {
-        const chunks = chunkTranscript(renderTranscript(tail.slice(0, cut)), chunkTokens, estimator);
-        const outcome = await runSummarizer(summarizer, chunks, summary?.text ?? null, timeoutMs, request.signal);
-        calls = outcome.calls;
-        inputChars = outcome.transcriptChars;
-        if (outcome.ok) {
-          const prefixN = offset + cut;
-          const next: CompactionState = { ...state, summary: { prefixN, prefixHash: await prefixHash(key, messages, prefixN, request.signal), text: outcome.text, createdAt: now() }, failures: 0 };
-          delete next.skipUntil;
-          storeError = !(await putState(key, next)) || storeError;
-          offset = prefixN;
-          summary = next.summary;
-          failures = 0;
-          view = viewOf(offset, outcome.text);
-          built = builtWith(offset, outcome.text);
-          kind = "summary";
-          if (options.writeBack) await options.writeBack(key.conversationId, view.messages, messages);
-        } else {
-          failure = outcome.reason;
-          failures = state.failures + 1;
-          const next: CompactionState = { ...state, failures };
-          if (failures >= maxFailures) next.skipUntil = now() + cooldownMs;
-          storeError = !(await putState(key, next)) || storeError;
-        }
+    if (wantsSummary(view.report, { summarizer, summarize: settings.summarize, harder: request.harder === true, trigger })) {
+      outcome = await summarizeStep(key, state, { summarizer: summarizer as Summarizer, messages, offset, limit, keep: settings, estimator, previous: summary?.text ?? null, chunkTokens, timeoutMs, signal: request.signal });
+      storeError = outcome.storeError === true || storeError;
+      if (outcome.summary) {
+        summary = outcome.summary;
+        offset = summary.prefixN;
+        view = views.build(offset, summary.text, evidence);
+        if (options.writeBack) await options.writeBack(key.conversationId, view.messages, messages);
       }
     }
     // The held evidence covers the messages before its cursor; once the view leaves out a
     // message at or past it, the fresh evidence takes its place.
-    if (held !== null && evidence !== fresh) {
-      const cut = view.report.cut;
-      const absoluteCut = offset > lead && cut >= lead ? offset + (cut - lead) : cut;
-      if (absoluteCut > held.cursor) {
-        evidence = fresh;
-        view = viewOf(offset, summary?.text ?? null);
-      }
+    if (held !== null && evidence !== fresh && heldEvidenceOutlived(held, view.report.cut, offset, lead)) {
+      evidence = fresh;
+      view = views.build(offset, summary?.text ?? null, evidence);
     }
-    rememberEvidence(key, evidence);
-    if (kind === "none") {
-      if (view.report.turns.dropped > 0) kind = "drop";
-      else if (view.report.toolResults.cleared + view.report.toolResults.compacted > 0) kind = "micro";
-    }
+    shownEvidence.remember(key, evidence);
+    const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
-    const pins = pinOption === undefined ? {} : { predicatePins: [...new Set(predicatePins)].sort((a, b) => a - b) };
-    return finish(view, ratio, sources, { ...built, evidence, ...pins }, {
+    const text = summary?.text ?? null;
+    const built: ViewBuildInputs = { lead, offset, summaryText: text, options: viewOptions, customEstimator: options.estimator !== undefined, evidence };
+    if (options.pin !== undefined) built.predicatePins = views.predicatePins();
+    return managedView(view, ratio, sources, built, {
       kind,
       trigger,
       summaryCacheHit: cacheHit && kind !== "summary",
       summarizedMessages: summary ? summary.prefixN : 0,
-      summarizerCalls: calls,
-      summarizerInputChars: inputChars,
-      ...(failure === undefined ? {} : { summarizerFailure: failure }),
-      consecutiveFailures: failures,
+      summarizerCalls: outcome.calls,
+      summarizerInputChars: outcome.inputChars,
+      ...(outcome.failure === undefined ? {} : { summarizerFailure: outcome.failure }),
+      consecutiveFailures: outcome.failures,
       storeError,
     });
   };
 
-  const finish = (view: ContextView, calibration: number, budgetSources: BudgetSources, built: ViewBuildInputs, compaction?: Omit<ManagedReport["compaction"], "calibration">): ManagedView => ({
-    messages: view.messages,
-    built,
-    report: {
-      ...view.report,
-      budgetSources,
-      compaction: {
-        kind: "none",
-        trigger: view.report.limit,
-        summaryCacheHit: false,
-        summarizedMessages: 0,
-        summarizerCalls: 0,
-        summarizerInputChars: 0,
-        consecutiveFailures: 0,
-        storeError: false,
-        ...compaction,
-        calibration,
-      },
-    },
-  });
+  /** Try a summary (unless cooling down after failures) and store what came of it. */
+  const summarizeStep = async (key: ConversationKey, state: CompactionState, inputs: SummarizeAttemptInputs): Promise<SummaryStep> => {
+    if (state.skipUntil !== undefined && state.skipUntil > now()) return { summarized: false, calls: 0, inputChars: 0, failures: state.failures, failure: "cooldown" };
+    const attempt = await summarizeAttempt(inputs);
+    if (attempt.status === "no-cut") return { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
+    if (attempt.status === "failed") {
+      const next = stateAfterFailure(state, maxFailures, cooldownMs, now());
+      const stored = await compaction.put(key, next);
+      return { summarized: false, calls: attempt.calls, inputChars: attempt.inputChars, failures: next.failures, failure: attempt.reason, storeError: !stored };
+    }
+    const summary = { prefixN: attempt.prefixN, prefixHash: await prefixHash(key, inputs.messages, attempt.prefixN, inputs.signal), text: attempt.text, createdAt: now() };
+    const stored = await compaction.put(key, stateAfterSummary(state, summary));
+    return { summarized: true, summary, calls: attempt.calls, inputChars: attempt.inputChars, failures: 0, storeError: !stored };
+  };
 
   const recordUsage = async (key: ConversationKey, view: ManagedView, response: unknown): Promise<void> => {
     if (!calibrate) return;
@@ -303,23 +180,25 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const estimated = view.report.tokens.total;
     if (typeof actual !== "number" || !(actual > 0) || !(estimated > 0)) return;
     checkConversationKey(key);
-    const { state, failed } = await getState(key);
+    const { state, failed } = await compaction.get(key);
     if (failed) return;
-    await putState(key, { ...state, calibration: nextCalibration(state.calibration, estimated, actual) });
+    await compaction.put(key, { ...state, calibration: nextCalibration(state.calibration, estimated, actual) });
   };
 
   const run: ContextManager["run"] = async (request, call) => {
-    const view = await build(request);
-    try {
-      const result = await call(view.messages, view);
-      if (!isOverflow(result)) return { result, view, recovered: false };
-    } catch (error) {
-      if (!isOverflow(error)) throw error;
-    }
-    const key = checkConversationKey(request.key);
-    const harder = await build({ ...request, harder: true });
-    emit({ conversationId: key.conversationId, kind: "overflow-recovery", before: { messages: view.messages.length }, after: { messages: harder.messages.length, tokens: harder.report.tokens.total } });
-    return { result: await call(harder.messages, harder), view: harder, recovered: true };
+    let view = await build(request);
+    const first = view;
+    const { result, recovered } = await retryOnOverflow({
+      isOverflow,
+      call: () => call(first.messages, first),
+      retry: async () => {
+        const key = checkConversationKey(request.key);
+        view = await build({ ...request, harder: true });
+        emit({ conversationId: key.conversationId, kind: "overflow-recovery", before: { messages: first.messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
+        return call(view.messages, view);
+      },
+    });
+    return { result, view, recovered };
   };
 
   return { build, run, recordUsage, isOverflow };

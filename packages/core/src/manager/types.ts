@@ -18,7 +18,7 @@ export interface ContextSettings extends ViewOptions, KeepOptions {
    */
   summarize?: boolean;
   /**
-   * Share of the context window that triggers summarizing (seed 2 rule; see `summaryThreshold`).
+   * Share of the context window that triggers summarizing (see `summaryThreshold`).
    * @default 0.75
    */
   triggerRatio?: number;

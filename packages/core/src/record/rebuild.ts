@@ -143,7 +143,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
     ...(pinned === null ? {} : { pin: (_message: BaseMessage, index: number) => pinned.has(index) }),
     budget: record.options.budget,
-    summaryMessage: typeof summaryText === "string" ? summaryMessage(summaryText, offset > lead ? offset : lead, evidenceMessage) : evidenceMessage,
+    historyMessage: typeof summaryText === "string" ? summaryMessage(summaryText, offset > lead ? offset : lead, evidenceMessage) : evidenceMessage,
     ...(options.estimator === undefined ? {} : { estimator: options.estimator }),
     ...(typeof systemPrompt === "string" ? { systemPrompt } : {}),
     ...(typeof tools === "string" ? { tools: JSON.parse(tools) as unknown[] } : {}),

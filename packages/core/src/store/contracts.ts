@@ -34,7 +34,7 @@ export interface EvidenceCallOptions {
 }
 
 /**
- * Persistent extractive evidence (seed 1), keyed by user and conversation.
+ * Persistent extractive evidence (quoted excerpts of older turns, never model-written), keyed by user and conversation.
  *
  * @example
  * ```ts
@@ -57,7 +57,7 @@ export interface EvidenceStore {
 }
 
 /**
- * The persistent part of one conversation's compaction state (seed 2): the
+ * The persistent part of one conversation's compaction state: the
  * summary cache, consecutive summarizer failures, back-off and token calibration.
  * Plain data that round-trips through JSON.
  */

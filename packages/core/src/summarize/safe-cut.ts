@@ -3,7 +3,7 @@ import type { Estimator } from "../estimate.js";
 import { textOf, toolCallIdOf, toolCallsOf } from "../messages.js";
 import { SETTINGS_SPEC } from "../settings/spec.js";
 
-/** How much of the newest history {@link findSafeCut} keeps verbatim (seed 2). */
+/** How much of the newest history {@link findSafeCut} keeps verbatim: recent turns are what the model answers from. */
 export interface KeepOptions {
   /**
    * Keep at least this many estimated tokens of the newest messages.

@@ -9,7 +9,8 @@ const THRESHOLD_FLOOR = 64 * 1024;
 const FLOOR_FALLBACK_RATIO = 0.85;
 
 /**
- * Seed 2's trigger threshold, in tokens, for a context window: `window × ratio`, the
+ * The trigger threshold, in tokens, for a context window (large windows summarize
+ * late, small ones before they fill): `window × ratio`, the
  * ratio at least 0.75 below 512k; never under 64k, except that when the 64k floor
  * would reach the window the threshold is 0.85 of the window; always below the
  * window; a window of 0 or less gives 1 (always over: compact to the minimum).
@@ -33,7 +34,7 @@ export function summaryThreshold(contextWindow: number, triggerRatio = MIN_RATIO
 
 /**
  * The token count at which a view is over and summarizing starts: the lower of
- * seed 2's threshold and our prompt limit. With the default budget (32k window,
+ * the window's threshold and our prompt limit. With the default budget (32k window,
  * 16k prompt budget) that is the prompt limit, 16000.
  *
  * @example

@@ -65,8 +65,11 @@ export function buildContext(input: BuildContextInput): ContextView {
 
   const pinnedAll = collectPinned({ ...options, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
 
-  const summaryGiven = input.summaryMessage !== undefined && input.summaryMessage !== null;
-  const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkSummary(input.summaryMessage))] : [];
+  // `summaryMessage` is the slot's former name, still accepted.
+  const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";
+  const history = input.historyMessage !== undefined ? input.historyMessage : input.summaryMessage;
+  const summaryGiven = history !== undefined && history !== null;
+  const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkHistoryMessage(history, historyField))] : [];
   const headTokens = estimator.estimateMessages(summaryHead);
   // The pinned block is fixed overhead; it gives way only when the current turn would not fit beside it.
   const compactWithPinned = (pinned: PinnedCandidates) => {
@@ -101,9 +104,9 @@ export function buildContext(input: BuildContextInput): ContextView {
   return { messages, report };
 }
 
-function checkSummary(summary: unknown): BaseMessage {
-  if (summary === null || typeof summary !== "object" || !("content" in summary) || typeof (summary as BaseMessage).type !== "string") {
-    throw new ContextViewError("INVALID_OPTION", `Expected \`summaryMessage\` to be a chat message (an AIMessage), got ${describeValue(summary)}`, { field: "summaryMessage" });
+function checkHistoryMessage(history: unknown, field: string): BaseMessage {
+  if (history === null || typeof history !== "object" || !("content" in history) || typeof (history as BaseMessage).type !== "string") {
+    throw new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to be a chat message (an AIMessage), got ${describeValue(history)}`, { field });
   }
-  return summary as BaseMessage;
+  return history as BaseMessage;
 }

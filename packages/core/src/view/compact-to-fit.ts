@@ -87,7 +87,7 @@ export class ToolResultCompactor {
     for (const message of turn.messages) if (message.type !== "tool") other += this.estimator.estimateMessage(message);
     const perResult = Math.floor((maxTokens - other) / turn.toolResults) - RESULT_FRAMING_TOKENS;
     if (perResult < 50) return undefined;
-    const result = microCompact(turn.messages, { keepRecent: turn.toolResults, maxResultTokens: perResult, estimator: this.estimator });
+    const result = microCompact(turn.messages, { keepRecentToolResults: turn.toolResults, maxToolResultTokens: perResult, estimator: this.estimator });
     const tokens = this.estimator.estimateMessages(result.messages);
     if (tokens > maxTokens) return undefined;
     this.state.cleared += result.cleared;
@@ -99,7 +99,7 @@ export class ToolResultCompactor {
   compact(turn: PreparedTurn): PreparedTurn {
     const { maxToolResultTokens } = this.options;
     const keepRecent = keptInTurn(turn.messages, this.state.results, this.options.keepRecentToolResults, this.options.clearStep);
-    const result = microCompact(turn.messages, { keepRecent, maxResultTokens: maxToolResultTokens, estimator: this.estimator });
+    const result = microCompact(turn.messages, { keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator });
     this.state.cleared += result.cleared;
     this.state.compacted += result.compacted;
     if (result.cleared === 0 && result.compacted === 0) return turn;

@@ -3,7 +3,7 @@ import { toolCallsOf } from "../messages.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
 
 /**
- * Make one turn safe for every provider's ordering rules (DESIGN.md law 5), in place:
+ * Make one turn safe for every provider's ordering rules (system first, a user message next, a tool-call message after a user message or tool results), in place:
  * a turn starts with a user message, and an AI message with tool calls follows a
  * user message or tool results. Where either fails (a conversation that opens with
  * an assistant message, an AI text reply followed by a tool call), a fixed user-role

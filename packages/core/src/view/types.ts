@@ -122,8 +122,18 @@ export interface BuildContextInput extends ViewOptions {
    */
   memories?: readonly string[];
   /**
-   * Durable evidence or summary of older turns (an AIMessage). Optional: left out,
-   * and reported, when it would keep the current request from fitting.
+   * The history slot: durable evidence or a summary of older turns (an AIMessage),
+   * shown under the history label after the system prompt. Optional: left out, and
+   * reported (`report.summary`), when it would keep the current request from fitting.
+   * @default undefined
+   * @example
+   * ```ts
+   * buildContext({ messages, historyMessage: evidence.asMessage() });
+   * ```
+   */
+  historyMessage?: BaseMessage | null;
+  /**
+   * @deprecated Use `historyMessage`; this former name is read when `historyMessage` is not given.
    * @default undefined
    */
   summaryMessage?: BaseMessage | null;

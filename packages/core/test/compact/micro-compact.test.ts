@@ -126,4 +126,13 @@ describe("microCompact", () => {
   ])("rejects %p", (options, field) => {
     expect(() => microCompact(history(1), options)).toThrow(field);
   });
+
+  it("reads the view's option names and their former names alike", () => {
+    const input = history(5, true);
+    const named = microCompact(input, { keepRecentToolResults: 2, maxToolResultTokens: 300, fallbackToolResultTokens: 400 });
+    const former = microCompact(input, { keepRecent: 2, maxResultTokens: 300, fallbackResultTokens: 400 });
+    expect(named.messages.map((m) => m.content)).toEqual(former.messages.map((m) => m.content));
+    expect([named.cleared, named.compacted]).toEqual([former.cleared, former.compacted]);
+    expect(() => microCompact(input, { keepRecentToolResults: -1 })).toThrow("`keepRecentToolResults`");
+  });
 });

@@ -102,6 +102,7 @@ function errorSummary(error: unknown): { name: string; code: string | null } {
  * record.tokens; // null unless every model call reported usage
  * ```
  */
+// size: one request's lifetime: start, the caller's run, and the record of every outcome in one try/finally
 export async function measureStreamRequest<T>(options: MeasureStreamOptions, run: (request: MeasuredRequest) => Promise<T>): Promise<{ result: T; record: StreamRequestRecord }> {
   const settings = checkOptions(options);
   if (typeof run !== "function") throw new ContextIntegrationError("INVALID_OPTION", `Expected \`run\` to be a function, got ${describeValue(run)}`, { field: "run" });

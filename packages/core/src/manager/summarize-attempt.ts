@@ -1,0 +1,112 @@
+import type { Estimator } from "../estimate.js";
+import { toBaseMessage, type MessageInput } from "../messages.js";
+import type { CompactionState } from "../store/contracts.js";
+import { runSummarizer } from "../summarize/run-summarizer.js";
+import { SETTINGS_SPEC } from "../settings/spec.js";
+import { findSafeCut, type KeepOptions } from "../summarize/safe-cut.js";
+import type { Summarizer } from "../summarize/summarizer.js";
+import { chunkTranscript, renderTranscript } from "../summarize/transcript.js";
+import type { ContextReport } from "../view/types.js";
+
+
+/**
+ * True when this view calls for a summary: a summarizer is configured and not
+ * switched off, the view dropped turns, went past the trigger, or an overflow asks
+ * for harder compaction, and a given summary was not itself left out of the view.
+ *
+ * @example
+ * ```ts
+ * if (wantsSummary(view.report, { summarizer, summarize: settings.summarize, harder: false, trigger })) { ... }
+ * ```
+ */
+export function wantsSummary(
+  report: ContextReport,
+  when: { summarizer: Summarizer | null; summarize: boolean | undefined; harder: boolean; trigger: number },
+): boolean {
+  const over = when.harder || report.turns.dropped > 0 || report.tokens.total > when.trigger;
+  return when.summarizer !== null && when.summarize !== false && over && !(report.summary.given && !report.summary.included);
+}
+
+/** What one summarize attempt needs. */
+export interface SummarizeAttemptInputs {
+  summarizer: Summarizer;
+  messages: readonly MessageInput[];
+  /** First message not yet summarized (after the leading system messages and any cached summary). */
+  offset: number;
+  /** The prompt limit for this request: the default kept tail is a share of it. */
+  limit: number;
+  keep: KeepOptions;
+  estimator: Estimator;
+  /** The running summary the new one extends, or null. */
+  previous: string | null;
+  chunkTokens: number;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+/** The outcome of a summarize attempt. */
+export type SummarizeAttempt =
+  | { status: "no-cut" }
+  | { status: "ok"; prefixN: number; text: string; calls: number; inputChars: number }
+  | { status: "failed"; reason: "error" | "empty" | "timeout" | "aborted"; calls: number; inputChars: number };
+
+/**
+ * Summarize the messages from `offset` up to a safe cut before the newest user
+ * message, keeping a tail of a share of the limit verbatim. `no-cut` when no safe
+ * cut leaves anything to summarize (the summarizer is then not called).
+ *
+ * @example
+ * ```ts
+ * const attempt = await summarizeAttempt({ summarizer, messages, offset: lead, limit, keep: {}, estimator, previous: null, chunkTokens: 6000, timeoutMs: 60000, signal });
+ * ```
+ */
+export async function summarizeAttempt(inputs: SummarizeAttemptInputs): Promise<SummarizeAttempt> {
+  const { messages, offset, limit, keep, estimator } = inputs;
+  const tail = messages.slice(offset).map((m, i) => toBaseMessage(m as MessageInput, offset + i));
+  let newest = -1;
+  tail.forEach((m, i) => {
+    if (m.type === "human") newest = i;
+  });
+  const kept = {
+    keepMinTokens: keep.keepMinTokens ?? Math.round(SETTINGS_SPEC.keepMinTokens.default.shareOfPromptLimit * limit),
+    keepMinText: keep.keepMinText ?? SETTINGS_SPEC.keepMinText.default,
+    keepMaxTokens: keep.keepMaxTokens ?? Math.round(SETTINGS_SPEC.keepMaxTokens.default.shareOfPromptLimit * limit),
+  };
+  const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, kept) : null;
+  if (cut === null || cut <= 0) return { status: "no-cut" };
+  const chunks = chunkTranscript(renderTranscript(tail.slice(0, cut)), inputs.chunkTokens, estimator);
+  const outcome = await runSummarizer(inputs.summarizer, chunks, inputs.previous, inputs.timeoutMs, inputs.signal);
+  if (outcome.ok) return { status: "ok", prefixN: offset + cut, text: outcome.text, calls: outcome.calls, inputChars: outcome.transcriptChars };
+  return { status: "failed", reason: outcome.reason, calls: outcome.calls, inputChars: outcome.transcriptChars };
+}
+
+/**
+ * The compaction state after a failed attempt: one more consecutive failure, and a
+ * cool-down once `maxFailures` failed in a row.
+ *
+ * @example
+ * ```ts
+ * await store.putCompaction(key, stateAfterFailure(state, 3, 300_000, Date.now()));
+ * ```
+ */
+export function stateAfterFailure(state: CompactionState, maxFailures: number, cooldownMs: number, now: number): CompactionState {
+  const failures = state.failures + 1;
+  const next: CompactionState = { ...state, failures };
+  if (failures >= maxFailures) next.skipUntil = now + cooldownMs;
+  return next;
+}
+
+/**
+ * The compaction state after a new summary: the summary with its prefix hash, and
+ * no failures or cool-down.
+ *
+ * @example
+ * ```ts
+ * await store.putCompaction(key, stateAfterSummary(state, { prefixN, prefixHash, text, createdAt: Date.now() }));
+ * ```
+ */
+export function stateAfterSummary(state: CompactionState, summary: NonNullable<CompactionState["summary"]>): CompactionState {
+  const next: CompactionState = { ...state, summary, failures: 0 };
+  delete next.skipUntil;
+  return next;
+}

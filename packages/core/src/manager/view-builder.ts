@@ -1,0 +1,70 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { Budget } from "../budget.js";
+import type { Estimator } from "../estimate.js";
+import type { MessageInput } from "../messages.js";
+import { summaryMessage } from "../summarize/summary-message.js";
+import { buildContext } from "../view/build-context.js";
+import type { ContextView, PinPredicate } from "../view/types.js";
+import type { ContextRequest, ContextSettings } from "./types.js";
+
+/** Builds the views of one request, with or without a summary in front. */
+export interface RequestViews {
+  /**
+   * The view of the messages from `offset` on (the leading system messages kept),
+   * with the summary `text` (or only `evidence` without one) in the history slot.
+   */
+  build(offset: number, text: string | null, evidence: BaseMessage | null): ContextView;
+  /** The indices (in the request's messages) the `pin` predicate chose for the last view built, ascending. */
+  predicatePins(): number[];
+}
+
+/**
+ * The view builder of one request. A view record keeps the indices the `pin`
+ * predicate chose, as the predicate itself cannot be recorded.
+ *
+ * @example
+ * ```ts
+ * const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin });
+ * const view = views.build(lead, null, evidence);
+ * ```
+ */
+export function requestViews(inputs: {
+  settings: ContextSettings;
+  messages: readonly MessageInput[];
+  lead: number;
+  budget: Budget;
+  estimator: Estimator;
+  request: ContextRequest;
+  pin: PinPredicate | undefined;
+}): RequestViews {
+  const { settings, messages, lead, budget, estimator, request, pin } = inputs;
+  let chosen: number[] = [];
+  return {
+    build(offset, text, evidence) {
+      const picked: number[] = [];
+      chosen = picked;
+      return buildContext({
+        ...settings,
+        messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
+        // The summarized prefix still holds the opening request and any pins.
+        ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
+        ...(pin === undefined
+          ? {}
+          : {
+              pin: (message: BaseMessage, index: number) => {
+                const pinned = pin(message, index);
+                if (pinned) picked.push(index);
+                return pinned;
+              },
+            }),
+        budget,
+        estimator,
+        ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
+        ...(request.tools === undefined ? {} : { tools: request.tools }),
+        ...(request.memories === undefined ? {} : { memories: request.memories }),
+        historyMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
+      });
+    },
+    predicatePins: () => [...new Set(chosen)].sort((a, b) => a - b),
+  };
+}
