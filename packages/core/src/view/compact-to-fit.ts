@@ -13,7 +13,7 @@ import type { ViewOptions } from "./types.js";
 const RESULT_FRAMING_TOKENS = 24;
 
 /** Most of the current turn's room the turn before it may keep when the current results would take it all. */
-const PREVIOUS_TURN_SHARE = 0.1;
+const PREVIOUS_TURN_SHARE = 0.15;
 /** Most of the current turn's room a summary (durable evidence) may keep when the current results would take it all. */
 const SUMMARY_SHARE = 0.25;
 
