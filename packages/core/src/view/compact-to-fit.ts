@@ -167,7 +167,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
 /**
  * When the current turn's results take the whole room, everything before them
  * would go. The summary (when given and at most a quarter of the room) and the
- * turn before them (compacted further to at most a tenth of the room) keep their
+ * turn before them (kept in its usual compacted form when that is at most 15% of the room, compacted further to that otherwise) keep their
  * room instead, as long as the results still need no narrowing: the model keeps
  * the thread of the conversation and still answers from every row's reference.
  */
