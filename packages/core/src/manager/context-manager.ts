@@ -225,7 +225,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     let failure: ManagedReport["compaction"]["summarizerFailure"];
     let failures = state.failures;
 
-    const over = request.harder === true || view.report.turns.dropped > 0 || view.report.tokens.total > trigger;
+    const over = request.harder === true || view.report.turns.dropped > 0 || view.report.toolResults.cleared > 0 || view.report.tokens.total > trigger;
     const wantsSummary = summarizer !== null && settings.summarize !== false && over && !(view.report.summary.given && !view.report.summary.included);
     if (wantsSummary && state.skipUntil !== undefined && state.skipUntil > now()) failure = "cooldown";
     else if (wantsSummary) {
