@@ -197,9 +197,13 @@ export const PRICE_PRESETS: readonly Prices[] = [
   },
 ];
 
-/** Dollars for a conversation: every call's uncached, cached and written input, and the output. */
-export function conversationCost(calls: readonly CallCache[], outputTokens: number, prices: Prices): number {
-  let dollars = (outputTokens * prices.output) / 1e6;
+/**
+ * Dollars for a conversation: every call's uncached, cached and written input, and the
+ * output; and the summarizer's calls, when the system made any, at the same model's
+ * uncached input and output prices (a summary is a model call too).
+ */
+export function conversationCost(calls: readonly CallCache[], outputTokens: number, prices: Prices, summarizer: { input: number; output: number } = { input: 0, output: 0 }): number {
+  let dollars = (outputTokens * prices.output + summarizer.input * prices.input + summarizer.output * prices.output) / 1e6;
   for (const call of calls) {
     const fresh = call.prompt - call.cached - call.written;
     dollars += (fresh * prices.input + call.cached * prices.cachedInput + call.written * (prices.cacheWrite ?? prices.input)) / 1e6;

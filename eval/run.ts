@@ -37,6 +37,8 @@ export interface SystemResult {
   checkpointRewritten: boolean | null;
   timeMs: { total: number; median: number; max: number };
   summarizerCalls: number;
+  /** Estimated tokens the summarizer was sent and answered; part of the conversation's cost. */
+  summarizerTokens: { input: number; output: number };
   /** What a prefix cache serves, per cache model (see eval/cache.ts); `null` where no call was made. */
   cache: Record<CacheModel, CacheUse>;
   /** The whole conversation's cost at each price list, in US dollars (calls made only). */
@@ -219,8 +221,9 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
     checkpointRewritten: run.checkpointRewritten,
     timeMs: { total: times.reduce((a, b) => a + b, 0), median: quantile(times, 0.5) || 0, max: times.length ? Math.max(...times) : 0 },
     summarizerCalls: run.summarizerCalls,
+    summarizerTokens: run.summarizerTokens ?? { input: 0, output: 0 },
     cache,
-    cost: shared.prices.map((p) => ({ prices: p.name, model: p.model, dollars: conversationCost(cache[p.model].perCall.filter((c): c is CallCache => c !== null), output, p) })),
+    cost: shared.prices.map((p) => ({ prices: p.name, model: p.model, dollars: conversationCost(cache[p.model].perCall.filter((c): c is CallCache => c !== null), output, p, run.summarizerTokens) })),
     ...(run.error === undefined ? {} : { error: run.error }),
   };
 }

@@ -1,10 +1,12 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
+import { createEstimator } from "@contextview/core";
 
 /** The header of every fake summary. */
 export const SUMMARY_HEADER = "Summary of the user's requests so far:";
 const LINE_CHARS = 160;
+const estimator = createEstimator();
 const SUMMARY_CHARS = 3000;
 // Lines that open a user message, in contextview's transcript and in langchain's getBufferString.
 const USER_LINE = /^(?:user|Human):\s?(.*)$/;
@@ -19,6 +21,8 @@ const USER_LINE = /^(?:user|Human):\s?(.*)$/;
  */
 export class ExtractiveSummarizerModel extends BaseChatModel {
   calls = 0;
+  /** Estimated tokens sent to it and answered by it: a summary is paid for like any model call. */
+  tokens = { input: 0, output: 0 };
 
   _llmType(): string {
     return "extractive-summarizer";
@@ -42,6 +46,8 @@ export class ExtractiveSummarizerModel extends BaseChatModel {
     let body = unique.join("\n");
     while (body.length > SUMMARY_CHARS && body.includes("\n")) body = body.slice(body.indexOf("\n") + 1);
     const reply = new AIMessage(`${SUMMARY_HEADER}\n${body}`);
+    this.tokens.input += estimator.estimateMessages(messages);
+    this.tokens.output += estimator.estimateMessage(reply);
     return { generations: [{ message: reply, text: String(reply.content) }] };
   }
 }

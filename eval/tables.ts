@@ -68,6 +68,7 @@ export function cacheRows(result: EvaluationResult): Row[] {
     "cached (Anthropic)": `${pct(r.cache.anthropic.share)} (${r.cache.anthropic.cached})`,
     "cache writes (Anthropic)": String(r.cache.anthropic.written),
     "within budget": `${r.budget.within}/${r.budget.calls}`,
+    "summarizer in/out": r.summarizerCalls ? `${r.summarizerTokens.input}/${r.summarizerTokens.output}` : "–",
     ...Object.fromEntries(r.cost.map((c) => [`$ ${c.prices}`, dollars(c.dollars)])),
   }));
 }

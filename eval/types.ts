@@ -59,6 +59,8 @@ export interface StrategyRun {
   checkpointRewritten: boolean | null;
   /** Calls to the shared fake summarizer. */
   summarizerCalls: number;
+  /** Estimated tokens the summarizer was sent and answered (priced as uncached input and output). */
+  summarizerTokens?: { input: number; output: number };
   /** Set when the system failed on a call (a typed error, say); the calls before it are kept. */
   error?: string;
 }

@@ -73,7 +73,7 @@ export function checkpointDiffers(expected: readonly BaseMessage[], actual: read
  * messages, the replay tools with the recorded results. Returns the views the model
  * received and whether the checkpoint, read back, still holds what the agent produced.
  */
-export async function runAgent(fixture: Fixture, loaded: LoadedFixture, context: RunContext, middleware: (timer: HookTimer) => unknown[], counter?: { calls: number }): Promise<StrategyRun> {
+export async function runAgent(fixture: Fixture, loaded: LoadedFixture, context: RunContext, middleware: (timer: HookTimer) => unknown[], counter?: { calls: number; tokens: { input: number; output: number } }): Promise<StrategyRun> {
   const transcript = loaded.messages.map(cloneMessage);
   const timer = new HookTimer();
   const model = new ReplayChatModel(answersOf(transcript), context.count, () => timer.take());
@@ -94,6 +94,7 @@ export async function runAgent(fixture: Fixture, loaded: LoadedFixture, context:
     contextMs: timer.perCall,
     checkpointRewritten: checkpointDiffers(produced, state.values.messages ?? []),
     summarizerCalls: counter?.calls ?? 0,
+    ...(counter === undefined ? {} : { summarizerTokens: { ...counter.tokens } }),
     ...(error === undefined ? {} : { error }),
   };
 }

@@ -91,6 +91,7 @@ export const contextNodeStrategy: Strategy = {
       contextMs,
       checkpointRewritten: checkpointDiffers(produced, (state.values as { messages?: BaseMessage[] }).messages ?? []),
       summarizerCalls: summarizer.calls,
+      summarizerTokens: { ...summarizer.tokens },
       ...(error === undefined ? {} : { error }),
     };
   },

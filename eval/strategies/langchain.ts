@@ -47,6 +47,9 @@ export const summarizationStrategy: Strategy = {
       get calls() {
         return summarizer.calls;
       },
+      get tokens() {
+        return summarizer.tokens;
+      },
     };
     return runAgent(
       fixture,

@@ -13,7 +13,7 @@ import type { ViewOptions } from "./types.js";
 const RESULT_FRAMING_TOKENS = 24;
 
 /** Most of the current turn's room the turn before it may keep when the current results would take it all. */
-const PREVIOUS_TURN_SHARE = 0.1;
+const PREVIOUS_TURN_SHARE = 0.15;
 /** Most of the current turn's room a summary (durable evidence) may keep when the current results would take it all. */
 const SUMMARY_SHARE = 0.25;
 
@@ -167,13 +167,15 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
 /**
  * When the current turn's results take the whole room, everything before them
  * would go. The summary (when given and at most a quarter of the room) and the
- * turn before them (compacted further to at most a tenth of the room) keep their
+ * turn before them (kept in its usual compacted form when that is at most 15% of the room, compacted further to that otherwise) keep their
  * room instead, as long as the results still need no narrowing: the model keeps
  * the thread of the conversation and still answers from every row's reference.
  */
 function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit {
   const { older, compactor, headTokens, estimator } = input;
   if (fitted.compacted + fitted.narrowed === 0 || older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return fitted;
+  const kept = keepHistory(input, room, fitted);
+  if (kept !== undefined) return kept;
   const head = headTokens <= Math.floor(room * SUMMARY_SHARE) ? headTokens : 0;
   const newest = older.shrinkNewest((turn) => compactor.shrink(turn, Math.floor(room * PREVIOUS_TURN_SHARE)));
   // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
@@ -183,5 +185,28 @@ function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: Cur
   const again = fitCurrentTurn(input.current, room - reserve, estimator);
   if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return fitted;
   compactor.recount(fitted, again);
+  return again;
+}
+
+/** Most of the room the history (summary and older turns) keeps beside large current results. */
+const HISTORY_SHARE = 0.5;
+
+/**
+ * The current results fitted beside the history the next call will show — the
+ * summary and the older turns (already compacted) that fit half the room — when
+ * that narrows no more of them. The history then stays where it was on the previous
+ * call and stays on the next: the prompt's prefix, and a provider's cache of it, hold.
+ */
+function keepHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit | undefined {
+  const { older, headTokens } = input;
+  const historyRoom = Math.floor(room * HISTORY_SHARE) - headTokens;
+  if (historyRoom <= 0) return undefined;
+  const fit = older.fitting(historyRoom);
+  if (fit.fit === 0 || !fit.all) return undefined;
+  let reserve = headTokens;
+  for (let j = 0; j < fit.fit; j++) reserve += older.prepared[j]!.tokens;
+  const again = fitCurrentTurn(input.current, room - reserve, input.estimator);
+  if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return undefined;
+  input.compactor.recount(fitted, again);
   return again;
 }

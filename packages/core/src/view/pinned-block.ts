@@ -34,7 +34,8 @@ export function fitPinned(candidates: PinnedCandidates, room: number, estimator:
     reserve = reserveOf(next, estimator);
   }
   if (reserve > room && next.opening !== null && next.opening.start < next.currentStart) {
-    next = { ...next, openingNoRoom: true };
+    // An opening request the application pinned too is a pinned message left out.
+    next = { ...next, openingNoRoom: true, dropped: next.dropped + (next.openingAlsoPinned ? 1 : 0) };
     reserve = reserveOf(next, estimator);
   }
   return { ...next, reserve };

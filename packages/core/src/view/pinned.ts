@@ -50,6 +50,8 @@ export interface PinnedCandidates {
   readonly opening: PinnedItem | null;
   /** True when the current request left no room for the opening request (it is then not shown). */
   readonly openingNoRoom: boolean;
+  /** True when the application also pinned the opening request (its exchange is the opening item). */
+  readonly openingAlsoPinned: boolean;
   /** The application's pins older than the current turn, oldest first, within `pinnedBudget`. */
   readonly pins: readonly PinnedItem[];
   /** Estimated tokens of the pinned block at its largest (every item shown, with labels). */
@@ -139,6 +141,7 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
 
   let inCurrent = 0;
   let unpinnable = 0;
+  let openingAlsoPinned = false;
   const pins: PinnedItem[] = [];
   if (input.pinnedBudget > 0) {
     const seen = new Set<number>();
@@ -149,14 +152,15 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
       }
       const item = pinnedExchange(pos, kind, at, indexOf, total, estimator, input.imageInputs);
       if (item === null) unpinnable++;
-      else if (item.from !== openingPos && !seen.has(item.from)) {
+      else if (item.from === openingPos) openingAlsoPinned = true;
+      else if (!seen.has(item.from)) {
         seen.add(item.from);
         pins.push({ ...item.item, start: startOf(item.from) });
       }
     }
   }
   const bounded = boundToBudget(pins, input.pinnedBudget, estimator);
-  const candidates = { opening, openingNoRoom: false, pins: bounded.pins, inCurrent, dropped: bounded.dropped, unpinnable, currentStart };
+  const candidates = { opening, openingNoRoom: false, openingAlsoPinned, pins: bounded.pins, inCurrent, dropped: bounded.dropped, unpinnable, currentStart };
   return { ...candidates, reserve: reserveOf(candidates, estimator) };
 }
 

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { ContextViewError, createEstimator, pinMessage } from "@contextview/core";
+import { buildContext, ContextViewError, createEstimator, pinMessage } from "@contextview/core";
 import { CONTINUATION_LABEL, OPENING_REQUEST_LABEL, PINNED_LABEL, PIN_FIELD } from "@contextview/core/internal";
 import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from "../../src/view/pinned";
 import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
@@ -301,5 +301,22 @@ describe("fitPinned", () => {
     const block = pinnedBlock(nothing, 8, [], estimator);
     expect(block.messages).toEqual([]);
     expect(block.report.openingRequest?.placement).toBe("no-room");
+  });
+});
+
+describe("an opening request the application pinned too", () => {
+  it("counts as a pinned message left out when there is no room for it", () => {
+    // Found by the pinned-context property test: a 1,000-token image request, pinned, with a 300-token budget.
+    const image = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
+    const messages = deepFreeze([
+      pinMessage(new HumanMessage({ id: "h-1", content: [{ type: "text", text: "budget" }, image] })),
+      new AIMessage({ id: "a-2", content: "", tool_calls: [{ id: "c-1", name: "search", args: {} }] }),
+      new ToolMessage({ id: "t-3", tool_call_id: "c-1", content: "x".repeat(5000) }),
+      new AIMessage({ id: "a-4", content: "" }),
+      new HumanMessage({ id: "h-5", content: "budget" }),
+    ]);
+    const { report } = buildContext({ messages, budget: { contextWindow: 32768, promptBudget: 300, responseReserve: 4096 }, maxOpeningRequestTokens: 50, pinnedBudget: 1 });
+    expect(report.pinned.openingRequest?.placement).toBe("no-room");
+    expect(report.pinned.dropped).toBe(1);
   });
 });
