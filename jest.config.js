@@ -5,6 +5,7 @@ const transform = {
 };
 // Sources import siblings as "./x.js" (nodenext); jest resolves them to the .ts files.
 const moduleNameMapper = {
+  "^@contextview/test-support$": "<rootDir>/../../test/support/shared/index.ts",
   "^@contextview/(core|sqlite|postgres|langgraph|inspect)$": "<rootDir>/../../packages/$1/src/index.ts",
   "^(\\.{1,2}/.*)\\.js$": "$1",
 };
@@ -35,6 +36,7 @@ module.exports = {
       testMatch: ["<rootDir>/**/*.test.ts"],
       transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../tsconfig.json" }] },
       moduleNameMapper: {
+        "^@contextview/test-support$": "<rootDir>/support/shared/index.ts",
         "^@contextview/(core|sqlite|postgres|langgraph|inspect)$": "<rootDir>/../packages/$1/src/index.ts",
         "^(\\.{1,2}/.*)\\.js$": "$1",
       },

@@ -6,7 +6,7 @@ import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createAgent } from "langchain";
-import { RecordingChatModel, searchTool } from "../packages/langgraph/test/support/recording-model.js";
+import { RecordingChatModel, searchTool } from "@contextview/test-support";
 import { blobsContaining, configFor, expectedMessages, useTempDir, userTurn } from "./support/thread.js";
 import { checkViews } from "./support/views.js";
 

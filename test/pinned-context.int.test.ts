@@ -5,7 +5,7 @@ import { createContextNode, type ContextBudgetRecord, type ContextLogRecord } fr
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { RecordingChatModel, searchTool } from "../packages/langgraph/test/support/recording-model.js";
+import { RecordingChatModel, searchTool } from "@contextview/test-support";
 import { customGraph } from "./support/custom-graph.js";
 import { configFor, useTempDir, userTurn } from "./support/thread.js";
 import { checkViews } from "./support/views.js";

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { toolsMarker } from "../../packages/langgraph/test/support/recording-model.js";
+import { toolsMarker } from "@contextview/test-support";
 
 export { useTempDir } from "../../packages/sqlite/test/support/temp.js";
 

@@ -5,7 +5,7 @@
 // (replay with FUZZ_SEED=<seed> pnpm exec jest packages/core/test/fuzz).
 import fc from "fast-check";
 import { buildContext, ContextBudgetError, ContextViewError, createContextManager, type ContextView } from "@contextview/core";
-import { conversation, conversationArb } from "./support/conversation";
+import { conversation, conversationArb } from "@contextview/test-support";
 import { fingerprint, messageArb, optionsArb, runProperty, viewProblems } from "./support/hostile";
 
 /** Outcomes per property, printed once: a fuzz run that only ever meets errors tests little. */

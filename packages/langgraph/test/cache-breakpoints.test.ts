@@ -6,7 +6,7 @@ import type { ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { MemorySaver } from "@langchain/langgraph";
 import { anthropicPromptCachingMiddleware, createAgent } from "langchain";
-import { conversation } from "./support/turns.js";
+import { searchConversation } from "@contextview/test-support";
 
 /**
  * A fake that langchain's prompt-caching middleware takes for an Anthropic model (it
@@ -47,7 +47,7 @@ describe("cacheBreakpoints with langchain's anthropicPromptCachingMiddleware", (
       middleware: order(contextMiddleware({ store: new InMemoryContextStore(), budget: { promptBudget: 3000 }, cacheBreakpoints: true, evidence: "off" }), anthropicPromptCachingMiddleware({ ttl: "5m", unsupportedModelBehavior: "raise" } as never)) as never,
     });
     const config = { configurable: { thread_id: "t-cache", user_id: "u-1" } };
-    await agent.invoke({ messages: conversation(12, 20) } as never, config as never);
+    await agent.invoke({ messages: searchConversation(12, 20) } as never, config as never);
     for (let i = 0; i < 4; i++) await agent.invoke({ messages: [new HumanMessage({ id: `more-${i}`, content: `And turn ${i}?` })] } as never, config as never);
 
     expect(model.calls).toHaveLength(5);

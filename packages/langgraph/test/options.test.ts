@@ -1,6 +1,6 @@
 import { ContextViewError } from "@contextview/core";
 import { ContextIntegrationError, conversationKeyOf, createContextNode, withContext } from "@contextview/langgraph";
-import { RecordingChatModel } from "./support/recording-model.js";
+import { RecordingChatModel } from "@contextview/test-support";
 
 function errorOf(run: () => unknown): { code?: string; field?: string; message: string } {
   try {

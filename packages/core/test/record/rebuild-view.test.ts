@@ -11,7 +11,7 @@ import {
   type StoredView,
   type Summarizer,
 } from "@contextview/core";
-import { conversation, deepFreeze, type TurnSpec } from "../support/conversation";
+import { conversation, deepFreeze, type TurnSpec } from "@contextview/test-support";
 
 const key = { userId: "u1", conversationId: "t1" };
 const search = tool(async () => "[]", { name: "search_transactions", description: "Search the user's transactions.", schema: z.object({ query: z.string(), limit: z.number().optional() }) });

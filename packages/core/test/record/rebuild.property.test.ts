@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { ContextBudgetError, InMemoryContextStore, createContextManager, rebuildView, viewRecordOf, type Summarizer } from "@contextview/core";
-import { conversation, conversationArb, deepFreeze } from "../support/conversation";
+import { conversation, conversationArb, deepFreeze } from "@contextview/test-support";
 
 const summarizer: Summarizer = async (transcript) => `Summary of ${transcript.length} characters.`;
 

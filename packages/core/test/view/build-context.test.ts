@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ContextOverflowError } from "@langchain/core/errors";
 import { buildContext, ContextBudgetError, ContextViewError, createEstimator, HISTORY_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core";
-import { conversation, deepFreeze, snapshot, turnMessages } from "../support/conversation";
+import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const noEnv = { contextWindow: 32768, promptBudget: 16000, responseReserve: 4096 };

@@ -12,7 +12,7 @@ import {
   resolveViewOptions,
   type Summarizer,
 } from "@contextview/core";
-import { conversation, deepFreeze, snapshot, turnMessages } from "../support/conversation";
+import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const budget = { contextWindow: 32768, promptBudget: 3000, responseReserve: 4096 };

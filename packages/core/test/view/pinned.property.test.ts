@@ -1,8 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { buildContext, ContextBudgetError, OPENING_REQUEST_LABEL, pinMessage, type BuildContextInput } from "@contextview/core";
-import { conversation, conversationArb, deepFreeze, snapshot } from "../support/conversation";
-import { expectViewLaws } from "../support/view-laws";
+import { conversation, conversationArb, deepFreeze, snapshot, viewProblems } from "@contextview/test-support";
 
 /** Random conversations with random pins, pin bounds, budgets and summarized prefixes: every law holds. */
 describe("buildContext with pinned context (property)", () => {
@@ -55,7 +54,7 @@ describe("buildContext with pinned context (property)", () => {
           expect(snapshot(messages)).toBe(before);
           return;
         }
-        expectViewLaws(built, input, result, before);
+        expect(viewProblems({ conversation: built, messages, before, rebuild: () => buildContext(input).messages }, result)).toEqual([]);
         const { messages: view, report } = result;
         if (report.pinned.messages.length > 0) seen.pinsShown++;
         if (report.pinned.openingRequest?.placement === "pinned") seen.openingPinned++;

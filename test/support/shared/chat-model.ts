@@ -22,15 +22,31 @@ export interface RecordingChatModelOptions extends BaseChatModelParams {
   usageRatio?: number;
   /** Words of each final answer. */
   answerWords?: number;
+  /**
+   * The script: what to answer to the call numbered `index` (from 0), given the
+   * messages and the names of the bound tools. A string is a text answer; an Error is
+   * thrown; `undefined` falls back to the default answer (tool calls for a marked
+   * user turn, else text).
+   */
+  answer?: (messages: BaseMessage[], call: { index: number; tools: string[] }) => AIMessage | string | Error | undefined;
+}
+
+/** What one call received besides its messages: the names of the bound tools and every call option. */
+export interface RecordedCall {
+  tools: string[];
+  options: Record<string, unknown>;
 }
 
 /**
- * A scripted chat model that records every list of messages it receives. For a
- * user turn it answers with the parallel tool calls the turn's marker asks for,
- * after tool results with a text answer, and always reports `usage_metadata`.
+ * The one fake chat model of the tests: it records every list of messages it receives
+ * (`calls`) and the tools and options of each call (`received`). By default, for a
+ * user turn it answers with the parallel tool calls the turn's marker asks for, after
+ * tool results with a text answer; `answer` scripts anything else. It always reports
+ * `usage_metadata`, streams word by word, and can overflow like a provider.
  */
 export class RecordingChatModel extends BaseChatModel {
   readonly calls: BaseMessage[][] = [];
+  readonly received: RecordedCall[] = [];
   readonly options: RecordingChatModelOptions;
   overflows = 0;
 
@@ -43,12 +59,14 @@ export class RecordingChatModel extends BaseChatModel {
     return "recording";
   }
 
-  override bindTools(tools: unknown[]): Runnable<BaseMessage[], AIMessageChunk> {
-    return this.withConfig({ tools } as never) as unknown as Runnable<BaseMessage[], AIMessageChunk>;
+  override bindTools(tools: unknown[], kwargs?: Record<string, unknown>): Runnable<BaseMessage[], AIMessageChunk> {
+    return this.withConfig({ tools, ...kwargs } as never) as unknown as Runnable<BaseMessage[], AIMessageChunk>;
   }
 
-  private respond(messages: BaseMessage[]): AIMessage {
+  private respond(messages: BaseMessage[], options: this["ParsedCallOptions"]): AIMessage {
     this.calls.push(messages);
+    const tools = ((options as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+    this.received.push({ tools, options: options as Record<string, unknown> });
     const bytes = Buffer.byteLength(JSON.stringify(messages.map((m) => [m.type, m.content, (m as AIMessage).tool_calls ?? null])));
     if (this.options.overflowAboveBytes !== undefined && bytes > this.options.overflowAboveBytes) {
       this.overflows++;
@@ -56,6 +74,10 @@ export class RecordingChatModel extends BaseChatModel {
     }
     const usage_metadata = { input_tokens: Math.ceil((bytes / 3) * (this.options.usageRatio ?? 1)), output_tokens: 20, total_tokens: 0 };
     usage_metadata.total_tokens = usage_metadata.input_tokens + 20;
+    const scripted = this.options.answer?.(messages, { index: this.calls.length - 1, tools });
+    if (scripted instanceof Error) throw scripted;
+    if (typeof scripted === "string") return new AIMessage({ content: scripted, usage_metadata } as never);
+    if (scripted) return scripted;
     const last = messages[messages.length - 1];
     const human = [...messages].reverse().find((m) => m.type === "human");
     const wanted = Number(/\[tools:(\d+)\]/.exec(String(human?.content ?? ""))?.[1] ?? 0);
@@ -67,13 +89,13 @@ export class RecordingChatModel extends BaseChatModel {
     return new AIMessage({ content: `Answer ${this.calls.length}: ${words}. We decided to keep the budget.`, usage_metadata } as never);
   }
 
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    const message = this.respond(messages);
+  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+    const message = this.respond(messages, options);
     return { generations: [{ message, text: String(message.content) }] };
   }
 
-  override async *_streamResponseChunks(messages: BaseMessage[], _options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
-    const message = this.respond(messages);
+  override async *_streamResponseChunks(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
+    const message = this.respond(messages, options);
     const tokens = String(message.content).split(/(?<= )/);
     for (const [i, token] of tokens.entries()) {
       const last = i === tokens.length - 1;
