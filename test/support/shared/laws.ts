@@ -50,6 +50,8 @@ export interface ViewLawInput {
   limit?: number;
   /** Tool schemas bound to the call, charged against `limit`. */
   tools?: readonly unknown[];
+  /** The estimator the view was built with: the report's total must be its estimate of the view. */
+  estimator?: { estimateMessages(messages: readonly BaseMessage[]): number };
   /** Builds the view again from the same input (law 7). */
   rebuild?: () => readonly BaseMessage[];
   /** A view with no user message after the system prompt breaks provider order (a model call always has one). */
@@ -166,7 +168,7 @@ function budget(input: ViewLawInput, report: ContextView["report"] | undefined, 
   const total = report.tokens.total;
   if (!(total <= report.limit)) add("within the limit", `total ${total} over limit ${report.limit}`);
   if (!Number.isSafeInteger(total) || total < 0) add("estimate is real", `total ${total} is not a count`);
-  else if (estimator.estimateMessages(view) !== total) add("estimate is real", `the report says ${total}, the view estimates ${estimator.estimateMessages(view)}`);
+  else if (input.estimator && input.estimator.estimateMessages(view) !== total) add("estimate is real", `the report says ${total}, the view estimates ${input.estimator.estimateMessages(view)}`);
   if (report.messages.kept + report.messages.dropped !== report.messages.in) add("omissions counted", `${report.messages.kept} kept + ${report.messages.dropped} dropped != ${report.messages.in} in`);
 }
 

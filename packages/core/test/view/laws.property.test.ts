@@ -1,7 +1,10 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, ContextBudgetError, type BuildContextInput, type ContextView } from "@contextview/core";
+import { buildContext, ContextBudgetError, createEstimator, type BuildContextInput, type ContextView } from "@contextview/core";
 import { conversation, conversationArb, deepFreeze, LAWS, problemsOf, snapshot, viewProblems, type ViewProblem } from "@contextview/test-support";
+
+/** The default estimator: every view here is built with it. */
+const estimator = createEstimator();
 
 /**
  * DESIGN.md laws 1–5 and 7 over random conversations and budgets, one `it` per law so
@@ -30,7 +33,7 @@ describe("buildContext laws (property)", () => {
         cases.push(typed ? { problems } : { problems, refusal: String(error) });
         continue;
       }
-      cases.push({ problems: viewProblems({ conversation: built, messages, before, rebuild: () => buildContext(input).messages }, view) });
+      cases.push({ problems: viewProblems({ conversation: built, messages, before, estimator, rebuild: () => buildContext(input).messages }, view) });
     }
   });
 

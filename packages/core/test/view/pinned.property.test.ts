@@ -1,7 +1,10 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, ContextBudgetError, OPENING_REQUEST_LABEL, pinMessage, type BuildContextInput } from "@contextview/core";
+import { buildContext, ContextBudgetError, createEstimator, OPENING_REQUEST_LABEL, pinMessage, type BuildContextInput } from "@contextview/core";
 import { conversation, conversationArb, deepFreeze, snapshot, viewProblems } from "@contextview/test-support";
+
+/** The default estimator: every view here is built with it. */
+const estimator = createEstimator();
 
 /** Random conversations with random pins, pin bounds, budgets and summarized prefixes: every law holds. */
 describe("buildContext with pinned context (property)", () => {
@@ -54,7 +57,7 @@ describe("buildContext with pinned context (property)", () => {
           expect(snapshot(messages)).toBe(before);
           return;
         }
-        expect(viewProblems({ conversation: built, messages, before, rebuild: () => buildContext(input).messages }, result)).toEqual([]);
+        expect(viewProblems({ conversation: built, messages, before, estimator, rebuild: () => buildContext(input).messages }, result)).toEqual([]);
         const { messages: view, report } = result;
         if (report.pinned.messages.length > 0) seen.pinsShown++;
         if (report.pinned.openingRequest?.placement === "pinned") seen.openingPinned++;
