@@ -2,4 +2,4 @@
 // conversation builder and one law checker for unit tests, integration tests and eval.
 export { RecordingChatModel, searchTool, toolsMarker, type RecordedCall, type RecordingChatModelOptions } from "./chat-model.js";
 export { conversation, conversationArb, cursorOf, deepFreeze, nextTurn, searchConversation, storeHistory, textArb, TOOL_ONLY, turnArb, turnMessages, workerTurns, type TurnSpec } from "./conversation.js";
-export { LAWS, problemsOf, readableText, snapshot, viewProblems, type LawName, type ViewLawInput, type ViewProblem } from "./laws.js";
+export { callProblems, LAWS, problemsOf, readableText, snapshot, viewProblems, type LawName, type ViewLawInput, type ViewProblem } from "./laws.js";

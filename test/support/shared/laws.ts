@@ -194,3 +194,14 @@ function systemText(conversation: readonly BaseMessage[], view: readonly BaseMes
     if (m.type === "system" && !allowed.has(readableText([m]))) add("system text from the system prompt", `system message ${i} holds text that is not the system prompt`);
   });
 }
+
+/**
+ * The breaches of every view a model received, labelled `view <i>: <law>: <detail>`
+ * (empty when every call obeyed every law `input` lets it check).
+ *
+ * @example
+ * expect(callProblems({ limit: 3000, tools, requireUserMessage: true }, model.calls)).toEqual([]);
+ */
+export function callProblems(input: ViewLawInput, calls: readonly (readonly BaseMessage[])[]): string[] {
+  return calls.flatMap((view, i) => viewProblems(input, view).map((p) => `view ${i}: ${p.law}: ${p.detail}`));
+}
