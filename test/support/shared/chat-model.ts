@@ -18,6 +18,8 @@ let callIds = 0;
 export interface RecordingChatModelOptions extends BaseChatModelParams {
   /** Throw a ContextOverflowError when the received messages exceed this many UTF-8 bytes. */
   overflowAboveBytes?: number;
+  /** Report `usage_metadata` like a provider; `false` like a model that reports none. @default true */
+  reportsUsage?: boolean;
   /** Reported `usage_metadata.input_tokens` = bytes / 3 × this. */
   usageRatio?: number;
   /** Words of each final answer. */
@@ -41,8 +43,8 @@ export interface RecordedCall {
  * The one fake chat model of the tests: it records every list of messages it receives
  * (`calls`) and the tools and options of each call (`received`). By default, for a
  * user turn it answers with the parallel tool calls the turn's marker asks for, after
- * tool results with a text answer; `answer` scripts anything else. It always reports
- * `usage_metadata`, streams word by word, and can overflow like a provider.
+ * tool results with a text answer; `answer` scripts anything else. It reports
+ * `usage_metadata` (unless told not to), streams word by word, and can overflow like a provider.
  */
 export class RecordingChatModel extends BaseChatModel {
   readonly calls: BaseMessage[][] = [];
@@ -76,7 +78,7 @@ export class RecordingChatModel extends BaseChatModel {
     usage_metadata.total_tokens = usage_metadata.input_tokens + 20;
     const scripted = this.options.answer?.(messages, { index: this.calls.length - 1, tools });
     if (scripted instanceof Error) throw scripted;
-    if (typeof scripted === "string") return new AIMessage({ content: scripted, usage_metadata } as never);
+    if (typeof scripted === "string") return new AIMessage(this.options.reportsUsage === false ? { content: scripted } : ({ content: scripted, usage_metadata } as never));
     if (scripted) return scripted;
     const last = messages[messages.length - 1];
     const human = [...messages].reverse().find((m) => m.type === "human");

@@ -3,7 +3,7 @@ import { compactionMarkerOf, createEstimator, isClearedToolResult, microCompact 
 import { textOf } from "../../src/messages.js";
 import { financeReport } from "../fixtures/compaction/finance.js";
 import { transactionSearch } from "../fixtures/compaction/transaction-search.js";
-import { deepFreeze } from "./laws.js";
+import { deepFreeze } from "@contextview/test-support";
 
 function exchange(n: number, result: string, artifact?: unknown): BaseMessage[] {
   return [
