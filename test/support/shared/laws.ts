@@ -7,10 +7,14 @@ import { createEstimator, type ContextView } from "@contextview/core";
  * "current request whole" and "tool arguments whole", law 3 the three tool laws,
  * law 4 the budget laws, law 5 "provider order" (and "something to answer" for a view
  * sent for an answer), law 6 "system text from the system prompt", law 7 "deterministic".
+ * Law 2 has two strengths: "current request whole" (its text is in what the model
+ * reads: eval counts this one for every system) and "current request untouched" (the
+ * same message, by id, with the same content: what contextview promises).
  */
 export const LAWS = [
   "inputs untouched",
   "current request whole",
+  "current request untouched",
   "tool arguments whole",
   "tool calls answered",
   "no orphan tool result",
@@ -124,11 +128,12 @@ type Add = (law: LawName, detail: string) => void;
 function requestAndArguments(conversation: readonly BaseMessage[], view: readonly BaseMessage[], add: Add): void {
   const request = [...conversation].reverse().find((m) => m.type === "human");
   if (request) {
+    if (!readableText(view).includes(readableText([request]))) add("current request whole", "the text of the current request is not in the view");
     if (request.id !== undefined) {
       const shown = view.find((m) => m.id === request.id);
-      if (!shown) add("current request whole", `the current request ${request.id} is not in the view`);
-      else if (!isDeepEqual(shown.content, request.content)) add("current request whole", `the current request ${request.id} was changed`);
-    } else if (!readableText(view).includes(readableText([request]))) add("current request whole", "the text of the current request is not in the view");
+      if (!shown) add("current request untouched", `the current request ${request.id} is not in the view`);
+      else if (!isDeepEqual(shown.content, request.content)) add("current request untouched", `the current request ${request.id} was changed`);
+    }
   }
   const original = new Map(conversation.flatMap((m) => callsOf(m).map((c) => [c.id, c.args] as const)));
   for (const message of view) for (const call of callsOf(message)) if (!isDeepEqual(call.args, original.get(call.id))) add("tool arguments whole", `the arguments of tool call ${call.id} changed`);
