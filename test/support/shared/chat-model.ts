@@ -59,6 +59,11 @@ export interface RecordedCall {
  * user turn it answers with the parallel tool calls the turn's marker asks for, after
  * tool results with a text answer; `answer` scripts anything else. It reports
  * `usage_metadata` (unless told not to), streams word by word, and can overflow like a provider.
+ *
+ * @example
+ * const model = new RecordingChatModel({ answer: (_messages, { index }) => (index === 0 ? new Error("down") : "fine") });
+ * await model.invoke([new HumanMessage("hi")]).catch(() => undefined);
+ * expect(model.calls).toHaveLength(1);
  */
 export class RecordingChatModel extends BaseChatModel {
   readonly calls: BaseMessage[][] = [];

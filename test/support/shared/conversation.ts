@@ -65,7 +65,12 @@ export function turnMessages(spec: TurnSpec): BaseMessage[] {
   return out;
 }
 
-/** A whole conversation, with an optional leading system message. */
+/**
+ * A whole conversation, with an optional leading system message.
+ *
+ * @example
+ * const messages = conversation([{ text: "Spending in March?", calls: [{ parallel: 2, resultSize: 4000, orphan: true }], answer: "Mostly rent." }], "Be brief.");
+ */
 export function conversation(turns: TurnSpec[], system?: string): BaseMessage[] {
   const out: BaseMessage[] = system ? [new SystemMessage({ content: system, id: nextId("s") })] : [];
   for (const turn of turns) out.push(...turnMessages(turn));
@@ -153,6 +158,9 @@ export function workerTurns(step: number, worker: number): number {
 /**
  * `n` turns, each with two parallel `search` calls of `rows` rows and an answer, then a
  * current request; `secret` marks every user, result and answer text.
+ *
+ * @example
+ * await agent.invoke({ messages: searchConversation(12, 20) }, config);
  */
 export function searchConversation(n: number, rows = 30, secret = "SECRET-TEXT"): BaseMessage[] {
   const out: BaseMessage[] = [];
