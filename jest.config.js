@@ -28,6 +28,7 @@ function packageEntries(fromRootDir) {
 
 // Sources import siblings as "./x.js" (nodenext); jest resolves them to the .ts files.
 const moduleNameMapper = {
+  "^@contextview/test-support$": "<rootDir>/../../test/support/shared/index.ts",
   ...packageEntries("../../"),
   "^(\\.{1,2}/.*)\\.js$": "$1",
 };
@@ -58,6 +59,7 @@ module.exports = {
       testMatch: ["<rootDir>/**/*.test.ts"],
       transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/../tsconfig.json" }] },
       moduleNameMapper: {
+        "^@contextview/test-support$": "<rootDir>/support/shared/index.ts",
         ...packageEntries("../"),
         "^(\\.{1,2}/.*)\\.js$": "$1",
       },

@@ -1,24 +1,6 @@
-import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { problemsOf, readableText, viewProblems } from "@contextview/test-support";
 import type { RequiredFact } from "./types.js";
-
-/**
- * The text of a view a model can read: every message's text content (text blocks
- * and strings, not image data) and the arguments of its tool calls. Ids, metadata
- * and artifacts are not readable and are left out.
- */
-export function readableText(view: readonly BaseMessage[]): string {
-  const parts: string[] = [];
-  for (const message of view) {
-    if (typeof message.content === "string") parts.push(message.content);
-    else
-      for (const block of message.content as unknown[]) {
-        if (typeof block === "string") parts.push(block);
-        else if (block && typeof block === "object" && (block as { type?: unknown }).type === "text") parts.push(String((block as { text?: unknown }).text ?? ""));
-      }
-    for (const call of (message as AIMessage).tool_calls ?? []) parts.push(JSON.stringify(call.args ?? {}));
-  }
-  return parts.join("\n");
-}
 
 /** Which required facts appear, whole, in the readable text of a view. */
 export function factsKept(view: readonly BaseMessage[], facts: readonly RequiredFact[]): boolean[] {
@@ -29,26 +11,12 @@ export function factsKept(view: readonly BaseMessage[], facts: readonly Required
 /**
  * Tool-call exchanges broken in a view: an AI message whose calls are not all
  * answered by the tool results right after it, or a tool result without its call
- * in the AI message before its run of results.
+ * in the AI message before its run of results (the laws "tool calls answered" and
+ * "no orphan tool result" of the tests' checker).
  */
 export function brokenExchanges(view: readonly BaseMessage[]): number {
-  let broken = 0;
-  for (let i = 0; i < view.length; i++) {
-    const message = view[i] as BaseMessage;
-    const calls = message.type === "ai" ? ((message as AIMessage).tool_calls ?? []) : [];
-    if (calls.length > 0) {
-      const missing = new Set(calls.map((c) => c.id));
-      for (let j = i + 1; j < view.length && view[j]?.type === "tool"; j++) missing.delete((view[j] as ToolMessage).tool_call_id);
-      if (missing.size > 0) broken++;
-    }
-    if (message.type === "tool") {
-      let k = i - 1;
-      while (k >= 0 && view[k]?.type === "tool") k--;
-      const caller = view[k] as AIMessage | undefined;
-      if (caller?.type !== "ai" || !(caller.tool_calls ?? []).some((c) => c.id === (message as ToolMessage).tool_call_id)) broken++;
-    }
-  }
-  return broken;
+  const problems = viewProblems({}, view);
+  return problemsOf("tool calls answered", problems).length + problemsOf("no orphan tool result", problems).length;
 }
 
 /**
@@ -58,24 +26,14 @@ export function brokenExchanges(view: readonly BaseMessage[]): number {
  * results; a view that ends with an assistant message (nothing to answer).
  */
 export function orderViolations(view: readonly BaseMessage[]): string[] {
-  const problems: string[] = [];
-  const start = view[0]?.type === "system" ? 1 : 0;
-  if (view.slice(start).some((m) => m.type === "system")) problems.push("system message after the start");
-  if (view[start]?.type !== "human") problems.push(view.length === start ? "no message besides the system prompt" : `first message is ${view[start]?.type}, not a user message`);
-  for (let i = start + 1; i < view.length; i++) {
-    const message = view[i] as AIMessage;
-    if (message.type === "ai" && (message.tool_calls?.length ?? 0) > 0 && view[i - 1]?.type !== "human" && view[i - 1]?.type !== "tool") problems.push(`tool-call message ${i} follows ${view[i - 1]?.type}`);
-  }
-  if (view.at(-1)?.type === "ai") problems.push("ends with an assistant message");
-  return problems;
+  return viewProblems({ requireUserMessage: true, awaitsAnswer: true }, view)
+    .filter((p) => p.law === "provider order" || p.law === "something to answer")
+    .map((p) => p.detail);
 }
 
 /** Whether the current request (the newest user message of the history) reached the view whole. */
 export function requestKept(view: readonly BaseMessage[], history: readonly BaseMessage[]): boolean {
-  const request = [...history].reverse().find((m) => m.type === "human");
-  if (!request) return true;
-  const want = readableText([request]);
-  return readableText(view).includes(want);
+  return problemsOf("current request whole", viewProblems({ conversation: history }, view)).length === 0;
 }
 
 /** Quantiles of a list of numbers (nearest rank). */

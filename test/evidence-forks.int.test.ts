@@ -8,7 +8,7 @@ import { SqliteContextStore } from "@contextview/sqlite";
 import { CONTEXT_REPORT_EVENT, createContextNode, type ContextLogRecord, type ContextReportEvent } from "@contextview/langgraph";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { RecordingChatModel } from "../packages/langgraph/test/support/recording-model.js";
+import { RecordingChatModel } from "@contextview/test-support";
 import { customGraph } from "./support/custom-graph.js";
 import { configFor, expectedMessages, useTempDir, userTurn } from "./support/thread.js";
 

@@ -3,34 +3,22 @@ import { SqliteContextStore } from "@contextview/sqlite";
 import { createContextNode, type ContextBudgetRecord, type ContextLogRecord } from "@contextview/langgraph";
 import { ContextOverflowError } from "@langchain/core/errors";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import type { ChatResult } from "@langchain/core/outputs";
-import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { RecordingChatModel } from "@contextview/test-support";
 import { GraphState } from "./support/custom-graph.js";
 import { configFor, useTempDir } from "./support/thread.js";
 
-/** A fake chat model that fails the first `overflows` calls with a provider-style overflow, then answers. */
-class OverflowingOnceModel extends FakeListChatModel {
-  readonly received: BaseMessage[][] = [];
-  constructor(
-    private overflows: number,
-    private readonly how: "error" | "reply" = "error",
-  ) {
-    super({ responses: ["Rent stays under 900."] });
-  }
-
-  override async _generate(messages: BaseMessage[], options?: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
-    this.received.push(messages);
-    if (this.overflows > 0) {
-      this.overflows--;
-      if (this.how === "error") throw new ContextOverflowError("prompt is too long: 200000 tokens > 128000 maximum");
-      const message = new AIMessage({ content: "", response_metadata: { finish_reason: "model_context_window_exceeded" } });
-      return { generations: [{ message, text: "" }] };
-    }
-    return super._generate(messages, options, runManager);
-  }
+/** The recording fake, failing the first `overflows` calls with a provider-style overflow (thrown or as a reply), then answering. */
+function overflowingModel(overflows: number, how: "error" | "reply" = "error"): RecordingChatModel {
+  return new RecordingChatModel({
+    reportsUsage: false,
+    answer: (_messages, { index }) => {
+      if (index >= overflows) return "Rent stays under 900.";
+      if (how === "error") return new ContextOverflowError("prompt is too long: 200000 tokens > 128000 maximum");
+      return new AIMessage({ content: "", response_metadata: { finish_reason: "model_context_window_exceeded" } });
+    },
+  });
 }
 
 function history(turns: number): BaseMessage[] {
@@ -42,7 +30,7 @@ function history(turns: number): BaseMessage[] {
   return out;
 }
 
-async function graphWith(dir: string, model: OverflowingOnceModel, recover: boolean) {
+async function graphWith(dir: string, model: RecordingChatModel, recover: boolean) {
   const saver = SqliteSaver.fromConnString(join(dir, "checkpoints.sqlite"));
   const records: ContextLogRecord[] = [];
   const context = createContextNode({ store: SqliteContextStore.nextTo(saver), budget: { promptBudget: 3000 }, logger: { info: (r) => void records.push(r), warn: () => undefined } });
@@ -61,14 +49,14 @@ describe("overflow recovery on the node path (context.withOverflowRecovery in a 
   const tempDir = useTempDir();
 
   it.each(["error", "reply"] as const)("rebuilds a smaller view once after an overflow %s and answers", async (how) => {
-    const model = new OverflowingOnceModel(1, how);
+    const model = overflowingModel(1, how);
     const { graph, records } = await graphWith(tempDir(), model, true);
     const config = configFor("thread", "alice");
     await graph.updateState(config, { messages: history(40) });
     const result = await graph.invoke({ messages: [new HumanMessage({ id: "current", content: "What did we decide about rent?" })] }, config);
 
-    expect(model.received).toHaveLength(2);
-    const [first, second] = model.received as [BaseMessage[], BaseMessage[]];
+    expect(model.calls).toHaveLength(2);
+    const [first, second] = model.calls as [BaseMessage[], BaseMessage[]];
     expect(second.length).toBeLessThan(first.length);
     expect(second.at(-1)?.id).toBe("current");
     const budgets = records.filter((r): r is ContextBudgetRecord => r.event === "context_budget");
@@ -81,20 +69,20 @@ describe("overflow recovery on the node path (context.withOverflowRecovery in a 
   });
 
   it("surfaces a second overflow and leaves the checkpoint without an answer", async () => {
-    const model = new OverflowingOnceModel(2);
+    const model = overflowingModel(2);
     const { graph } = await graphWith(tempDir(), model, true);
     const config = configFor("thread", "bob");
     await graph.updateState(config, { messages: history(10) });
     await expect(graph.invoke({ messages: [new HumanMessage("And now?")] }, config)).rejects.toThrow("prompt is too long");
-    expect(model.received).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
     const state = await graph.getState(config);
     expect((state.values.messages as BaseMessage[]).at(-1)?.type).toBe("human");
   });
 
   it("without the wrapper, the first overflow fails the run (the behaviour the wrapper fixes)", async () => {
-    const model = new OverflowingOnceModel(1);
+    const model = overflowingModel(1);
     const { graph } = await graphWith(tempDir(), model, false);
     await expect(graph.invoke({ messages: [new HumanMessage("hi")] }, configFor("thread", "carol"))).rejects.toThrow("prompt is too long");
-    expect(model.received).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
   });
 });

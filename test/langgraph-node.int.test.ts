@@ -6,10 +6,9 @@ import { createContextNode, deleteConversation, type ContextBudgetRecord, type C
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { RecordingChatModel, searchTool } from "../packages/langgraph/test/support/recording-model.js";
+import { callProblems, RecordingChatModel, searchTool } from "@contextview/test-support";
 import { customGraph } from "./support/custom-graph.js";
 import { blobsContaining, checkpointBytes, configFor, expectedMessages, useTempDir, userTurn } from "./support/thread.js";
-import { checkViews } from "./support/views.js";
 
 const ROOT = resolve(__dirname, "..");
 const TURNS = 100;
@@ -44,7 +43,7 @@ describe("createContextNode in a StateGraph with SqliteSaver and SqliteContextSt
 
     // The model never received a view over budget or with a broken exchange.
     expect(run.model.calls.length).toBe(2 * TURNS);
-    checkViews(run.model.calls, LIMIT, [searchTool(8)]);
+    expect(callProblems({ limit: LIMIT, tools: [searchTool(8)], requireUserMessage: true }, run.model.calls)).toEqual([]);
     const budgets = run.records.filter((r): r is ContextBudgetRecord => r.event === "context_budget");
     expect(budgets).toHaveLength(2 * TURNS);
     expect(budgets.every((r) => r.estimatedTokens <= r.limit)).toBe(true);

@@ -5,7 +5,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { ContextViewAnnotation } from "@contextview/langgraph";
-import { RecordingChatModel } from "../packages/langgraph/test/support/recording-model.js";
+import { RecordingChatModel } from "@contextview/test-support";
 import { configFor, userTurn } from "./support/thread.js";
 
 const SUMMARY = "SUMMARYTOKEN alpha SUMMARYTOKEN beta";

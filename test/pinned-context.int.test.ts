@@ -6,10 +6,9 @@ import { createContextNode, type ContextBudgetRecord, type ContextLogRecord } fr
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { RecordingChatModel, searchTool } from "../packages/langgraph/test/support/recording-model.js";
+import { callProblems, RecordingChatModel, searchTool } from "@contextview/test-support";
 import { customGraph } from "./support/custom-graph.js";
 import { configFor, useTempDir, userTurn } from "./support/thread.js";
-import { checkViews } from "./support/views.js";
 
 const TURNS = 200;
 const CHANGE_AT = 150;
@@ -42,7 +41,7 @@ describe("pinned context in a StateGraph with SqliteSaver over 200 turns", () =>
       await graph.invoke({ messages: [message] }, config);
     }
 
-    checkViews(model.calls, BUDGET.promptBudget, [searchTool(8)]);
+    expect(callProblems({ limit: BUDGET.promptBudget, tools: [searchTool(8)], requireUserMessage: true }, model.calls)).toEqual([]);
     const budgets = records.filter((r): r is ContextBudgetRecord => r.event === "context_budget");
     expect(budgets.every((r) => r.estimatedTokens <= r.limit)).toBe(true);
     expect(budgets.some((r) => r.compaction === "summary")).toBe(true);

@@ -7,7 +7,7 @@ import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { z } from "zod";
-import { RecordingChatModel, toolsMarker } from "../packages/langgraph/test/support/recording-model.js";
+import { RecordingChatModel, toolsMarker } from "@contextview/test-support";
 import { githubSearch } from "./fixtures/api/apiPayloads.js";
 import { configFor, useTempDir } from "./support/thread.js";
 

@@ -4,7 +4,7 @@ import { SqliteContextStore } from "@contextview/sqlite";
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { DISCOVER_TOOL_NAME } from "@contextview/core";
-import { countingTools, routedConfig, routedGraph, ScriptedToolModel, type ToolScript } from "./support/routing-graph.js";
+import { countingTools, routedConfig, routedGraph, scriptedToolModel, type ToolScript } from "./support/routing-graph.js";
 import { useTempDir } from "./support/thread.js";
 
 const ROOT = resolve(__dirname, "..");
@@ -26,14 +26,14 @@ describe("tool routing through a LangGraph StateGraph with SqliteSaver and Sqlit
     const store = SqliteContextStore.nextTo(saver);
     const tools = countingTools();
     // The primary's 3rd call (the follow-up's) fails: the fallback answers with the same tools.
-    const primary = new ScriptedToolModel(script, new Set([2]));
-    const fallback = new ScriptedToolModel(script);
+    const primary = scriptedToolModel(script, new Set([2]));
+    const fallback = scriptedToolModel(script);
     const run = routedGraph({ saver, store, router: tools.router(), primary, fallback });
     const alice = routedConfig("alice-1", "alice");
 
     // Turn 1: the request selects the transactions group.
     await run.graph.invoke({ messages: [ask("t1", "Show my spending on groceries")] }, alice);
-    expect(primary.calls.map((c) => c.tools)).toEqual([
+    expect(primary.received.map((c) => c.tools)).toEqual([
       [DISCOVER_TOOL_NAME, "search_transactions", "categorize"],
       [DISCOVER_TOOL_NAME, "search_transactions", "categorize"],
     ]);
@@ -50,12 +50,12 @@ describe("tool routing through a LangGraph StateGraph with SqliteSaver and Sqlit
       { group: "export", source: "answered", keywords: ["export", "spreadsheet"], turnsBack: 1 },
     ]);
     // The primary failed; the fallback received exactly the same selected schemas.
-    expect(primary.calls[2]?.tools).toEqual([DISCOVER_TOOL_NAME, "search_transactions", "categorize", "export_csv"]);
-    expect(fallback.calls.map((c) => c.tools)).toEqual([primary.calls[2]?.tools]);
+    expect(primary.received[2]?.tools).toEqual([DISCOVER_TOOL_NAME, "search_transactions", "categorize", "export_csv"]);
+    expect(fallback.received.map((c) => c.tools)).toEqual([primary.received[2]?.tools]);
 
     // Turn 3: nothing matches; the model enables `notes`. Stop right after the tool ran.
     await run.graph.invoke({ messages: [ask("t3", "I need something you cannot do yet, please find the right tools for it")] }, { ...alice, interruptAfter: ["tools"] });
-    expect(primary.calls[3]?.tools).toEqual([DISCOVER_TOOL_NAME]);
+    expect(primary.received[3]?.tools).toEqual([DISCOVER_TOOL_NAME]);
     const stored = (await run.graph.getState(alice)).values.messages as BaseMessage[];
     const grant = stored[stored.length - 1] as ToolMessage;
     expect(grant).toBeInstanceOf(ToolMessage);
@@ -68,16 +68,16 @@ describe("tool routing through a LangGraph StateGraph with SqliteSaver and Sqlit
     expect(child.toolTokens).toBe(child.expectedToolTokens);
 
     // A fresh conversation has no grants.
-    const callsBefore = primary.calls.length;
+    const callsBefore = primary.received.length;
     await run.graph.invoke({ messages: [ask("b1", "I need something you cannot do yet, please find the right tools for it")] }, routedConfig("bob-1", "bob"));
-    expect(primary.calls.slice(callsBefore).map((c) => c.tools)).toEqual([[DISCOVER_TOOL_NAME]]);
+    expect(primary.received.slice(callsBefore).map((c) => c.tools)).toEqual([[DISCOVER_TOOL_NAME]]);
 
     // Turn 5: an unauthorized caller asks for an admin tool; the model calls it anyway; it never runs.
-    const beforeAdmin = primary.calls.length;
+    const beforeAdmin = primary.received.length;
     await run.graph.invoke({ messages: [ask("t5", "Please delete my old data")] }, alice);
     const denied = run.modelSelections[run.modelSelections.length - 2];
     expect(denied).toMatchObject({ groups: [], withheld: ["admin"] });
-    expect(primary.calls[beforeAdmin]?.tools).toEqual([DISCOVER_TOOL_NAME]);
+    expect(primary.received[beforeAdmin]?.tools).toEqual([DISCOVER_TOOL_NAME]);
     const afterDenied = (await run.graph.getState(alice)).values.messages as BaseMessage[];
     const deniedResult = afterDenied.find((m) => m.type === "tool" && (m as ToolMessage).name === "delete_user_data") as ToolMessage | undefined;
     expect(deniedResult).toMatchObject({ status: "error" });
@@ -85,9 +85,9 @@ describe("tool routing through a LangGraph StateGraph with SqliteSaver and Sqlit
     expect(tools.runs["delete_user_data"]).toBeUndefined();
 
     // The same request from an authorized caller binds and runs the admin tool.
-    const beforeAuthorized = primary.calls.length;
+    const beforeAuthorized = primary.received.length;
     await run.graph.invoke({ messages: [ask("t6", "Please delete my old data")] }, routedConfig("alice-1", "alice", "admin"));
-    expect(primary.calls[beforeAuthorized]?.tools).toEqual([DISCOVER_TOOL_NAME, "delete_user_data"]);
+    expect(primary.received[beforeAuthorized]?.tools).toEqual([DISCOVER_TOOL_NAME, "delete_user_data"]);
     expect(tools.runs["delete_user_data"]).toBe(1);
 
     // Every view was charged exactly the selected set, which is the set the model step bound.

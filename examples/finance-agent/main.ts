@@ -4,15 +4,11 @@
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
-import { Annotation, END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
-import { ContextViewAnnotation, createContextNode, type ContextBudgetRecord, type ContextLogRecord } from "@contextview/langgraph";
+import type { ContextBudgetRecord, ContextLogRecord } from "@contextview/langgraph";
 import { SqliteContextStore } from "@contextview/sqlite";
+import { financeAgent } from "./agent";
 import { userRequest } from "./script";
-import { ScriptedChatModel } from "./scripted-model";
-import { extractiveSummarizer } from "./summarizer";
-import { TOOLS } from "./tools";
 
 const TURNS = Number(process.env.CONTEXTVIEW_EXAMPLE_TURNS ?? 64);
 const dir = resolve(process.env.CONTEXTVIEW_EXAMPLE_DIR ?? ".contextview-data");
@@ -21,7 +17,6 @@ mkdirSync(dir, { recursive: true });
 
 const checkpointer = SqliteSaver.fromConnString(join(dir, "checkpoints.sqlite"));
 const store = SqliteContextStore.nextTo(checkpointer);
-const model = new ScriptedChatModel().bindTools(TOOLS);
 
 const records: ContextBudgetRecord[] = [];
 const logger = {
@@ -31,24 +26,7 @@ const logger = {
   warn: (record: ContextLogRecord) => console.warn("warning:", record),
 };
 
-const context = createContextNode({
-  store,
-  tools: TOOLS,
-  systemPrompt: "You are a careful personal-finance assistant. Use the tools; quote ids, dates and totals exactly.",
-  budget: { promptBudget: 8000 },
-  summarizer: extractiveSummarizer,
-  logger,
-});
-
-const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec }))
-  .addNode("context", context)
-  .addNode("model", async (state: { llmInputMessages: HumanMessage[] }, config) => ({ messages: [await model.invoke(state.llmInputMessages, config)] }))
-  .addNode("tools", new ToolNode(TOOLS))
-  .addEdge(START, "context")
-  .addEdge("context", "model")
-  .addConditionalEdges("model", toolsCondition, ["tools", END])
-  .addEdge("tools", "context")
-  .compile({ checkpointer });
+const { graph, context } = financeAgent({ checkpointer, store, promptBudget: 8000, logger });
 
 async function main(): Promise<void> {
   const config = { configurable: { thread_id: "demo-thread", user_id: "alice" } };

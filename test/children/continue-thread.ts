@@ -4,7 +4,7 @@
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { createContextNode, type ContextLogRecord } from "@contextview/langgraph";
-import { RecordingChatModel } from "../../packages/langgraph/test/support/recording-model.js";
+import { RecordingChatModel } from "@contextview/test-support";
 import { customGraph } from "../support/custom-graph.js";
 import { configFor, userTurn } from "../support/thread.js";
 

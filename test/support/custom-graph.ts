@@ -3,7 +3,7 @@ import { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { AIMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ContextViewAnnotation, type ContextNode } from "@contextview/langgraph";
-import { searchTool, type RecordingChatModel } from "../../packages/langgraph/test/support/recording-model.js";
+import { searchTool, type RecordingChatModel } from "@contextview/test-support";
 
 export const GraphState = Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec });
 

@@ -10,7 +10,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { BaseMessage } from "@langchain/core/messages";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { createContextNode } from "@contextview/langgraph";
-import { RecordingChatModel } from "../../packages/langgraph/test/support/recording-model.js";
+import { RecordingChatModel } from "@contextview/test-support";
 import { customGraph, GraphState } from "./custom-graph.js";
 import { checkpointBytes, configFor, userTurn } from "./thread.js";
 

@@ -1,64 +1,38 @@
 import { createEstimator } from "@contextview/core";
 import { ContextViewAnnotation, createContextNode, type ContextLogRecord, type PromptBudgetRecord } from "@contextview/langgraph";
 import type { SqliteContextStore } from "@contextview/sqlite";
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
-import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
+import { AIMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool } from "@langchain/core/tools";
 import { Annotation, END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 // Imported by path until the routing exports are added to @contextview/core's index.
 import { bindSelection, createToolRouter, type ToolRouter, type ToolSelection } from "@contextview/core";
+import { RecordingChatModel } from "@contextview/test-support";
 
 /** Scripted tool calls, keyed by the id of the user message that asks for them (so no marker text can steer routing). */
 export type ToolScript = Record<string, { name: string; args: Record<string, unknown> }>;
 
-/** What one model call received: the tool names bound to it and the request it answered. */
-export interface ModelCall {
-  tools: string[];
-  requestId: string | undefined;
-}
-
 /**
- * A recording chat model: it records the tools bound to every call, calls the tool
- * scripted for the current request (once per turn), and otherwise answers with text.
- * After a transactions search it offers an export, so a "yes" has something to answer.
+ * The recording fake, scripted for routing: it records the tools bound to every call
+ * (`received`), calls the tool scripted for the current request (once per turn), and
+ * otherwise answers with text. After a transactions search it offers an export, so a
+ * "yes" has something to answer. Calls numbered in `failOnCalls` fail.
  */
-export class ScriptedToolModel extends BaseChatModel {
-  readonly calls: ModelCall[] = [];
-  constructor(
-    private readonly script: ToolScript,
-    private readonly failOnCalls: ReadonlySet<number> = new Set(),
-  ) {
-    super({});
-  }
-
-  _llmType(): string {
-    return "scripted-tools";
-  }
-
-  override bindTools(tools: unknown[]): Runnable<BaseMessage[], AIMessageChunk> {
-    return this.withConfig({ tools } as never) as never;
-  }
-
-  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
-    const request = [...messages].reverse().find((m) => m.type === "human");
-    const index = this.calls.push({ tools: ((options as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name), requestId: request?.id }) - 1;
-    if (this.failOnCalls.has(index)) throw new Error("primary model unavailable");
-    const last = messages[messages.length - 1];
-    const scripted = request?.id === undefined ? undefined : this.script[request.id];
-    let message: AIMessage;
-    if (last?.type === "human" && scripted) {
-      message = new AIMessage({ content: "", tool_calls: [{ id: `call-${request?.id}-${index}`, name: scripted.name, args: scripted.args, type: "tool_call" }] });
-    } else if (last?.type === "tool" && last.name === "search_transactions") {
-      message = new AIMessage("Found 3 payments. Shall I export them to a spreadsheet?");
-    } else {
-      message = new AIMessage("Done.");
-    }
-    return { generations: [{ message, text: String(message.content) }] };
-  }
+export function scriptedToolModel(script: ToolScript, failOnCalls: ReadonlySet<number> = new Set()): RecordingChatModel {
+  return new RecordingChatModel({
+    reportsUsage: false,
+    answer: (messages, { index }) => {
+      if (failOnCalls.has(index)) return new Error("primary model unavailable");
+      const request = [...messages].reverse().find((m) => m.type === "human");
+      const last = messages[messages.length - 1];
+      const scripted = request?.id === undefined ? undefined : script[request.id];
+      if (last?.type === "human" && scripted) return new AIMessage({ content: "", tool_calls: [{ id: `call-${request?.id}-${index}`, name: scripted.name, args: scripted.args, type: "tool_call" }] });
+      if (last?.type === "tool" && last.name === "search_transactions") return "Found 3 payments. Shall I export them to a spreadsheet?";
+      return "Done.";
+    },
+  });
 }
 
 /** Tools that count their runs. */
@@ -105,7 +79,7 @@ const estimator = createEstimator();
  * The context node takes the selection as a function of the call, so it charges
  * exactly what the model binds.
  */
-export function routedGraph(input: { saver: BaseCheckpointSaver; store: SqliteContextStore; router: ToolRouter; primary: ScriptedToolModel; fallback: ScriptedToolModel }) {
+export function routedGraph(input: { saver: BaseCheckpointSaver; store: SqliteContextStore; router: ToolRouter; primary: RecordingChatModel; fallback: RecordingChatModel }) {
   const { router, store } = input;
   const charged: ChargedView[] = [];
   const modelSelections: ToolSelection[] = [];

@@ -5,7 +5,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { ContextViewError, InMemoryContextStore, createContextManager, type ContextStore } from "@contextview/core";
 import { viewRecordOf } from "@contextview/core/internal";
 import type { CompactionState, ViewRecordEntry } from "@contextview/core/store";
-import { cursorOf, snapshot } from "../../packages/sqlite/test/support/conversation.js";
+import { cursorOf, storeHistory } from "@contextview/test-support";
 
 /** A store under test and how to let it go. */
 export interface StoreUnderTest {
@@ -40,7 +40,7 @@ async function viewEntry(n: number): Promise<ViewRecordEntry> {
 
 /** A snapshot of `turns` finished turns whose first message `variant` rewrites (a fork). */
 function variantSnapshot(turns: number, variant: number): BaseMessage[] {
-  const messages = snapshot(turns);
+  const messages = storeHistory(turns);
   if (variant > 0) messages[0] = new HumanMessage({ id: "h0", content: `Forked history ${variant}` });
   return messages;
 }
@@ -128,9 +128,9 @@ export function describeStoreContract(name: string, open: (options?: StoreContra
     it("ends concurrent updates of one conversation in the single-writer state: nothing duplicated, the cursor never back", async () => {
       const { store, reopen } = await fresh();
       const other = reopen?.() ?? store;
-      const expected = (await new InMemoryContextStore().update("u", "c", snapshot(12))).toJSON();
+      const expected = (await new InMemoryContextStore().update("u", "c", storeHistory(12))).toJSON();
       const sizes = [3, 12, 5, 9, 12, 1, 7, 11];
-      const results = await Promise.all(sizes.map((turns, i) => (i % 2 === 0 ? store : other).update("u", "c", snapshot(turns))));
+      const results = await Promise.all(sizes.map((turns, i) => (i % 2 === 0 ? store : other).update("u", "c", storeHistory(turns))));
       for (const [i, result] of results.entries()) expect(result.cursor).toBeGreaterThanOrEqual(cursorOf(sizes[i] as number));
       expect((await store.load("u", "c")).toJSON()).toEqual(expected);
       expect((await other.load("u", "c")).toJSON()).toEqual(expected);
@@ -138,7 +138,7 @@ export function describeStoreContract(name: string, open: (options?: StoreContra
 
     it("keeps tenants apart: another user never sees or changes a state", async () => {
       const { store } = await fresh();
-      const alice = await store.update("alice", "shared-id", snapshot(4));
+      const alice = await store.update("alice", "shared-id", storeHistory(4));
       await store.putCompaction({ userId: "alice", conversationId: "shared-id" }, compaction(1));
       expect((await store.load("bob", "shared-id")).cursor).toBe(0);
       expect(await store.getCompaction({ userId: "bob", conversationId: "shared-id" })).toBeNull();
@@ -148,13 +148,13 @@ export function describeStoreContract(name: string, open: (options?: StoreContra
       expect((await store.load("alice", "shared-id")).toJSON()).toEqual(alice.toJSON());
       expect(await store.getCompaction({ userId: "alice", conversationId: "shared-id" })).toEqual(compaction(1));
       // Keys are a pair, not a joined string: these two must not meet.
-      await store.update("a:b", "c", snapshot(2));
+      await store.update("a:b", "c", storeHistory(2));
       expect((await store.load("a", "b:c")).cursor).toBe(0);
     });
 
     it("deleteConversation removes evidence and compaction state, and a later update starts afresh", async () => {
       const { store, reopen } = await fresh();
-      await store.update("u", "c", snapshot(5));
+      await store.update("u", "c", storeHistory(5));
       await store.putCompaction({ userId: "u", conversationId: "c" }, compaction(0));
       await store.deleteConversation("u", "c");
       const after = reopen?.() ?? store;
@@ -166,7 +166,7 @@ export function describeStoreContract(name: string, open: (options?: StoreContra
 
     it("with onPrefixChange rebuild, another lineage (a fork) is rebuilt from its snapshot: the state a fresh store gives", async () => {
       const { store } = await fresh();
-      await store.update("u", "c", snapshot(6));
+      await store.update("u", "c", storeHistory(6));
       const fork = variantSnapshot(8, 1);
       await expect(store.update("u", "c", fork)).rejects.toMatchObject({ code: "PREFIX_CHANGED" });
       const rebuilds: unknown[] = [];
@@ -197,7 +197,7 @@ export function describeStoreContract(name: string, open: (options?: StoreContra
     });
 
     it.each([
-      ["an empty user id", (s: ContextStore) => s.update("", "c", snapshot(1)), "userId"],
+      ["an empty user id", (s: ContextStore) => s.update("", "c", storeHistory(1)), "userId"],
       ["a conversation id that is not a string", (s: ContextStore) => s.load("u", 7 as never), "conversationId"],
       ["a key that is not an object", (s: ContextStore) => s.getCompaction(null as never), "key"],
       ["an invalid compaction state", (s: ContextStore) => s.putCompaction({ userId: "u", conversationId: "c" }, { version: 2 } as never), "state.version"],

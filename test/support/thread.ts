@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
-import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { toolsMarker } from "../../packages/langgraph/test/support/recording-model.js";
+import { toolsMarker } from "@contextview/test-support";
 
 export { useTempDir } from "../../packages/sqlite/test/support/temp.js";
 
@@ -31,30 +31,6 @@ export function checkpointBytes(file: string, threadId: string): { checkpoints: 
   } finally {
     db.close();
   }
-}
-
-/** Problems of one view: an AI tool-call message not followed at once by all its results, or an orphan result. */
-export function brokenExchanges(messages: readonly BaseMessage[]): string[] {
-  const problems: string[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i] as BaseMessage & { tool_calls?: { id?: string }[]; tool_call_id?: string };
-    if (message.type === "ai" && (message.tool_calls?.length ?? 0) > 0) {
-      const want = new Set(message.tool_calls?.map((call) => call.id));
-      let j = i + 1;
-      while (j < messages.length && messages[j]?.type === "tool") {
-        want.delete((messages[j] as { tool_call_id?: string }).tool_call_id);
-        j++;
-      }
-      if (want.size > 0) problems.push(`message ${i}: ${want.size} tool call(s) without a result`);
-    }
-    if (message.type === "tool") {
-      let k = i - 1;
-      while (k >= 0 && messages[k]?.type === "tool") k--;
-      const caller = messages[k] as { tool_calls?: { id?: string }[] } | undefined;
-      if (!caller?.tool_calls?.some((call) => call.id === message.tool_call_id)) problems.push(`message ${i}: orphan tool result`);
-    }
-  }
-  return problems;
 }
 
 /** Bytes of the thread's checkpoint and write blobs that contain `needle` (the view's own text never should). */

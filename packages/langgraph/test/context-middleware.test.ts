@@ -4,8 +4,8 @@ import type { ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, createMiddleware } from "langchain";
-import { RecordingChatModel, searchTool, toolsMarker } from "./support/recording-model.js";
-import { conversation } from "./support/turns.js";
+import { RecordingChatModel, searchTool, toolsMarker } from "@contextview/test-support";
+import { searchConversation } from "@contextview/test-support";
 
 const config = { configurable: { thread_id: "t-1", user_id: "u-1" } };
 
@@ -38,7 +38,7 @@ describe("contextMiddleware", () => {
       checkpointer: new MemorySaver(),
       middleware: [watcher, contextMiddleware({ store: new InMemoryContextStore(), budget: { promptBudget: 3000 }, logger: { info: (r) => void records.push(r), warn: () => undefined } })],
     });
-    const history = conversation(30);
+    const history = searchConversation(30);
     const result = await agent.invoke({ messages: [...history.slice(0, -1), new HumanMessage(`Current ${toolsMarker(2)}`)] }, config);
     expect(seen.every((s) => s.before === s.after)).toBe(true);
     expect(model.calls[0]?.[0]?.type).toBe("system");

@@ -1,7 +1,7 @@
 import { InMemoryContextStore } from "@contextview/core";
 import { CONTEXT_REPORT_EVENT, ContextIntegrationError, createContextNode, type ContextLogRecord, type ContextReportEvent, type ContextNodeInput, type ContextNodeUpdate } from "@contextview/langgraph";
 import { AIMessage } from "@langchain/core/messages";
-import { conversation } from "./support/turns.js";
+import { searchConversation } from "@contextview/test-support";
 
 const config = (context?: unknown) => ({ configurable: { thread_id: "t-1", user_id: "u-1", ...(context === undefined ? {} : { context }) } });
 
@@ -12,7 +12,7 @@ function memoryLogger() {
 
 describe("createContextNode", () => {
   it("writes a view within budget to llmInputMessages and never changes the state", async () => {
-    const messages = conversation(30);
+    const messages = searchConversation(30);
     const before = JSON.stringify(messages);
     const node = createContextNode({ budget: { contextWindow: 16384, promptBudget: 3000 } });
     const update = await node.invoke({ messages }, config());
@@ -26,7 +26,7 @@ describe("createContextNode", () => {
     const logger = memoryLogger();
     const events: ContextReportEvent[] = [];
     const node = createContextNode({ budget: { promptBudget: 3000 }, logger });
-    await node.invoke({ messages: conversation(20) }, { ...config(), callbacks: [{ handleCustomEvent: (name: string, data: ContextReportEvent) => void (name === CONTEXT_REPORT_EVENT && events.push(data)) }] });
+    await node.invoke({ messages: searchConversation(20) }, { ...config(), callbacks: [{ handleCustomEvent: (name: string, data: ContextReportEvent) => void (name === CONTEXT_REPORT_EVENT && events.push(data)) }] });
     expect(events).toHaveLength(1);
     expect(events[0]?.report.tokens.total).toBeLessThanOrEqual(events[0]?.report.limit ?? 0);
     expect(logger.records.map((r) => r.event)).toEqual(["context_budget", "prompt_budget"]);
@@ -37,8 +37,8 @@ describe("createContextNode", () => {
 
   it("applies per-request settings over the factory's", async () => {
     const node = createContextNode({ budget: { promptBudget: 6000 } });
-    const wide = await node.invoke({ messages: conversation(30) }, config());
-    const narrow = await node.invoke({ messages: conversation(30) }, config({ budget: { promptBudget: 1500 } }));
+    const wide = await node.invoke({ messages: searchConversation(30) }, config());
+    const narrow = await node.invoke({ messages: searchConversation(30) }, config({ budget: { promptBudget: 1500 } }));
     expect(narrow.llmInputMessages.length).toBeLessThan(wide.llmInputMessages.length);
   });
 
@@ -46,11 +46,11 @@ describe("createContextNode", () => {
     const store = new InMemoryContextStore();
     const update = jest.spyOn(store, "update");
     const node = createContextNode({ store });
-    await expect(node.invoke({ messages: conversation(2) }, config({ budget: { promptBudget: "lots" } }))).rejects.toMatchObject({
+    await expect(node.invoke({ messages: searchConversation(2) }, config({ budget: { promptBudget: "lots" } }))).rejects.toMatchObject({
       code: "INVALID_REQUEST_CONFIG",
       field: "context.budget.promptBudget",
     });
-    await expect(node.invoke({ messages: conversation(2) }, config({ budget: { contextWindow: 4000, responseReserve: 4000 } }))).rejects.toMatchObject({
+    await expect(node.invoke({ messages: searchConversation(2) }, config({ budget: { contextWindow: 4000, responseReserve: 4000 } }))).rejects.toMatchObject({
       code: "INVALID_REQUEST_CONFIG",
       field: "context.budget.responseReserve",
     });
@@ -59,7 +59,7 @@ describe("createContextNode", () => {
 
   it("requires the conversation key and a messages array", async () => {
     const node = createContextNode();
-    await expect(node.invoke({ messages: conversation(1) }, { configurable: { thread_id: "t" } })).rejects.toMatchObject({ code: "MISSING_CONVERSATION_KEY" });
+    await expect(node.invoke({ messages: searchConversation(1) }, { configurable: { thread_id: "t" } })).rejects.toMatchObject({ code: "MISSING_CONVERSATION_KEY" });
     const error = await node.invoke({} as never, config()).catch((caught: unknown) => caught);
     expect(ContextIntegrationError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: "INVALID_STATE", field: "state.messages" });
@@ -68,8 +68,8 @@ describe("createContextNode", () => {
   it("updates evidence inline by default and shows it in the view", async () => {
     const store = new InMemoryContextStore();
     const node = createContextNode({ store, budget: { promptBudget: 3000 } });
-    const update = await node.invoke({ messages: conversation(20) }, config());
-    expect((await store.load("u-1", "t-1")).cursor).toBe(conversation(20).length - 1);
+    const update = await node.invoke({ messages: searchConversation(20) }, config());
+    expect((await store.load("u-1", "t-1")).cursor).toBe(searchConversation(20).length - 1);
     expect(update.llmInputMessages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(true);
   });
 
@@ -77,7 +77,7 @@ describe("createContextNode", () => {
     const store = new InMemoryContextStore();
     const update = jest.spyOn(store, "update");
     const node = createContextNode({ store, budget: { promptBudget: 3000 } });
-    const messages = conversation(20);
+    const messages = searchConversation(20);
     const first = await node.invoke({ messages }, config());
     // The agent loop's next call: the same turn, with the model's tool call and its result appended.
     const next = [...messages, new AIMessage({ id: "reply", content: "done" })];
@@ -100,13 +100,13 @@ describe("createContextNode", () => {
       return original(...args);
     });
     const node = createContextNode({ store, evidence: "background" });
-    const first = await node.invoke({ messages: conversation(3) }, config());
+    const first = await node.invoke({ messages: searchConversation(3) }, config());
     expect(node.pendingEvidenceUpdates).toBe(1);
     expect(first.llmInputMessages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(false);
     await node.drain();
     expect(node.pendingEvidenceUpdates).toBe(0);
-    expect((await store.load("u-1", "t-1")).cursor).toBe(conversation(3).length - 1);
-    const second = await node.invoke({ messages: conversation(4) }, config());
+    expect((await store.load("u-1", "t-1")).cursor).toBe(searchConversation(3).length - 1);
+    const second = await node.invoke({ messages: searchConversation(4) }, config());
     expect(second.llmInputMessages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(true);
     await node.drain();
   });
@@ -116,13 +116,13 @@ describe("createContextNode", () => {
     jest.spyOn(store, "update").mockRejectedValue(Object.assign(new Error("prefix changed"), { code: "PREFIX_CHANGED" }));
     const logger = memoryLogger();
     const lenient = createContextNode({ store, logger });
-    await expect(lenient.invoke({ messages: conversation(3) }, config())).resolves.toHaveProperty("llmInputMessages");
+    await expect(lenient.invoke({ messages: searchConversation(3) }, config())).resolves.toHaveProperty("llmInputMessages");
     expect(logger.records[0]).toEqual({ event: "context_evidence_error", source: "node", conversationId: "t-1", mode: "inline", error: "Error", code: "PREFIX_CHANGED" });
     const strict = createContextNode({ store, strictEvidence: true });
-    await expect(strict.invoke({ messages: conversation(3) }, config())).rejects.toThrow("prefix changed");
+    await expect(strict.invoke({ messages: searchConversation(3) }, config())).rejects.toThrow("prefix changed");
 
     const background = createContextNode({ store, logger, evidence: "background" });
-    await background.invoke({ messages: conversation(3) }, config());
+    await background.invoke({ messages: searchConversation(3) }, config());
     await background.drain();
     expect(logger.records.filter((r) => r.event === "context_evidence_error").map((r) => (r as { mode: string }).mode)).toEqual(["inline", "background"]);
   });
@@ -137,15 +137,15 @@ describe("createContextNode", () => {
       return original(user, conversationId, messages);
     });
     const node = createContextNode({ store, evidence: "background" });
-    for (const turns of [2, 3, 4]) await node.invoke({ messages: conversation(turns) }, config());
+    for (const turns of [2, 3, 4]) await node.invoke({ messages: searchConversation(turns) }, config());
     await node.drain();
-    expect(seen).toEqual([conversation(2).length, conversation(4).length]);
+    expect(seen).toEqual([searchConversation(2).length, searchConversation(4).length]);
   });
 
   it("calibrates from the usage of the answer that followed its last view", async () => {
     const store = new InMemoryContextStore();
     const node = createContextNode({ store, evidence: "off" });
-    const messages = conversation(2);
+    const messages = searchConversation(2);
     const { llmInputMessages } = await node.invoke({ messages }, config());
     expect(llmInputMessages.length).toBeGreaterThan(0);
     const answer = new AIMessage({ content: "ok", usage_metadata: { input_tokens: 5000, output_tokens: 2, total_tokens: 5002 } } as never);
@@ -166,13 +166,13 @@ describe("createContextNode().withOverflowRecovery", () => {
       calls++;
       throw new Error("rate limited");
     });
-    await expect(node({ messages: conversation(2), llmInputMessages: [] }, config())).rejects.toThrow("rate limited");
+    await expect(node({ messages: searchConversation(2), llmInputMessages: [] }, config())).rejects.toThrow("rate limited");
     expect(calls).toBe(1);
   });
 
   it("returns the model node's update as it is when there is no overflow", async () => {
     const reply = new AIMessage("ok");
     const node = createContextNode().withOverflowRecovery(async (state: ContextNodeInput & Partial<ContextNodeUpdate>) => ({ messages: [reply], seen: state.llmInputMessages?.length }));
-    await expect(node({ messages: conversation(2), llmInputMessages: [reply] }, config())).resolves.toEqual({ messages: [reply], seen: 1 });
+    await expect(node({ messages: searchConversation(2), llmInputMessages: [reply] }, config())).resolves.toEqual({ messages: [reply], seen: 1 });
   });
 });

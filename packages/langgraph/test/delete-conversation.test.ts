@@ -1,13 +1,13 @@
 import { InMemoryContextStore } from "@contextview/core";
 import { deleteConversation } from "@contextview/langgraph";
-import { conversation } from "./support/turns.js";
+import { searchConversation } from "@contextview/test-support";
 
 describe("deleteConversation", () => {
   it("deletes the context state first, then the thread", async () => {
     const order: string[] = [];
     const store = new InMemoryContextStore();
-    await store.update("u-1", "t-1", conversation(3));
-    await store.update("u-2", "t-1", conversation(3));
+    await store.update("u-1", "t-1", searchConversation(3));
+    await store.update("u-2", "t-1", searchConversation(3));
     const original = store.deleteConversation.bind(store);
     jest.spyOn(store, "deleteConversation").mockImplementation(async (user, thread) => {
       order.push("store");

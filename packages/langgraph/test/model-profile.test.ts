@@ -5,8 +5,8 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import { modelLimitsOf } from "../src/model-profile.js";
-import { RecordingChatModel, searchTool, type RecordingChatModelOptions } from "./support/recording-model.js";
-import { conversation } from "./support/turns.js";
+import { RecordingChatModel, searchTool, type RecordingChatModelOptions } from "@contextview/test-support";
+import { searchConversation } from "@contextview/test-support";
 
 const config = (context?: unknown) => ({ configurable: { thread_id: "t-1", user_id: "u-1", ...(context === undefined ? {} : { context }) } });
 const png = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
@@ -60,7 +60,7 @@ describe("model profiles in the three integrations", () => {
 
   it("request settings win over the profile, and the report says so", async () => {
     const { logger, budgets } = recorder();
-    await withContext(new ProfiledModel(textOnly), { logger }).invoke(conversation(2), config({ budget: { contextWindow: 20000 } }));
+    await withContext(new ProfiledModel(textOnly), { logger }).invoke(searchConversation(2), config({ budget: { contextWindow: 20000 } }));
     expect(budgets()[0]).toMatchObject({ contextWindow: 20000, responseReserve: 1500 });
     expect(budgets()[0]?.budgetSources).toMatchObject({ contextWindow: "request", responseReserve: "profile", promptBudget: "default" });
   });
@@ -78,14 +78,14 @@ describe("model profiles in the three integrations", () => {
     expect(budgets()[0]).toMatchObject({ contextWindow: 100000, responseReserve: 1500 });
     expect((update.llmInputMessages.at(-1)?.content as { type: string }[]).some((b) => b.type === "image_url")).toBe(false);
 
-    await createContextNode({ model, logger, profile: { maxInputTokens: 50000 } }).invoke({ messages: conversation(1) }, config());
+    await createContextNode({ model, logger, profile: { maxInputTokens: 50000 } }).invoke({ messages: searchConversation(1) }, config());
     expect(budgets()[1]).toMatchObject({ contextWindow: 50000, responseReserve: 4096 });
     expect(budgets()[1]?.budgetSources).toMatchObject({ contextWindow: "profile", responseReserve: "default" });
   });
 
   it("the node without a model keeps the defaults", async () => {
     const { logger, budgets } = recorder();
-    await createContextNode({ logger }).invoke({ messages: conversation(1) }, config());
+    await createContextNode({ logger }).invoke({ messages: searchConversation(1) }, config());
     expect(budgets()[0]?.budgetSources).toEqual({ contextWindow: "default", promptBudget: "default", responseReserve: "default", safetyReserve: "default", memoryBudget: "default" });
   });
 
@@ -95,7 +95,7 @@ describe("model profiles in the three integrations", () => {
 
   it("a request budget that only fits the profile's window is accepted", async () => {
     const model = new ProfiledModel(textOnly);
-    await expect(withContext(model).invoke(conversation(1), config({ budget: { responseReserve: 60000 } }))).resolves.toBeDefined();
+    await expect(withContext(model).invoke(searchConversation(1), config({ budget: { responseReserve: 60000 } }))).resolves.toBeDefined();
   });
 
   it("contextMiddleware reads the agent's model profile per call", async () => {

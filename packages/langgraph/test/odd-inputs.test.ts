@@ -3,7 +3,7 @@ import { ContextViewError } from "@contextview/core";
 import { ContextIntegrationError, createContextNode, withContext } from "@contextview/langgraph";
 import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { AIMessage, ChatMessage, HumanMessage } from "@langchain/core/messages";
-import { RecordingChatModel } from "./support/recording-model.js";
+import { RecordingChatModel } from "@contextview/test-support";
 
 const key = { thread_id: "t-1", user_id: "u-1" };
 

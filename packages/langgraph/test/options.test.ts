@@ -1,7 +1,7 @@
 import { ContextViewError } from "@contextview/core";
 import { ContextIntegrationError, createContextNode, withContext } from "@contextview/langgraph";
 import { conversationKeyOf } from "../src/conversation-key.js";
-import { RecordingChatModel } from "./support/recording-model.js";
+import { RecordingChatModel } from "@contextview/test-support";
 
 function errorOf(run: () => unknown): { code?: string; field?: string; message: string } {
   try {

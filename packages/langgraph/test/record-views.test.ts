@@ -6,8 +6,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
-import { RecordingChatModel, searchTool, toolsMarker } from "./support/recording-model.js";
-import { conversation } from "./support/turns.js";
+import { RecordingChatModel, searchTool, toolsMarker } from "@contextview/test-support";
+import { searchConversation } from "@contextview/test-support";
 
 const key = { userId: "u-1", conversationId: "t-1" };
 const config = { configurable: { thread_id: "t-1", user_id: "u-1" } };
@@ -16,8 +16,8 @@ describe("view records from the integrations", () => {
   it("the node records each call; the record rebuilds to the same report and holds no message content", async () => {
     const store = new InMemoryContextStore();
     const node = createContextNode({ store, budget: { promptBudget: 3000 }, systemPrompt: "Be exact." });
-    const first = conversation(10);
-    const second = conversation(20);
+    const first = searchConversation(10);
+    const second = searchConversation(20);
     await node.invoke({ messages: first }, config);
     await node.invoke({ messages: second }, config);
     const views = await store.listViews(key);
@@ -32,9 +32,9 @@ describe("view records from the integrations", () => {
   it("withContext records each call, the overflow retry marked as such", async () => {
     const store = new InMemoryContextStore();
     const model = withContext(new FakeListChatModel({ responses: ["ok"] }), { store, budget: { promptBudget: 3000 } });
-    await model.invoke(conversation(5), config);
+    await model.invoke(searchConversation(5), config);
     const overflowing = withContext(new RecordingChatModel({ overflowAboveBytes: 6000 }), { store, budget: { promptBudget: 3000 } });
-    await overflowing.invoke(conversation(30), config);
+    await overflowing.invoke(searchConversation(30), config);
     const views = await store.listViews(key);
     expect(views.map((v) => [v.record.sequence, v.record.source, v.record.overflowRecovery])).toEqual([
       [1, "wrapper", false],
@@ -67,14 +67,14 @@ describe("view records from the integrations", () => {
     };
     const records: ContextLogRecord[] = [];
     const node = createContextNode({ store, logger: { info: () => undefined, warn: (r) => void records.push(r) } });
-    const update = await node.invoke({ messages: conversation(3) }, config);
+    const update = await node.invoke({ messages: searchConversation(3) }, config);
     expect(update.llmInputMessages.length).toBeGreaterThan(0);
     expect(records).toEqual([{ event: "context_view_record_error", source: "node", conversationId: "t-1", error: "Error", code: "STORE_ERROR" }]);
   });
 
   it("records nothing with recordViews: false, and rejects a non-boolean", async () => {
     const store = new InMemoryContextStore();
-    await createContextNode({ store, recordViews: false }).invoke({ messages: conversation(3) }, config);
+    await createContextNode({ store, recordViews: false }).invoke({ messages: searchConversation(3) }, config);
     expect(await store.listViews(key)).toEqual([]);
     expect(() => createContextNode({ recordViews: "yes" as never })).toThrow("Expected `recordViews` to be a boolean");
   });

@@ -3,8 +3,8 @@ import { withContext, type ContextLogRecord } from "@contextview/langgraph";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import type { Serialized } from "@langchain/core/load/serializable";
-import { RecordingChatModel, searchTool } from "./support/recording-model.js";
-import { conversation } from "./support/turns.js";
+import { RecordingChatModel, searchTool } from "@contextview/test-support";
+import { searchConversation } from "@contextview/test-support";
 
 const config = { configurable: { thread_id: "t-1", user_id: "u-1" } };
 const key = { userId: "u-1", conversationId: "t-1" };
@@ -22,7 +22,7 @@ describe("withContext", () => {
     const model = new RecordingChatModel();
     const wrapped = withContext(model, { budget: { promptBudget: 3000 } });
     const recorder = new StartRecorder();
-    const messages = conversation(30);
+    const messages = searchConversation(30);
     const reply = await wrapped.invoke(messages, { ...config, callbacks: [recorder], tags: ["mine"] });
     expect(String(reply.content)).toContain("Answer");
     expect(model.calls[0]?.length).toBeLessThan(messages.length);
@@ -33,7 +33,7 @@ describe("withContext", () => {
     const model = new RecordingChatModel({ overflowAboveBytes: 6000 });
     const logger = { records: [] as ContextLogRecord[], info(record: ContextLogRecord) { this.records.push(record); }, warn() {} };
     const wrapped = withContext(model, { budget: { promptBudget: 3000 }, logger });
-    await expect(wrapped.invoke(conversation(30), config)).resolves.toBeDefined();
+    await expect(wrapped.invoke(searchConversation(30), config)).resolves.toBeDefined();
     expect(model.overflows).toBe(1);
     expect(model.calls).toHaveLength(2);
     expect(logger.records.filter((r) => r.event === "context_budget").map((r) => (r as { overflowRecovery: boolean }).overflowRecovery)).toEqual([false, true]);
@@ -41,14 +41,14 @@ describe("withContext", () => {
 
   it("surfaces a second overflow", async () => {
     const model = new RecordingChatModel({ overflowAboveBytes: 10 });
-    await expect(withContext(model).invoke(conversation(3), config)).rejects.toThrow("prompt is too long");
+    await expect(withContext(model).invoke(searchConversation(3), config)).rejects.toThrow("prompt is too long");
     expect(model.calls).toHaveLength(2);
   });
 
   it("feeds usage_metadata to calibration", async () => {
     const store = new InMemoryContextStore();
     const wrapped = withContext(new RecordingChatModel({ usageRatio: 1.4 }), { store, evidence: "off" });
-    await wrapped.invoke(conversation(5), config);
+    await wrapped.invoke(searchConversation(5), config);
     const calibration = (await store.getCompaction(key))?.calibration;
     expect(calibration?.samples).toBe(1);
     expect(calibration?.ratio).toBeGreaterThan(1);
@@ -57,7 +57,7 @@ describe("withContext", () => {
   it("charges the tools bound with bindTools", async () => {
     const records: ContextLogRecord[] = [];
     const logger = { info: (r: ContextLogRecord) => void records.push(r), warn: () => undefined };
-    await withContext(new RecordingChatModel().bindTools([searchTool()]), { logger }).invoke(conversation(2), config);
+    await withContext(new RecordingChatModel().bindTools([searchTool()]), { logger }).invoke(searchConversation(2), config);
     expect(records.find((r) => r.event === "prompt_budget")).toMatchObject({ toolTokens: expect.any(Number) });
     expect((records.find((r) => r.event === "prompt_budget") as { toolTokens: number }).toolTokens).toBeGreaterThan(0);
   });
@@ -66,7 +66,7 @@ describe("withContext", () => {
     const store = new InMemoryContextStore();
     const wrapped = withContext(new RecordingChatModel(), { store, evidence: "off" });
     const chunks: string[] = [];
-    for await (const chunk of await wrapped.stream(conversation(4), config)) chunks.push(String(chunk.content));
+    for await (const chunk of await wrapped.stream(searchConversation(4), config)) chunks.push(String(chunk.content));
     expect(chunks.length).toBeGreaterThan(3);
     expect(chunks.join("")).toMatch(/^Answer 1: /);
     expect((await store.getCompaction(key))?.calibration?.samples).toBe(1);
@@ -75,13 +75,13 @@ describe("withContext", () => {
   it("retries a stream that overflows before its first chunk", async () => {
     const model = new RecordingChatModel({ overflowAboveBytes: 6000 });
     const chunks: unknown[] = [];
-    for await (const chunk of await withContext(model, { budget: { promptBudget: 3000 } }).stream(conversation(30), config)) chunks.push(chunk);
+    for await (const chunk of await withContext(model, { budget: { promptBudget: 3000 } }).stream(searchConversation(30), config)) chunks.push(chunk);
     expect(model.overflows).toBe(1);
     expect(chunks.length).toBeGreaterThan(0);
   });
 
   it("works with FakeListChatModel", async () => {
     const wrapped = withContext(new FakeListChatModel({ responses: ["pong"] }));
-    expect((await wrapped.invoke(conversation(1), config)).content).toBe("pong");
+    expect((await wrapped.invoke(searchConversation(1), config)).content).toBe("pong");
   });
 });

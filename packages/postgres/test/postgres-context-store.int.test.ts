@@ -6,7 +6,7 @@ import { ContextViewError, InMemoryContextStore } from "@contextview/core";
 import type { CompactionState } from "@contextview/core/store";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
 import { PostgresContextStore, type PostgresContextStoreOptions } from "@contextview/postgres";
-import { TOOL_ONLY, cursorOf, snapshot } from "../../sqlite/test/support/conversation.js";
+import { TOOL_ONLY, cursorOf, storeHistory } from "@contextview/test-support";
 import { POSTGRES_URL, describePostgres, useSchema } from "./support/postgres.js";
 
 // Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
@@ -104,7 +104,7 @@ describePostgres("PostgresContextStore", () => {
         const before = await sql<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema()]);
         const store = PostgresContextStore.nextTo(saver);
         expect(store.schema).toBe(schema());
-        await store.update("user", "conv", snapshot(3));
+        await store.update("user", "conv", storeHistory(3));
         const after = await sql<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema()]);
         expect(after.map((row) => row.table_name)).toEqual(
           [...before.map((row) => row.table_name), "contextview_compaction", "contextview_evidence", "contextview_view_inputs", "contextview_views", MIGRATIONS_TABLE].sort(),
@@ -123,7 +123,7 @@ describePostgres("PostgresContextStore", () => {
       expect(JSON.stringify({ configurable: { store } })).toBe(`{"configurable":{"store":{"store":"PostgresContextStore","schema":"${schema()}"}}}`);
       expect(Object.values(store)).not.toContain(injected);
       expect(inspect(store, { depth: 4 })).not.toMatch(/totalCount|connectionString/);
-      await store.update("user", "conv", snapshot(1));
+      await store.update("user", "conv", storeHistory(1));
       await store.end();
       expect((await injected.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
     });
@@ -131,26 +131,26 @@ describePostgres("PostgresContextStore", () => {
 
   describe("evidence", () => {
     it("persists what update returns, equal to the in-memory store", async () => {
-      const state = await open().update("user", "conv", snapshot(5));
+      const state = await open().update("user", "conv", storeHistory(5));
       expect(state.cursor).toBe(cursorOf(5));
       expect(JSON.stringify(state)).not.toContain(TOOL_ONLY);
       expect((await open().load("user", "conv")).toJSON()).toEqual(state.toJSON());
-      expect(state.toJSON()).toEqual((await new InMemoryContextStore().update("user", "conv", snapshot(5))).toJSON());
+      expect(state.toJSON()).toEqual((await new InMemoryContextStore().update("user", "conv", storeHistory(5))).toJSON());
     });
 
     it("ignores repeated and stale snapshots", async () => {
       const store = open();
-      const state = await store.update("user", "conv", snapshot(6));
-      expect((await store.update("user", "conv", snapshot(6))).toJSON()).toEqual(state.toJSON());
-      expect((await store.update("user", "conv", snapshot(2))).toJSON()).toEqual(state.toJSON());
+      const state = await store.update("user", "conv", storeHistory(6));
+      expect((await store.update("user", "conv", storeHistory(6))).toJSON()).toEqual(state.toJSON());
+      expect((await store.update("user", "conv", storeHistory(2))).toJSON()).toEqual(state.toJSON());
       const [row] = await sql<{ revision: number }>(`SELECT revision FROM "${schema()}".contextview_evidence`);
       expect(row?.revision).toBe(1);
     });
 
     it("throws PREFIX_CHANGED for a changed summarized prefix and keeps the stored state", async () => {
       const store = open();
-      const state = await store.update("user", "conv", snapshot(3));
-      const forked = snapshot(4);
+      const state = await store.update("user", "conv", storeHistory(3));
+      const forked = storeHistory(4);
       forked[0] = new HumanMessage({ id: "h0", content: "rewritten" });
       expect((await rejection(store.update("user", "conv", forked))).code).toBe("PREFIX_CHANGED");
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
@@ -158,19 +158,19 @@ describePostgres("PostgresContextStore", () => {
 
     it("serializes writers of one conversation in the database, while another conversation never waits", async () => {
       const store = open();
-      await store.update("user", "a", snapshot(1));
-      await store.update("user", "b", snapshot(1));
+      await store.update("user", "a", storeHistory(1));
+      await store.update("user", "b", storeHistory(1));
       const blocker = await pool().connect();
       try {
         await blocker.query("BEGIN");
         await blocker.query(`SELECT 1 FROM "${schema()}".contextview_evidence WHERE conversation_id = 'a' FOR UPDATE`);
         let aDone = false;
-        const a = store.update("user", "a", snapshot(3)).then((state) => {
+        const a = store.update("user", "a", storeHistory(3)).then((state) => {
           aDone = true;
           return state;
         });
         // Conversation b commits while a's row is held by another session.
-        expect((await store.update("user", "b", snapshot(3))).cursor).toBe(cursorOf(3));
+        expect((await store.update("user", "b", storeHistory(3))).cursor).toBe(cursorOf(3));
         expect(aDone).toBe(false);
         await blocker.query("ROLLBACK");
         expect((await a).cursor).toBe(cursorOf(3));
@@ -180,30 +180,30 @@ describePostgres("PostgresContextStore", () => {
     });
 
     it("refuses a key PostgreSQL text cannot hold, naming the field", async () => {
-      const error = await rejection(open().update("user\u0000x", "conv", snapshot(1)));
+      const error = await rejection(open().update("user\u0000x", "conv", storeHistory(1)));
       expect(error.code).toBe("INVALID_OPTION");
       expect(error.details["field"]).toBe("userId");
     });
 
     it("rolls back a failed write and reports STORE_ERROR with the server's code", async () => {
       const store = open();
-      const state = await store.update("user", "conv", snapshot(2));
+      const state = await store.update("user", "conv", storeHistory(2));
       await sql(`CREATE FUNCTION "${schema()}".fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`);
       await sql(`CREATE TRIGGER fail_update BEFORE UPDATE ON "${schema()}".contextview_evidence FOR EACH ROW EXECUTE FUNCTION "${schema()}".fail()`);
-      const error = await rejection(store.update("user", "conv", snapshot(4)));
+      const error = await rejection(store.update("user", "conv", storeHistory(4)));
       expect(error.code).toBe("STORE_ERROR");
       expect(error.message).toMatch(/could not write evidence: disk on fire/);
       expect(error.details).toEqual({ operation: "write evidence", pgCode: "P0001" });
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
       await sql(`DROP TRIGGER fail_update ON "${schema()}".contextview_evidence`);
-      expect((await store.update("user", "conv", snapshot(4))).cursor).toBe(cursorOf(4));
+      expect((await store.update("user", "conv", storeHistory(4))).cursor).toBe(cursorOf(4));
     });
 
     it("writes nothing when cancelled", async () => {
       const store = open();
-      const state = await store.update("user", "conv", snapshot(2));
+      const state = await store.update("user", "conv", storeHistory(2));
       const controller = new AbortController();
-      const pending = store.update("user", "conv", snapshot(400, 20_000), { signal: controller.signal });
+      const pending = store.update("user", "conv", storeHistory(400, 20_000), { signal: controller.signal });
       setImmediate(() => controller.abort(new Error("request closed")));
       await expect(pending).rejects.toThrow("request closed");
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
@@ -211,7 +211,7 @@ describePostgres("PostgresContextStore", () => {
 
     it("reports unreadable stored evidence as STORE_ERROR", async () => {
       const store = open();
-      await store.update("user", "conv", snapshot(2));
+      await store.update("user", "conv", storeHistory(2));
       await sql(`UPDATE "${schema()}".contextview_evidence SET state = $1`, ["{not json"]);
       const error = await rejection(store.load("user", "conv"));
       expect(error.code).toBe("STORE_ERROR");
@@ -223,7 +223,7 @@ describePostgres("PostgresContextStore", () => {
     it("fails update with STORE_ERROR and serves no cache when the server is unreachable", async () => {
       const reported: ContextViewError[] = [];
       const store = open({ onCompactionError: (error) => reported.push(error) }, "postgresql://postgres@127.0.0.1:1/test");
-      const error = await rejection(store.update("user", "conv", snapshot(2)));
+      const error = await rejection(store.update("user", "conv", storeHistory(2)));
       expect(error.code).toBe("STORE_ERROR");
       expect(error.details["pgCode"]).toBe("ECONNREFUSED");
       await expect(store.getCompaction(key)).resolves.toBeNull();
@@ -237,14 +237,14 @@ describePostgres("PostgresContextStore", () => {
     it("fails an update whose connection is killed mid-statement, leaves no lock, and reconnects on the next call", async () => {
       const application = `cv_kill_${schema()}`;
       const store = open({}, `${POSTGRES_URL}?application_name=${application}`);
-      const state = await store.update("user", "conv", snapshot(2));
+      const state = await store.update("user", "conv", storeHistory(2));
       await store.putCompaction(key, compaction);
 
       // Another session holds the row, so the store's write waits inside the server.
       const blocker = await pool().connect();
       await blocker.query("BEGIN");
       await blocker.query(`SELECT 1 FROM "${schema()}".contextview_evidence FOR UPDATE`);
-      const pending = rejection(store.update("user", "conv", snapshot(5)));
+      const pending = rejection(store.update("user", "conv", storeHistory(5)));
       const waiting = async () =>
         (await sql("SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [application])).length > 0;
       while (!(await waiting())) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -259,13 +259,13 @@ describePostgres("PostgresContextStore", () => {
       expect((await sql("SELECT 1 FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE a.application_name = $1", [application])).length).toBe(0);
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
       expect(await store.getCompaction(key)).toEqual(compaction);
-      expect((await store.update("user", "conv", snapshot(5))).cursor).toBe(cursorOf(5));
+      expect((await store.update("user", "conv", storeHistory(5))).cursor).toBe(cursorOf(5));
     });
 
     it("applies the statement timeout on the server", async () => {
       const reported: ContextViewError[] = [];
       const store = open({ statementTimeoutMs: 200, onCompactionError: (error) => reported.push(error) });
-      await store.update("user", "conv", snapshot(2));
+      await store.update("user", "conv", storeHistory(2));
       await store.putCompaction(key, compaction);
       const blocker = await pool().connect();
       try {
@@ -306,7 +306,7 @@ describePostgres("PostgresContextStore", () => {
 
     it("deletes compaction state alone, or everything with deleteConversation", async () => {
       const store = open();
-      await store.update("user", "conv", snapshot(2));
+      await store.update("user", "conv", storeHistory(2));
       await store.putCompaction(key, compaction);
       await store.deleteCompaction(key);
       expect(await store.getCompaction(key)).toBeNull();

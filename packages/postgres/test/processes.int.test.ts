@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { InMemoryContextStore } from "@contextview/core";
 import { PostgresContextStore } from "@contextview/postgres";
-import { cursorOf, snapshot, workerTurns } from "../../sqlite/test/support/conversation.js";
+import { cursorOf, storeHistory, workerTurns } from "@contextview/test-support";
 import { POSTGRES_URL, describePostgres, useSchema } from "./support/postgres.js";
 
 const ROOT = resolve(__dirname, "../../..");
@@ -50,7 +50,7 @@ function startWorker(args: string[], application: string): Run {
 }
 
 async function expected(turns: number, padBytes = 0) {
-  return (await new InMemoryContextStore().update("user", "conv", snapshot(turns, padBytes))).toJSON();
+  return (await new InMemoryContextStore().update("user", "conv", storeHistory(turns, padBytes))).toJSON();
 }
 
 describePostgres("several processes on one PostgreSQL schema", () => {
@@ -126,7 +126,7 @@ describePostgres("several processes on one PostgreSQL schema", () => {
     expect(state.cursor % 4).toBe(0);
     expect(state.toJSON()).toEqual(await expected(state.cursor / 4, 2000));
     // Nothing is left locked: the next writer commits at once (a held row lock would hit the timeout).
-    expect((await store.update("user", "conv", snapshot(state.cursor / 4 + 1, 2000))).cursor).toBe(state.cursor + 4);
+    expect((await store.update("user", "conv", storeHistory(state.cursor / 4 + 1, 2000))).cursor).toBe(state.cursor + 4);
     await store.end();
   }, 120_000);
 });

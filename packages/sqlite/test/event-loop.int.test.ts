@@ -4,7 +4,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { utf8Length } from "@contextview/core/internal";
 import { SqliteContextStore } from "@contextview/sqlite";
-import { cursorOf, nextTurn, snapshot } from "./support/conversation.js";
+import { cursorOf, nextTurn, storeHistory } from "@contextview/test-support";
 import { useTempDir } from "./support/temp.js";
 
 setFlagsFromString("--expose-gc");
@@ -38,7 +38,7 @@ describe("prefix validation on a large history", () => {
 
   it("does not block the event loop while updating a 10 MB history", async () => {
     const turns = 2000;
-    const history = snapshot(turns, 5000);
+    const history = storeHistory(turns, 5000);
     const bytes = history.reduce((sum, message) => sum + utf8Length(String(message.content)), 0);
     expect(bytes).toBeGreaterThan(10_000_000);
     const next = [...history, ...nextTurn(turns, 5000)];

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { InMemoryContextStore } from "@contextview/core";
 import { SqliteContextStore } from "@contextview/sqlite";
-import { cursorOf, snapshot, workerTurns } from "./support/conversation.js";
+import { cursorOf, storeHistory, workerTurns } from "@contextview/test-support";
 import { useTempDir } from "./support/temp.js";
 
 const ROOT = resolve(__dirname, "../../..");
@@ -42,7 +42,7 @@ function startWorker(args: string[]): Run {
 }
 
 async function expected(turns: number) {
-  return (await new InMemoryContextStore().update("user", "conv", snapshot(turns))).toJSON();
+  return (await new InMemoryContextStore().update("user", "conv", storeHistory(turns))).toJSON();
 }
 
 function integrity(file: string): string {

@@ -6,7 +6,7 @@ import { ContextViewError, InMemoryContextStore } from "@contextview/core";
 import type { CompactionState } from "@contextview/core/store";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
 import { SqliteContextStore } from "@contextview/sqlite";
-import { TOOL_ONLY, cursorOf, snapshot } from "./support/conversation.js";
+import { TOOL_ONLY, cursorOf, storeHistory } from "@contextview/test-support";
 import { useTempDir } from "./support/temp.js";
 
 const compaction: CompactionState = {
@@ -93,25 +93,25 @@ describe("SqliteContextStore", () => {
   describe("evidence", () => {
     it("persists what update returns", async () => {
       const file = join(tempDir(), "evidence.sqlite");
-      const state = await open(file).update("user", "conv", snapshot(5));
+      const state = await open(file).update("user", "conv", storeHistory(5));
       expect(state.cursor).toBe(cursorOf(5));
       expect(JSON.stringify(state)).not.toContain(TOOL_ONLY);
       expect((await open(file).load("user", "conv")).toJSON()).toEqual(state.toJSON());
-      expect(state.toJSON()).toEqual((await new InMemoryContextStore().update("user", "conv", snapshot(5))).toJSON());
+      expect(state.toJSON()).toEqual((await new InMemoryContextStore().update("user", "conv", storeHistory(5))).toJSON());
     });
 
     it("ignores repeated and stale snapshots", async () => {
       const store = open();
-      const state = await store.update("user", "conv", snapshot(6));
-      expect((await store.update("user", "conv", snapshot(6))).toJSON()).toEqual(state.toJSON());
-      expect((await store.update("user", "conv", snapshot(2))).toJSON()).toEqual(state.toJSON());
+      const state = await store.update("user", "conv", storeHistory(6));
+      expect((await store.update("user", "conv", storeHistory(6))).toJSON()).toEqual(state.toJSON());
+      expect((await store.update("user", "conv", storeHistory(2))).toJSON()).toEqual(state.toJSON());
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
     });
 
     it("throws PREFIX_CHANGED for a changed summarized prefix and keeps the stored state", async () => {
       const store = open();
-      const state = await store.update("user", "conv", snapshot(3));
-      const forked = snapshot(4);
+      const state = await store.update("user", "conv", storeHistory(3));
+      const forked = storeHistory(4);
       forked[0] = new HumanMessage({ id: "h0", content: "rewritten" });
       expect((await rejection(store.update("user", "conv", forked))).code).toBe("PREFIX_CHANGED");
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
@@ -119,8 +119,8 @@ describe("SqliteContextStore", () => {
 
     it("rebuilds a changed prefix from the snapshot when asked (onPrefixChange: rebuild), as a fresh store would", async () => {
       const store = open();
-      await store.update("user", "conv", snapshot(3));
-      const forked = snapshot(4);
+      await store.update("user", "conv", storeHistory(3));
+      const forked = storeHistory(4);
       forked[0] = new HumanMessage({ id: "h0", content: "rewritten: we must keep it short" });
       let rebuilds = 0;
       const state = await store.update("user", "conv", forked, { onPrefixChange: "rebuild", onRebuild: () => void rebuilds++ });
@@ -131,9 +131,9 @@ describe("SqliteContextStore", () => {
 
     it("keeps tenants apart", async () => {
       const store = open();
-      const alice = await store.update("alice", "conv", snapshot(4));
+      const alice = await store.update("alice", "conv", storeHistory(4));
       expect((await store.load("bob", "conv")).cursor).toBe(0);
-      const changed = snapshot(5);
+      const changed = storeHistory(5);
       changed[0] = new HumanMessage({ id: "h0", content: "bob's own history" });
       await store.update("bob", "conv", changed);
       await store.putCompaction({ userId: "bob", conversationId: "conv" }, compaction);
@@ -145,12 +145,12 @@ describe("SqliteContextStore", () => {
     const huge = "x".repeat(4096);
     it.each([
       ["not an array", () => "messages", /`messages` to be an array/],
-      ["messages without ids", () => [...snapshot(3), { type: "human", content: "no id" }], /`messages\[13\]\.id`/],
-      ["a huge message", () => [...snapshot(3), new HumanMessage({ id: "big", content: huge })], /`messages\[13\]` to be at most 2048 UTF-8 bytes/],
-      ["a lone surrogate", () => [...snapshot(3), new HumanMessage({ id: "s", content: "\udfff" })], /`messages\[13\]\.content` to be well-formed/],
+      ["messages without ids", () => [...storeHistory(3), { type: "human", content: "no id" }], /`messages\[13\]\.id`/],
+      ["a huge message", () => [...storeHistory(3), new HumanMessage({ id: "big", content: huge })], /`messages\[13\]` to be at most 2048 UTF-8 bytes/],
+      ["a lone surrogate", () => [...storeHistory(3), new HumanMessage({ id: "s", content: "\udfff" })], /`messages\[13\]\.content` to be well-formed/],
     ])("refuses %s with INVALID_MESSAGES and keeps the state", async (_, input, message) => {
       const store = open(undefined, { maxMessageBytes: 2048 });
-      const state = await store.update("user", "conv", snapshot(3));
+      const state = await store.update("user", "conv", storeHistory(3));
       const error = await rejection(store.update("user", "conv", input() as never));
       expect(error.code).toBe("INVALID_MESSAGES");
       expect(error.message).toMatch(message);
@@ -160,23 +160,23 @@ describe("SqliteContextStore", () => {
     it("rolls back a failed transaction", async () => {
       const file = join(tempDir(), "evidence.sqlite");
       const store = open(file);
-      const state = await store.update("user", "conv", snapshot(2));
+      const state = await store.update("user", "conv", storeHistory(2));
       const db = new Database(file);
       db.exec("CREATE TRIGGER fail_update BEFORE UPDATE ON contextview_evidence BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");
-      const error = await rejection(store.update("user", "conv", snapshot(4)));
+      const error = await rejection(store.update("user", "conv", storeHistory(4)));
       expect(error.code).toBe("STORE_ERROR");
       expect(error.message).toMatch(/could not write evidence: disk on fire/);
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
       db.exec("DROP TRIGGER fail_update");
       db.close();
-      expect((await store.update("user", "conv", snapshot(4))).cursor).toBe(cursorOf(4));
+      expect((await store.update("user", "conv", storeHistory(4))).cursor).toBe(cursorOf(4));
     });
 
     it("writes nothing when cancelled", async () => {
       const store = open();
-      const state = await store.update("user", "conv", snapshot(2));
+      const state = await store.update("user", "conv", storeHistory(2));
       const controller = new AbortController();
-      const pending = store.update("user", "conv", snapshot(400, 20_000), { signal: controller.signal });
+      const pending = store.update("user", "conv", storeHistory(400, 20_000), { signal: controller.signal });
       setImmediate(() => controller.abort(new Error("request closed")));
       await expect(pending).rejects.toThrow("request closed");
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
@@ -185,7 +185,7 @@ describe("SqliteContextStore", () => {
     it("reports unreadable stored evidence as STORE_ERROR", async () => {
       const file = join(tempDir(), "evidence.sqlite");
       const store = open(file);
-      await store.update("user", "conv", snapshot(2));
+      await store.update("user", "conv", storeHistory(2));
       const db = new Database(file);
       db.prepare("UPDATE contextview_evidence SET state = ? WHERE user_id = ?").run("{not json", "user");
       db.close();
@@ -230,7 +230,7 @@ describe("SqliteContextStore", () => {
 
     it("deletes compaction state alone, or everything with deleteConversation", async () => {
       const store = open();
-      await store.update("user", "conv", snapshot(2));
+      await store.update("user", "conv", storeHistory(2));
       await store.putCompaction(key, compaction);
       await store.deleteCompaction(key);
       expect(await store.getCompaction(key)).toBeNull();

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { ToolMessage } from "@langchain/core/messages";
 import { ContextViewError, compactOrNarrow, compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
 import { textOf } from "../../src/messages.js";
-import { contentJson, deepFreeze, omissionTotals, projectionProblems } from "./laws.js";
+import { deepFreeze } from "@contextview/test-support";
+import { contentJson, omissionTotals, projectionProblems } from "./laws.js";
 
 const estimator = createEstimator();
 const bounded = (ms: number): fc.Parameters<unknown> => ({ endOnFailure: true, plugins: [fc.interruptAfterTimeLimit(ms, { failOnInterrupt: true })] });

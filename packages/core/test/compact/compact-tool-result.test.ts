@@ -12,7 +12,8 @@ import { financeReport } from "../fixtures/compaction/finance.js";
 import { apiPage, mixedArrays, topLevelRows } from "../fixtures/compaction/mixed-arrays.js";
 import { noteRead, noteSearch } from "../fixtures/compaction/notes.js";
 import { transactionSearch } from "../fixtures/compaction/transaction-search.js";
-import { compactedNodes, contentJson, deepFreeze, projectionProblems } from "./laws.js";
+import { deepFreeze } from "@contextview/test-support";
+import { compactedNodes, contentJson, projectionProblems } from "./laws.js";
 
 const estimator = createEstimator();
 const tokensOf = (message: ToolMessage) => estimator.estimateText(textOf(message.content));

@@ -9,17 +9,6 @@ const isReference = resolveCompactOptions(undefined).isReference;
 const isIdentifier = (value: unknown): boolean =>
   (typeof value === "number" && Number.isFinite(value)) || (typeof value === "string" && value !== "" && value.length <= 120 && !value.includes("{"));
 
-export function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item !== "object" || item === null || Object.isFrozen(item)) continue;
-    Object.freeze(item);
-    for (const key of Object.keys(item)) stack.push((item as Record<string, unknown>)[key]);
-  }
-  return value;
-}
-
 export function contentJson(message: BaseMessage): unknown {
   return JSON.parse(textOf(message.content));
 }

@@ -4,7 +4,7 @@ import { isClearedToolResult } from "../../src/compact/index.js";
 import { textOf } from "../../src/messages.js";
 import { financeReport } from "../fixtures/compaction/finance.js";
 import { transactionSearch } from "../fixtures/compaction/transaction-search.js";
-import { deepFreeze } from "./laws.js";
+import { deepFreeze } from "@contextview/test-support";
 
 function exchange(n: number, result: string, artifact?: unknown): BaseMessage[] {
   return [

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { ToolMessage } from "@langchain/core/messages";
 import { ContextViewError, compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
 import { textOf } from "../../src/messages.js";
-import { contentJson, deepFreeze, omissionTotals, omittedReferences, projectionProblems } from "./laws.js";
+import { deepFreeze } from "@contextview/test-support";
+import { contentJson, omissionTotals, omittedReferences, projectionProblems } from "./laws.js";
 
 const estimator = createEstimator();
 const char = fc.constantFrom("a", "b", " ", "é", "😀", "\n", "#", "\ud800", '"', "\\");

@@ -1,7 +1,8 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
 import { textOf } from "../../src/messages.js";
-import { contentJson, deepFreeze, omissionTotals, omittedReferences, projectionProblems } from "./laws.js";
+import { deepFreeze } from "@contextview/test-support";
+import { contentJson, omissionTotals, omittedReferences, projectionProblems } from "./laws.js";
 
 const estimator = createEstimator();
 

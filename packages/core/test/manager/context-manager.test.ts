@@ -12,7 +12,7 @@ import {
 } from "@contextview/core";
 import { isSummaryMessage } from "@contextview/core/internal";
 import * as prefixHashModule from "../../src/summarize/prefix-hash";
-import { conversation, deepFreeze, type TurnSpec } from "../support/conversation";
+import { conversation, deepFreeze, type TurnSpec } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const key = { userId: "u1", conversationId: "t1" };

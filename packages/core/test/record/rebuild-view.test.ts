@@ -4,7 +4,7 @@ import { z } from "zod";
 import { EvidenceState, type StoredView } from "@contextview/core/store";
 import { InMemoryContextStore, createContextManager, pinMessage, type Summarizer } from "@contextview/core";
 import { rebuildView, viewRecordOf } from "@contextview/core/internal";
-import { conversation, deepFreeze, type TurnSpec } from "../support/conversation";
+import { conversation, deepFreeze, type TurnSpec } from "@contextview/test-support";
 
 const key = { userId: "u1", conversationId: "t1" };
 const search = tool(async () => "[]", { name: "search_transactions", description: "Search the user's transactions.", schema: z.object({ query: z.string(), limit: z.number().optional() }) });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { ContextBudgetError, InMemoryContextStore, createContextManager, type Summarizer } from "@contextview/core";
 import { rebuildView, viewRecordOf } from "@contextview/core/internal";
-import { conversation, conversationArb, deepFreeze } from "../support/conversation";
+import { conversation, conversationArb, deepFreeze } from "@contextview/test-support";
 
 const summarizer: Summarizer = async (transcript) => `Summary of ${transcript.length} characters.`;
 

@@ -1,8 +1,6 @@
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, HumanMessage, type AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
-import type { Runnable } from "@langchain/core/runnables";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
+import { RecordingChatModel } from "@contextview/test-support";
 import { ContextViewError, bindSelection, createToolRouter, DISCOVER_TOOL_NAME } from "@contextview/core";
 import { adminConfig, countingTool, financeGroups, financeRouter, userConfig } from "./fixtures";
 
@@ -45,41 +43,24 @@ describe("createToolRouter: options are validated once, naming the field", () =>
   });
 });
 
-/** Records the tool names it was called with; fails when told to. */
-class ToolRecordingModel extends BaseChatModel {
-  readonly seen: string[][] = [];
-  constructor(private readonly fail: boolean) {
-    super({});
-  }
-  _llmType(): string {
-    return "tool-recording";
-  }
-  override bindTools(tools: unknown[]): Runnable<BaseMessage[], AIMessageChunk> {
-    return this.withConfig({ tools } as never) as never;
-  }
-  async _generate(_messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
-    this.seen.push(((options as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name));
-    if (this.fail) throw new Error("primary is down");
-    const message = new AIMessage("fine");
-    return { generations: [{ message, text: "fine" }] };
-  }
-}
+/** The recording fake: answers "fine", or fails when told to. */
+const toolRecordingModel = (fail: boolean) => new RecordingChatModel({ reportsUsage: false, answer: () => (fail ? new Error("primary is down") : "fine") });
 
 describe("bindSelection", () => {
   it("binds the same selected tools to the primary and every fallback", async () => {
     const { router } = financeRouter();
     const selection = router.select({ messages: [new HumanMessage("export my spending")], config: userConfig });
-    const primary = new ToolRecordingModel(true);
-    const fallback = new ToolRecordingModel(false);
+    const primary = toolRecordingModel(true);
+    const fallback = toolRecordingModel(false);
     const reply = await bindSelection(primary, selection, { fallbacks: [fallback] }).invoke([new HumanMessage("export my spending")]);
     expect(reply.content).toBe("fine");
-    expect(primary.seen).toEqual([selection.tools.map((t) => t.name)]);
-    expect(fallback.seen).toEqual(primary.seen);
+    expect(primary.received.map((r) => r.tools)).toEqual([selection.tools.map((t) => t.name)]);
+    expect(fallback.received.map((r) => r.tools)).toEqual(primary.received.map((r) => r.tools));
   });
 
   it("leaves the model unbound for an empty selection, and names a model without bindTools", () => {
     const { router } = financeRouter({ discovery: false });
-    const model = new ToolRecordingModel(false);
+    const model = toolRecordingModel(false);
     expect(bindSelection(model, router.select({ messages: [new HumanMessage("hi")] }))).toBe(model);
     expect(errorOf(() => bindSelection({} as never, router.select({ messages: [] }))).details["field"]).toBe("model");
     expect(errorOf(() => bindSelection(model, router.select({ messages: [] }), { fallbacks: [{} as never] })).details["field"]).toBe("fallbacks[0]");

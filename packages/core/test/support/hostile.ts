@@ -1,8 +1,8 @@
-// Hostile inputs for the fuzz suites (core and langgraph), the law checker they share,
-// and a runner that bounds a property in time and prints its seed on failure.
-import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+// Hostile inputs for the fuzz suites (core and langgraph), and a runner that bounds a
+// property in time and prints its seed on failure; the laws are checked by viewProblems.
+import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { createEstimator, type ContextView } from "@contextview/core";
+import { createEstimator } from "@contextview/core";
 
 /** Time one fuzz property may take; it then stops (passing) with the runs it made. */
 export const FUZZ_TIME_LIMIT_MS = 25_000;
@@ -96,38 +96,6 @@ export const optionsArb = fc.record(
   },
   { requiredKeys: [] },
 );
-
-/** Laws 3 and 5 of DESIGN.md on a list of view messages, as problems (empty when it obeys them). */
-export function structureProblems(messages: readonly BaseMessage[]): string[] {
-  const problems: string[] = [];
-  messages.forEach((m, i) => {
-    if (m.type === "system" && i !== 0) problems.push(`system message at ${i}`);
-    if (!["system", "human", "ai", "tool"].includes(m.type)) problems.push(`message ${i} of type ${m.type}`);
-  });
-  const start = messages[0]?.type === "system" ? 1 : 0;
-  if (messages.length > start && messages[start]?.type !== "human") problems.push(`first non-system message is ${messages[start]?.type}`);
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i] as BaseMessage;
-    const calls = m.type === "ai" ? ((m as AIMessage).tool_calls ?? []) : [];
-    if (calls.length > 0) {
-      if (!["human", "tool"].includes(messages[i - 1]?.type ?? "")) problems.push(`tool-call message at ${i} follows ${messages[i - 1]?.type}`);
-      const results = messages.slice(i + 1, i + 1 + calls.length) as ToolMessage[];
-      const ids = new Set(calls.map((c) => c.id));
-      if (results.length !== calls.length || !results.every((r) => r.type === "tool" && ids.has(r.tool_call_id))) problems.push(`tool calls at ${i} without all their results`);
-      i += calls.length;
-    } else if (m.type === "tool") problems.push(`orphan tool result at ${i}`);
-  }
-  return problems;
-}
-
-/** Laws 3–5 of DESIGN.md on a view: its structure, and an estimate that is a count within the limit. */
-export function viewProblems(view: ContextView): string[] {
-  const problems: string[] = [];
-  const { report } = view;
-  if (!(report.tokens.total <= report.limit)) problems.push(`total ${report.tokens.total} over limit ${report.limit}`);
-  if (!Number.isSafeInteger(report.tokens.total) || report.tokens.total < 0) problems.push(`total ${report.tokens.total} is not a count`);
-  return [...problems, ...structureProblems(view.messages)];
-}
 
 /** Serializes what can be serialized, so mutations of hostile inputs are seen too. */
 export function fingerprint(value: unknown): string {

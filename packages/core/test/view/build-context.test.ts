@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { ContextOverflowError } from "@langchain/core/errors";
 import { buildContext, ContextBudgetError, ContextViewError, createEstimator } from "@contextview/core";
 import { HISTORY_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core/internal";
-import { conversation, deepFreeze, snapshot, turnMessages } from "../support/conversation";
+import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const noEnv = { contextWindow: 32768, promptBudget: 16000, responseReserve: 4096 };

@@ -10,7 +10,7 @@ import {
 } from "@contextview/core";
 import { isSummaryMessage, OPENING_REQUEST_LABEL, PINNED_LABEL } from "@contextview/core/internal";
 import { resolveViewOptions } from "../../src/view/options.js";
-import { conversation, deepFreeze, snapshot, turnMessages } from "../support/conversation";
+import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const budget = { contextWindow: 32768, promptBudget: 3000, responseReserve: 4096 };

@@ -1,11 +1,18 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, ContextBudgetError, pinMessage, type BuildContextInput } from "@contextview/core";
+import { buildContext, ContextBudgetError, createEstimator, pinMessage, type BuildContextInput, type ContextView } from "@contextview/core";
 import { OPENING_REQUEST_LABEL } from "@contextview/core/internal";
-import { conversation, conversationArb, deepFreeze, snapshot } from "../support/conversation";
-import { expectViewLaws } from "../support/view-laws";
+import { conversation, conversationArb, deepFreeze, LAWS, problemsOf, snapshot, viewProblems, type ViewProblem } from "@contextview/test-support";
 
-/** Random conversations with random pins, pin bounds, budgets and summarized prefixes: every law holds. */
+/** The default estimator: every view here is built with it. */
+const estimator = createEstimator();
+
+/**
+ * Random conversations with random pins, pin bounds, budgets and summarized prefixes:
+ * every law holds (one `it` per law, so a failure names its law) and pins keep their
+ * promises. The views are built once (120 conversations; the seed is printed on
+ * failure, FUZZ_SEED replays it) and every check reads them.
+ */
 describe("buildContext with pinned context (property)", () => {
   const settingsArb = fc.record({
     pins: fc.array(fc.nat(), { maxLength: 8 }),
@@ -19,80 +26,117 @@ describe("buildContext with pinned context (property)", () => {
     priorShare: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
   });
 
-  it("holds every law, keeps pins in conversation order, and never shows a pinned AI message first", () => {
+  const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
+  type Settings = typeof settingsArb extends fc.Arbitrary<infer T> ? T : never;
+  interface Case {
+    s: Settings;
+    built: BaseMessage[];
+    pinnedAt: Set<number>;
+    prior: BaseMessage[];
+    problems: ViewProblem[];
+    result?: ContextView;
+    refusal?: string;
+  }
+  const cases: Case[] = [];
+
+  beforeAll(() => {
+    for (const [{ turns, system }, s] of fc.sample(fc.tuple(conversationArb, settingsArb), { numRuns: 120, seed })) {
+      const plain = conversation(turns, system);
+      const pinnedAt = new Set(plain.length > 0 ? s.pins.map((p) => p % plain.length) : []);
+      const built = plain.map((m, i) => (pinnedAt.has(i) ? pinMessage(m) : m));
+      const lead = built.findIndex((m) => m.type !== "system");
+      const lastHuman = built.map((m) => m.type).lastIndexOf("human");
+      let kept: BaseMessage[] = built;
+      let prior: BaseMessage[] = [];
+      if (s.priorShare !== undefined && lead >= 0 && lastHuman > lead) {
+        const k = lead + Math.floor(s.priorShare * (lastHuman - lead));
+        prior = built.slice(lead, k);
+        kept = [...built.slice(0, lead), ...built.slice(k)];
+      }
+      const asInput = (list: BaseMessage[]) => deepFreeze(s.serialized ? (JSON.parse(JSON.stringify(list)) as Record<string, unknown>[]) : list);
+      const messages = asInput(kept);
+      const before = snapshot(messages);
+      const input: BuildContextInput = {
+        messages,
+        budget: { contextWindow: 32768, promptBudget: s.promptBudget, responseReserve: 4096 },
+        pinOpeningRequest: s.pinOpeningRequest,
+        maxOpeningRequestTokens: s.maxOpeningRequestTokens,
+        pinnedBudget: s.pinnedBudget,
+        ...(prior.length > 0 ? { priorMessages: asInput(prior) } : {}),
+        ...(s.summary ? { summaryMessage: new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") } : {}),
+      };
+      let result: ContextView;
+      try {
+        result = buildContext(input);
+      } catch (error) {
+        const typed = ContextBudgetError.isBudgetError(error) && (error as ContextBudgetError).required > (error as ContextBudgetError).limit;
+        const problems: ViewProblem[] = snapshot(messages) === before ? [] : [{ law: "inputs untouched", detail: "the input messages changed during a refused build" }];
+        cases.push({ s, built, pinnedAt, prior, problems, ...(typed ? {} : { refusal: String(error) }) });
+        continue;
+      }
+      cases.push({ s, built, pinnedAt, prior, result, problems: viewProblems({ conversation: built, messages, before, estimator, rebuild: () => buildContext(input).messages }, result) });
+    }
+  });
+  const views = () => cases.filter((c): c is Case & { result: ContextView } => c.result !== undefined);
+
+  it.each(LAWS.filter((law) => law !== "something to answer"))("%s holds with pins", (law) => {
+    const broken = cases.flatMap((c, i) => problemsOf(law, c.problems).map((detail) => `conversation ${i}: ${detail}`));
+    expect({ seed, broken }).toEqual({ seed, broken: [] });
+  });
+
+  it("refuses only with a typed budget error whose figures are over the limit", () => {
+    const refusals = cases.flatMap((c, i) => (c.refusal === undefined ? [] : [`conversation ${i}: ${c.refusal}`]));
+    expect({ seed, refusals }).toEqual({ seed, refusals: [] });
+  });
+
+  it("keeps pinned messages in conversation order, and in the view", () => {
+    for (const { built, result } of views()) {
+      const { messages: view, report } = result;
+      const position = new Map(built.map((m, i) => [m.id as string, i]));
+      const order = report.pinned.messages.map((m) => position.get(m.id as string) as number);
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      for (const pinned of report.pinned.messages) expect(view.some((m) => m.id === pinned.id)).toBe(true);
+    }
+  });
+
+  it("puts a pinned opening request right after the system message, labelled, verbatim unless excerpted", () => {
+    for (const { s, built, result } of views()) {
+      const { messages: view, report } = result;
+      const start = view[0]?.type === "system" ? 1 : 0;
+      const opening = report.pinned.openingRequest;
+      if (opening?.placement === "pinned") {
+        expect(view[start]?.content).toBe(OPENING_REQUEST_LABEL);
+        const original = built.find((m) => m.type === "human") as BaseMessage;
+        expect(view[start + 1]?.id).toBe(original.id);
+        if (!opening.excerpted) expect(view[start + 1]?.content).toEqual(original.content);
+      }
+      if (!s.pinOpeningRequest) expect(opening).toBeNull();
+    }
+  });
+
+  it("shows every pinned user message when nothing is left out", () => {
+    for (const { s, built, pinnedAt, result } of views()) {
+      const { messages: view, report } = result;
+      if (report.pinned.dropped === 0 && s.pinnedBudget > 0) {
+        for (const i of pinnedAt) {
+          const m = built[i] as BaseMessage;
+          if (m.type === "human") expect(view.some((v) => v.id === m.id)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("reaches every path: pins shown, the opening pinned, excerpts, pins left out, prior messages", () => {
     const seen = { pinsShown: 0, openingPinned: 0, excerpted: 0, dropped: 0, prior: 0 };
-    fc.assert(
-      fc.property(conversationArb, settingsArb, ({ turns, system }, s) => {
-        const plain = conversation(turns, system);
-        const pinnedAt = new Set(plain.length > 0 ? s.pins.map((p) => p % plain.length) : []);
-        const built = plain.map((m, i) => (pinnedAt.has(i) ? pinMessage(m) : m));
-        const lead = built.findIndex((m) => m.type !== "system");
-        const lastHuman = built.map((m) => m.type).lastIndexOf("human");
-        let kept: BaseMessage[] = built;
-        let prior: BaseMessage[] = [];
-        if (s.priorShare !== undefined && lead >= 0 && lastHuman > lead) {
-          const k = lead + Math.floor(s.priorShare * (lastHuman - lead));
-          prior = built.slice(lead, k);
-          kept = [...built.slice(0, lead), ...built.slice(k)];
-        }
-        const asInput = (list: BaseMessage[]) => deepFreeze(s.serialized ? (JSON.parse(JSON.stringify(list)) as Record<string, unknown>[]) : list);
-        const messages = asInput(kept);
-        const before = snapshot(messages);
-        const input: BuildContextInput = {
-          messages,
-          budget: { contextWindow: 32768, promptBudget: s.promptBudget, responseReserve: 4096 },
-          pinOpeningRequest: s.pinOpeningRequest,
-          maxOpeningRequestTokens: s.maxOpeningRequestTokens,
-          pinnedBudget: s.pinnedBudget,
-          ...(prior.length > 0 ? { priorMessages: asInput(prior) } : {}),
-          ...(s.summary ? { summaryMessage: new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") } : {}),
-        };
-        let result: ReturnType<typeof buildContext>;
-        try {
-          result = buildContext(input);
-        } catch (error) {
-          expect(ContextBudgetError.isBudgetError(error)).toBe(true);
-          expect((error as ContextBudgetError).required).toBeGreaterThan((error as ContextBudgetError).limit);
-          expect(snapshot(messages)).toBe(before);
-          return;
-        }
-        expectViewLaws(built, input, result, before);
-        const { messages: view, report } = result;
-        if (report.pinned.messages.length > 0) seen.pinsShown++;
-        if (report.pinned.openingRequest?.placement === "pinned") seen.openingPinned++;
-        if (report.pinned.excerpted > 0) seen.excerpted++;
-        if (report.pinned.dropped > 0) seen.dropped++;
-        if (prior.length > 0) seen.prior++;
-
-        // Pinned messages appear in the view in conversation order.
-        const position = new Map(built.map((m, i) => [m.id as string, i]));
-        const order = report.pinned.messages.map((m) => position.get(m.id as string) as number);
-        expect(order).toEqual([...order].sort((a, b) => a - b));
-        for (const pinned of report.pinned.messages) expect(view.some((m) => m.id === pinned.id)).toBe(true);
-
-        // The opening request, when pinned, comes right after the system message, labelled, verbatim unless excerpted.
-        const start = view[0]?.type === "system" ? 1 : 0;
-        const opening = report.pinned.openingRequest;
-        if (opening?.placement === "pinned") {
-          expect(view[start]?.content).toBe(OPENING_REQUEST_LABEL);
-          const original = built.find((m) => m.type === "human") as BaseMessage;
-          expect(view[start + 1]?.id).toBe(original.id);
-          if (!opening.excerpted) expect(view[start + 1]?.content).toEqual(original.content);
-        }
-        if (!s.pinOpeningRequest) expect(opening).toBeNull();
-
-        // With nothing left out, every pinned user message is in the view.
-        if (report.pinned.dropped === 0 && s.pinnedBudget > 0) {
-          for (const i of pinnedAt) {
-            const m = built[i] as BaseMessage;
-            if (m.type === "human") expect(view.some((v) => v.id === m.id)).toBe(true);
-          }
-        }
-      }),
-      // Bounded in time; fast-check prints the seed and path of any failure.
-      { numRuns: 120, plugins: [fc.interruptAfterTimeLimit(60_000, { failOnInterrupt: true })] },
-    );
-    // The runs reached every path: pins shown, the opening pinned, excerpts, pins left out, prior messages.
-    expect(Object.values(seen).every((count) => count > 0)).toBe(true);
+    for (const { prior, result } of views()) {
+      const { report } = result;
+      if (report.pinned.messages.length > 0) seen.pinsShown++;
+      if (report.pinned.openingRequest?.placement === "pinned") seen.openingPinned++;
+      if (report.pinned.excerpted > 0) seen.excerpted++;
+      if (report.pinned.dropped > 0) seen.dropped++;
+      if (prior.length > 0) seen.prior++;
+    }
+    const unreached = Object.entries(seen).flatMap(([path, count]) => (count > 0 ? [] : [path]));
+    expect({ seed, unreached }).toEqual({ seed, unreached: [] });
   });
 });

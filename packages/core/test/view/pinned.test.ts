@@ -5,7 +5,7 @@ import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from ".
 import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";
 import { isMarkedPinned, markedIndices } from "../../src/view/pin-message";
-import { deepFreeze, snapshot } from "../support/conversation";
+import { deepFreeze, snapshot } from "@contextview/test-support";
 
 const estimator = createEstimator();
 

@@ -4,7 +4,7 @@ import { countCacheBreakpoints, markCacheBreakpoints, OPENING_REQUEST_LABEL } fr
 import { keptInTurn } from "../../src/view/clear-step";
 import { chooseKept } from "../../src/view/select";
 import { heldEvidence } from "../../src/evidence/held-evidence";
-import { deepFreeze, snapshot } from "../support/conversation";
+import { deepFreeze, snapshot } from "@contextview/test-support";
 
 /** `n` agent turns with one search each (results of ~`resultChars` characters), then a current request. */
 function agentTurns(n: number, resultChars = 1800): BaseMessage[] {

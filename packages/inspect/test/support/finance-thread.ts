@@ -2,15 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
-import { Annotation, END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
-import { ContextViewAnnotation, createContextNode } from "@contextview/langgraph";
 import { SqliteContextStore } from "@contextview/sqlite";
+import { financeAgent } from "../../../../examples/finance-agent/agent";
 import { userRequest } from "../../../../examples/finance-agent/script";
-import { ScriptedChatModel } from "../../../../examples/finance-agent/scripted-model";
-import { extractiveSummarizer } from "../../../../examples/finance-agent/summarizer";
-import { TOOLS } from "../../../../examples/finance-agent/tools";
 
 /** A fresh temporary directory per test file, removed after it. */
 export function useTempDir(prefix = "contextview-inspect-"): () => string {
@@ -33,23 +28,7 @@ export async function runFinanceThread(dir: string, options: { turns: number; pr
   const file = join(dir, "checkpoints.sqlite");
   const checkpointer = SqliteSaver.fromConnString(file);
   const store = SqliteContextStore.nextTo(checkpointer);
-  const context = createContextNode({
-    store,
-    tools: TOOLS,
-    systemPrompt: "You are a careful personal-finance assistant. Use the tools; quote ids, dates and totals exactly.",
-    budget: { promptBudget: options.promptBudget ?? 8000 },
-    summarizer: extractiveSummarizer,
-  });
-  const model = new ScriptedChatModel().bindTools(TOOLS);
-  const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec }))
-    .addNode("context", context)
-    .addNode("model", async (state: { llmInputMessages: HumanMessage[] }, config) => ({ messages: [await model.invoke(state.llmInputMessages, config)] }))
-    .addNode("tools", new ToolNode(TOOLS))
-    .addEdge(START, "context")
-    .addEdge("context", "model")
-    .addConditionalEdges("model", toolsCondition, ["tools", END])
-    .addEdge("tools", "context")
-    .compile({ checkpointer });
+  const { graph, context } = financeAgent({ checkpointer, store, promptBudget: options.promptBudget ?? 8000 });
   const threadId = options.threadId ?? "demo-thread";
   const config = { configurable: { thread_id: threadId, user_id: "alice" } };
   const requests = [...Array.from({ length: options.turns }, (_, i) => userRequest(i)), ...(options.extra ?? [])];

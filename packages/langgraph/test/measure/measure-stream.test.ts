@@ -8,7 +8,7 @@ import { Registry } from "prom-client";
 import { z } from "zod";
 import { ContextIntegrationError } from "@contextview/langgraph";
 import { createStreamMetrics, measureStreamRequest, streamedText, type StreamRequestRecord } from "@contextview/langgraph/measure";
-import { ScriptedStreamingModel, type ScriptedAnswer } from "./streaming-models";
+import { RecordingChatModel, type StreamedAnswer } from "@contextview/test-support";
 
 const TOOL_MS = 30;
 const lookup = tool(
@@ -35,8 +35,11 @@ function agent(model: ChatModel) {
     .compile();
 }
 
-const toolTurn: ScriptedAnswer = { segments: [""], usage: { output: 7, reasoning: 5 }, toolCall: { id: "call-1", name: "lookup", args: { q: "rent" } } };
-const answerTurn: ScriptedAnswer = { segments: ["Rent ", "was ", "900 ", "dollars."], usage: { output: 12 } };
+/** The recording fake playing streamed answers in order, reporting its provider and model like a provider's model would. */
+const scriptedStream = (answers: StreamedAnswer[]) =>
+  new RecordingChatModel({ reportsUsage: false, provider: { name: "scripted-provider", model: "scripted-1" }, answer: (_messages, { index }) => answers[index % answers.length] ?? new Error("no scripted answer") });
+const toolTurn: StreamedAnswer = { segments: [""], usage: { output: 7, reasoning: 5 }, toolCall: { id: "call-1", name: "lookup", args: { q: "rent" } } };
+const answerTurn: StreamedAnswer = { segments: ["Rent ", "was ", "900 ", "dollars."], usage: { output: 12 } };
 
 async function streamThrough(model: ChatModel, options: Parameters<typeof measureStreamRequest>[0], afterStream?: () => Promise<void>, onChunk?: (i: number) => void) {
   const graph = agent(model);
@@ -71,7 +74,7 @@ describe("measureStreamRequest with real graph streams", () => {
   it("sums output usage over every model call, counts content segments, and times first content through the tool", async () => {
     const registry = new Registry();
     const log = logger();
-    const { result, record } = await streamThrough(new ScriptedStreamingModel([toolTurn, answerTurn]), { metrics: createStreamMetrics({ registry }), logger: log, conversationId: "t-1" });
+    const { result, record } = await streamThrough(scriptedStream([toolTurn, answerTurn]), { metrics: createStreamMetrics({ registry }), logger: log, conversationId: "t-1" });
     expect(result).toBe("Rent was 900 dollars.");
     expect(record).toMatchObject({ event: "stream_request", conversationId: "t-1", outcome: "success", failedDuring: null, error: null });
     expect(record).toMatchObject({ tokens: 19, completedOutputTokens: 19, usageComplete: true, contentChunks: 4, toolCalls: 1 });
@@ -97,7 +100,7 @@ describe("measureStreamRequest with real graph streams", () => {
   });
 
   it("reports null tokens when one model call has no usage, with the known subtotal", async () => {
-    const primary = new ScriptedStreamingModel([toolTurn]);
+    const primary = scriptedStream([toolTurn]);
     const noUsage = new FakeListChatModel({ responses: ["Nine hundred."] });
     let calls = 0;
     const mixed: ChatModel = {
@@ -139,7 +142,7 @@ describe("measureStreamRequest with real graph streams", () => {
     const registry = new Registry();
     const log = logger();
     const controller = new AbortController();
-    const model = new ScriptedStreamingModel([toolTurn, { ...answerTurn, delayMs: 20 }]);
+    const model = scriptedStream([toolTurn, { ...answerTurn, delayMs: 20 }]);
     const error = await streamThrough(model, { signal: controller.signal, metrics: createStreamMetrics({ registry }), logger: log }, undefined, (i) => {
       if (i === 2) controller.abort();
     }).catch((e: unknown) => e);
@@ -156,7 +159,7 @@ describe("measureStreamRequest with real graph streams", () => {
     const persist = async () => {
       throw Object.assign(new Error("disk full"), { code: "ENOSPC" });
     };
-    const error = await streamThrough(new ScriptedStreamingModel([toolTurn, answerTurn]), { metrics: createStreamMetrics({ registry }), logger: log }, persist).catch((e: unknown) => e);
+    const error = await streamThrough(scriptedStream([toolTurn, answerTurn]), { metrics: createStreamMetrics({ registry }), logger: log }, persist).catch((e: unknown) => e);
     expect((error as Error).message).toBe("disk full");
     expect(log.records[0]?.record).toMatchObject({ outcome: "error", failedDuring: "finalize", error: { name: "Error", code: "ENOSPC" }, tokens: 19, contentChunks: 4 });
     expect(await counterValues(registry, "contextview_stream_requests_total")).toEqual({ error: 1 });

@@ -6,7 +6,7 @@ import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, MemorySaver, MessagesAnnotation, START, StateGraph, type BaseStore } from "@langchain/langgraph";
 import { createAgent } from "langchain";
-import { RecordingChatModel } from "./recording-model.js";
+import { RecordingChatModel } from "@contextview/test-support";
 
 export const RELEVANT = "Groceries budget is 400 EUR per month";
 export const OTHER_USER = "SECRET-U2 buys groceries at the organic shop";

@@ -4,7 +4,7 @@
 //   store-worker.ts loop <url> <schema>                            grows forever, until killed
 // Prints one JSON line per committed update: {"cursor": n}.
 import { PostgresContextStore } from "@contextview/postgres";
-import { snapshot, workerTurns } from "../../../sqlite/test/support/conversation.js";
+import { storeHistory, workerTurns } from "@contextview/test-support";
 
 async function main(): Promise<void> {
   const [mode, url, schema, workerArg, stepsArg, startAtArg] = process.argv.slice(2);
@@ -19,14 +19,14 @@ async function main(): Promise<void> {
   };
   if (mode === "loop") {
     process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
-    for (let turns = 1; ; turns++) report((await store.update("user", "conv", snapshot(turns, 2000))).cursor);
+    for (let turns = 1; ; turns++) report((await store.update("user", "conv", storeHistory(turns, 2000))).cursor);
   }
   const worker = Number(workerArg);
   const steps = Number(stepsArg);
   // Process start-up times differ by hundreds of milliseconds; a common start makes the updates overlap.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAtArg) - Date.now())));
   for (let step = 1; step <= steps; step++) {
-    report((await store.update("user", "conv", snapshot(workerTurns(step, worker)))).cursor);
+    report((await store.update("user", "conv", storeHistory(workerTurns(step, worker)))).cursor);
   }
   await store.end();
 }

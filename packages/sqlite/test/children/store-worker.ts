@@ -4,7 +4,7 @@
 //   store-worker.ts loop <file>                   grows forever, until killed
 // Prints one JSON line per committed update: {"cursor": n}.
 import { SqliteContextStore } from "@contextview/sqlite";
-import { snapshot, workerTurns } from "../support/conversation.js";
+import { storeHistory, workerTurns } from "@contextview/test-support";
 
 async function main(): Promise<void> {
   const [mode, file, workerArg, stepsArg, startAtArg] = process.argv.slice(2);
@@ -17,14 +17,14 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ cursor })}\n`);
   };
   if (mode === "loop") {
-    for (let turns = 1; ; turns++) report((await store.update("user", "conv", snapshot(turns))).cursor);
+    for (let turns = 1; ; turns++) report((await store.update("user", "conv", storeHistory(turns))).cursor);
   }
   const worker = Number(workerArg);
   const steps = Number(stepsArg);
   // Process start-up times differ by hundreds of milliseconds; a common start makes the updates overlap.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAtArg) - Date.now())));
   for (let step = 1; step <= steps; step++) {
-    report((await store.update("user", "conv", snapshot(workerTurns(step, worker)))).cursor);
+    report((await store.update("user", "conv", storeHistory(workerTurns(step, worker)))).cursor);
   }
   store.close();
 }

@@ -1,17 +1,17 @@
 import { AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 
+// One conversation builder for every test: spec-driven turns (parallel calls, orphans,
+// cancelled calls, images, large results) for property tests, and the deterministic
+// histories the store, graph and middleware tests replay (ids depend only on the turn,
+// so every process builds the same history).
+
 /** Freeze a value and everything reachable from it, so any mutation throws in strict mode. */
 export function deepFreeze<T>(value: T, seen = new WeakSet<object>()): T {
   if (typeof value !== "object" || value === null || seen.has(value as object)) return value;
   seen.add(value as object);
   for (const key of Reflect.ownKeys(value as object)) deepFreeze((value as Record<PropertyKey, unknown>)[key], seen);
   return Object.freeze(value);
-}
-
-/** A snapshot of messages for before/after comparisons (content, ids, calls, artifacts). */
-export function snapshot(messages: readonly unknown[]): string {
-  return JSON.stringify(messages);
 }
 
 let ids = 0;
@@ -65,7 +65,12 @@ export function turnMessages(spec: TurnSpec): BaseMessage[] {
   return out;
 }
 
-/** A whole conversation, with an optional leading system message. */
+/**
+ * A whole conversation, with an optional leading system message.
+ *
+ * @example
+ * const messages = conversation([{ text: "Spending in March?", calls: [{ parallel: 2, resultSize: 4000, orphan: true }], answer: "Mostly rent." }], "Be brief.");
+ */
 export function conversation(turns: TurnSpec[], system?: string): BaseMessage[] {
   const out: BaseMessage[] = system ? [new SystemMessage({ content: system, id: nextId("s") })] : [];
   for (const turn of turns) out.push(...turnMessages(turn));
@@ -109,3 +114,65 @@ export const turnArb: fc.Arbitrary<TurnSpec> = fc.record(
 export const conversationArb = fc
   .tuple(fc.array(turnArb, { minLength: 1, maxLength: 40 }), fc.option(fc.constantFrom("You are a helpful assistant.", "Système : réponds en français."), { nil: undefined }))
   .map(([turns, system]) => ({ turns, system }));
+
+/** Appears only in tool content and tool-call prose: it must never reach evidence. */
+export const TOOL_ONLY = "TOOL-ONLY-SECRET";
+
+const USER_LINES = ["We must never log card numbers.", "Let's go with Postgres.", "Next step: migrate invoices.", "Thanks!"];
+
+/** The messages that finish turn `t` and open turn `t + 1`: a tool call, its result, the answer, the next request. */
+export function nextTurn(t: number, padBytes = 0): BaseMessage[] {
+  const pad = padBytes > 0 ? " ".concat("p".repeat(padBytes)) : "";
+  return [
+    new AIMessage({ id: `c${t}`, content: `Calling ${TOOL_ONLY}`, tool_calls: [{ id: `k${t}`, name: "lookup", args: { t } }] }),
+    new ToolMessage({ id: `t${t}`, tool_call_id: `k${t}`, content: `${TOOL_ONLY} ${t}${pad}` }),
+    new AIMessage({ id: `a${t}`, content: `Answer ${t}: I decided to use UTC.` }),
+    new HumanMessage({ id: `h${t + 1}`, content: `${USER_LINES[(t + 1) % USER_LINES.length]} (turn ${t + 1})` }),
+  ];
+}
+
+/**
+ * A deterministic history of `turns` finished turns followed by the next request, as a
+ * store receives it turn after turn. `padBytes` adds that much text to each tool result.
+ */
+export function storeHistory(turns: number, padBytes = 0): BaseMessage[] {
+  const out: BaseMessage[] = [new HumanMessage({ id: "h0", content: `${USER_LINES[0]} (turn 0)` })];
+  for (let t = 0; t < turns; t++) out.push(...nextTurn(t, padBytes));
+  return out;
+}
+
+/** Index of the current request in {@link storeHistory}(turns): the cursor after updating it. */
+export function cursorOf(turns: number): number {
+  return 4 * turns;
+}
+
+/**
+ * Turns sent by worker `worker` at `step` (from 1) in the concurrency tests:
+ * workers grow by their own stride, and every third update re-sends an older,
+ * stale history.
+ */
+export function workerTurns(step: number, worker: number): number {
+  return step % 3 === 0 ? Math.max(1, step - 4) : step * 2 + worker;
+}
+
+/**
+ * `n` turns, each with two parallel `search` calls of `rows` rows and an answer, then a
+ * current request; `secret` marks every user, result and answer text.
+ *
+ * @example
+ * await agent.invoke({ messages: searchConversation(12, 20) }, config);
+ */
+export function searchConversation(n: number, rows = 30, secret = "SECRET-TEXT"): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(new HumanMessage({ id: `h${i}`, content: `Turn ${i}: we must keep rent under 900. ${secret}` }));
+    const calls = [0, 1].map((k) => ({ id: `c${i}-${k}`, name: "search", args: { q: `q${i}` }, type: "tool_call" as const }));
+    out.push(new AIMessage({ id: `a${i}`, content: "", tool_calls: calls }));
+    for (const call of calls) {
+      out.push(new ToolMessage({ id: `t${call.id}`, tool_call_id: call.id, name: "search", content: JSON.stringify({ rows: Array.from({ length: rows }, (_, r) => ({ id: r, memo: `${secret} ${r}` })) }) }));
+    }
+    out.push(new AIMessage({ id: `f${i}`, content: `Answer ${i}: we decided to move savings. ${secret}` }));
+  }
+  out.push(new HumanMessage({ id: "current", content: "And now?" }));
+  return out;
+}

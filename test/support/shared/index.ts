@@ -1,0 +1,5 @@
+// The shared test support (`@contextview/test-support`): one fake chat model, one
+// conversation builder and one law checker for unit tests, integration tests and eval.
+export { RecordingChatModel, searchTool, toolsMarker, type RecordedCall, type RecordingChatModelOptions, type StreamedAnswer } from "./chat-model.js";
+export { conversation, conversationArb, cursorOf, deepFreeze, nextTurn, searchConversation, storeHistory, textArb, TOOL_ONLY, turnArb, turnMessages, workerTurns, type TurnSpec } from "./conversation.js";
+export { callProblems, LAWS, problemsOf, readableText, snapshot, viewProblems, type LawName, type ViewLawInput, type ViewProblem } from "./laws.js";

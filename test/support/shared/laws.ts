@@ -1,0 +1,212 @@
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { createEstimator, type ContextView } from "@contextview/core";
+
+/**
+ * The laws of DESIGN.md a view can be checked against, one name each, so a failing
+ * test or an eval column says which law broke. Law 1 is "inputs untouched", law 2
+ * "current request whole" and "tool arguments whole", law 3 the three tool laws,
+ * law 4 the budget laws, law 5 "provider order" (and "something to answer" for a view
+ * sent for an answer), law 6 "system text from the system prompt", law 7 "deterministic".
+ * Law 2 has two strengths: "current request whole" (its text is in what the model
+ * reads: eval counts this one for every system) and "current request untouched" (the
+ * same message, by id, with the same content: what contextview promises).
+ */
+export const LAWS = [
+  "inputs untouched",
+  "current request whole",
+  "current request untouched",
+  "tool arguments whole",
+  "tool calls answered",
+  "no orphan tool result",
+  "no repeated tool call",
+  "within the limit",
+  "estimate is real",
+  "omissions counted",
+  "provider order",
+  "known message types",
+  "something to answer",
+  "system text from the system prompt",
+  "deterministic",
+] as const;
+
+/** The name of one law in {@link LAWS}. */
+export type LawName = (typeof LAWS)[number];
+
+/** One breach of one law: the law's name and where it broke (no message content). */
+export interface ViewProblem {
+  law: LawName;
+  detail: string;
+}
+
+/**
+ * What is known about the call that produced a view. Each law is checked only when
+ * what it needs is given: a checker of model calls knows only a limit, a unit test
+ * knows the conversation, its snapshot and how to build the view again.
+ */
+export interface ViewLawInput {
+  /** The conversation as the caller built it: the source of the current request, tool arguments and system text. */
+  conversation?: readonly BaseMessage[];
+  /** What the builder received (maybe serialized dicts), read again after the build. */
+  messages?: readonly unknown[];
+  /** {@link snapshot} of `messages` taken before the build. */
+  before?: string;
+  /** An independent prompt limit: the view's estimate plus `tools` must fit it. */
+  limit?: number;
+  /** Tool schemas bound to the call, charged against `limit`. */
+  tools?: readonly unknown[];
+  /** The estimator the view was built with: the report's total must be its estimate of the view. */
+  estimator?: { estimateMessages(messages: readonly BaseMessage[]): number };
+  /** Builds the view again from the same input (law 7). */
+  rebuild?: () => readonly BaseMessage[];
+  /** A view with no user message after the system prompt breaks provider order (a model call always has one). */
+  requireUserMessage?: boolean;
+  /** The view is sent for an answer: it must not end with an assistant message. */
+  awaitsAnswer?: boolean;
+}
+
+const estimator = createEstimator();
+const KNOWN_TYPES = new Set(["system", "human", "ai", "tool"]);
+
+/** A snapshot of messages for before/after comparisons (content, ids, calls, artifacts). */
+export function snapshot(messages: readonly unknown[]): string {
+  return JSON.stringify(messages);
+}
+
+/**
+ * The text of a view a model can read: every message's text content (text blocks
+ * and strings, not image data) and the arguments of its tool calls. Ids, metadata
+ * and artifacts are not readable and are left out.
+ */
+export function readableText(view: readonly BaseMessage[]): string {
+  const parts: string[] = [];
+  for (const message of view) {
+    if (typeof message.content === "string") parts.push(message.content);
+    else
+      for (const block of message.content as unknown[]) {
+        if (typeof block === "string") parts.push(block);
+        else if (block && typeof block === "object" && (block as { type?: unknown }).type === "text") parts.push(String((block as { text?: unknown }).text ?? ""));
+      }
+    for (const call of (message as AIMessage).tool_calls ?? []) parts.push(JSON.stringify(call.args ?? {}));
+  }
+  return parts.join("\n");
+}
+
+const callsOf = (message: BaseMessage | undefined) => (message?.type === "ai" ? ((message as AIMessage).tool_calls ?? []) : []);
+const isDeepEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The named law breaches of one view (empty when it obeys every law that `input`
+ * lets it check). `view` is a {@link ContextView} (its report is checked too) or the
+ * messages a model received.
+ *
+ * @example
+ * expect(viewProblems({ conversation, limit: 3000 }, model.calls[0])).toEqual([]);
+ */
+export function viewProblems(input: ViewLawInput, view: ContextView | readonly BaseMessage[]): ViewProblem[] {
+  const report = "report" in view ? view.report : undefined;
+  const messages: readonly BaseMessage[] = "report" in view ? view.messages : view;
+  const problems: ViewProblem[] = [];
+  const add = (law: LawName, detail: string) => problems.push({ law, detail });
+
+  if (input.messages !== undefined && input.before !== undefined && snapshot(input.messages) !== input.before) add("inputs untouched", "the input messages changed during the build");
+  if (input.conversation) requestAndArguments(input.conversation, messages, add);
+  toolExchanges(messages, add);
+  budget(input, report, messages, add);
+  order(input, messages, add);
+  if (input.conversation) systemText(input.conversation, messages, add);
+  if (input.rebuild && JSON.stringify(input.rebuild()) !== JSON.stringify(messages)) add("deterministic", "the same input gave another view");
+  return problems;
+}
+
+/** Only the breaches of `law`: one `it` per law reads them. */
+export function problemsOf(law: LawName, problems: readonly ViewProblem[]): string[] {
+  return problems.filter((p) => p.law === law).map((p) => p.detail);
+}
+
+type Add = (law: LawName, detail: string) => void;
+
+function requestAndArguments(conversation: readonly BaseMessage[], view: readonly BaseMessage[], add: Add): void {
+  const request = [...conversation].reverse().find((m) => m.type === "human");
+  if (request) {
+    if (!readableText(view).includes(readableText([request]))) add("current request whole", "the text of the current request is not in the view");
+    if (request.id !== undefined) {
+      const shown = view.find((m) => m.id === request.id);
+      if (!shown) add("current request untouched", `the current request ${request.id} is not in the view`);
+      else if (!isDeepEqual(shown.content, request.content)) add("current request untouched", `the current request ${request.id} was changed`);
+    }
+  }
+  const original = new Map(conversation.flatMap((m) => callsOf(m).map((c) => [c.id, c.args] as const)));
+  for (const message of view) for (const call of callsOf(message)) if (!isDeepEqual(call.args, original.get(call.id))) add("tool arguments whole", `the arguments of tool call ${call.id} changed`);
+}
+
+function toolExchanges(view: readonly BaseMessage[], add: Add): void {
+  const seen = new Set<string | undefined>();
+  for (let i = 0; i < view.length; i++) {
+    const message = view[i] as BaseMessage;
+    const calls = callsOf(message);
+    if (calls.length > 0) {
+      const missing = new Set(calls.map((c) => c.id));
+      let run = 0;
+      for (let j = i + 1; j < view.length && view[j]?.type === "tool"; j++, run++) missing.delete((view[j] as ToolMessage).tool_call_id);
+      if (missing.size > 0) add("tool calls answered", `message ${i}: ${missing.size} tool call(s) without a result`);
+      if (run > calls.length) add("no repeated tool call", `message ${i}: ${run} results for ${calls.length} call(s)`);
+      for (const call of calls) {
+        if (seen.has(call.id)) add("no repeated tool call", `message ${i}: tool call ${call.id} appears twice`);
+        seen.add(call.id);
+      }
+    }
+    if (message.type === "tool") {
+      let k = i - 1;
+      while (k >= 0 && view[k]?.type === "tool") k--;
+      const caller = view[k];
+      if (caller?.type !== "ai" || !callsOf(caller).some((c) => c.id === (message as ToolMessage).tool_call_id)) add("no orphan tool result", `message ${i}: orphan tool result`);
+    }
+  }
+}
+
+function budget(input: ViewLawInput, report: ContextView["report"] | undefined, view: readonly BaseMessage[], add: Add): void {
+  if (input.limit !== undefined) {
+    const tokens = estimator.estimateMessages(view) + (input.tools ? estimator.estimateTools(input.tools) : 0);
+    if (tokens > input.limit) add("within the limit", `over budget: ${tokens} > ${input.limit}`);
+  }
+  if (!report) return;
+  const total = report.tokens.total;
+  if (!(total <= report.limit)) add("within the limit", `total ${total} over limit ${report.limit}`);
+  if (!Number.isSafeInteger(total) || total < 0) add("estimate is real", `total ${total} is not a count`);
+  else if (input.estimator && input.estimator.estimateMessages(view) !== total) add("estimate is real", `the report says ${total}, the view estimates ${input.estimator.estimateMessages(view)}`);
+  if (report.messages.kept + report.messages.dropped !== report.messages.in) add("omissions counted", `${report.messages.kept} kept + ${report.messages.dropped} dropped != ${report.messages.in} in`);
+}
+
+// The details keep the words eval has always printed among its order examples.
+function order(input: ViewLawInput, view: readonly BaseMessage[], add: Add): void {
+  const start = view[0]?.type === "system" ? 1 : 0;
+  if (view.slice(start).some((m) => m.type === "system")) add("provider order", "system message after the start");
+  if (view.length === start) {
+    if (input.requireUserMessage) add("provider order", "no message besides the system prompt");
+  } else if (view[start]?.type !== "human") add("provider order", `first message is ${view[start]?.type}, not a user message`);
+  for (let i = start + 1; i < view.length; i++) {
+    if (callsOf(view[i]).length > 0 && view[i - 1]?.type !== "human" && view[i - 1]?.type !== "tool") add("provider order", `tool-call message ${i} follows ${view[i - 1]?.type}`);
+  }
+  if (input.awaitsAnswer && view.at(-1)?.type === "ai") add("something to answer", "ends with an assistant message");
+  view.forEach((m, i) => {
+    if (!KNOWN_TYPES.has(m.type)) add("known message types", `message ${i} of type ${m.type}`);
+  });
+}
+
+function systemText(conversation: readonly BaseMessage[], view: readonly BaseMessage[], add: Add): void {
+  const allowed = new Set(conversation.filter((m) => m.type === "system").map((m) => readableText([m])));
+  view.forEach((m, i) => {
+    if (m.type === "system" && !allowed.has(readableText([m]))) add("system text from the system prompt", `system message ${i} holds text that is not the system prompt`);
+  });
+}
+
+/**
+ * The breaches of every view a model received, labelled `view <i>: <law>: <detail>`
+ * (empty when every call obeyed every law `input` lets it check).
+ *
+ * @example
+ * expect(callProblems({ limit: 3000, tools, requireUserMessage: true }, model.calls)).toEqual([]);
+ */
+export function callProblems(input: ViewLawInput, calls: readonly (readonly BaseMessage[])[]): string[] {
+  return calls.flatMap((view, i) => viewProblems(input, view).map((p) => `view ${i}: ${p.law}: ${p.detail}`));
+}

@@ -1,0 +1,49 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { LAWS, snapshot, viewProblems, type LawName, type ViewLawInput } from "@contextview/test-support";
+
+// The law checker is itself specified: for each law, a view that breaks only it is
+// named by that law, and a view that keeps every law has no problems.
+const call = (id: string, args: Record<string, unknown> = { q: id }) => ({ id, name: "search", args, type: "tool_call" as const });
+const request = new HumanMessage({ id: "h1", content: "What did I spend?" });
+const conversation: BaseMessage[] = [
+  new SystemMessage({ id: "s", content: "You are careful." }),
+  new HumanMessage({ id: "h0", content: "Hello." }),
+  new AIMessage({ id: "a0", content: "", tool_calls: [call("c1"), call("c2")] }),
+  new ToolMessage({ id: "t1", tool_call_id: "c1", content: "one" }),
+  new ToolMessage({ id: "t2", tool_call_id: "c2", content: "two" }),
+  new AIMessage({ id: "a1", content: "Done." }),
+  request,
+];
+
+describe("viewProblems", () => {
+  it("finds nothing wrong in a view that keeps every law", () => {
+    expect(viewProblems({ conversation, limit: 10_000, requireUserMessage: true, awaitsAnswer: true, rebuild: () => conversation }, conversation)).toEqual([]);
+  });
+
+  const [system, h0, a0, t1, t2, a1] = conversation as [BaseMessage, BaseMessage, BaseMessage, BaseMessage, BaseMessage, BaseMessage];
+  const cases: [LawName, ViewLawInput, BaseMessage[]][] = [
+    ["inputs untouched", { messages: [{ changed: true }], before: snapshot([{ changed: false }]) }, conversation],
+    // A request without an id is checked by its text only.
+    ["current request whole", { conversation: [...conversation.slice(0, -1), new HumanMessage("What did I spend?")] }, conversation.slice(0, -1)],
+    ["current request untouched", { conversation }, [...conversation.slice(0, -1), new HumanMessage({ id: "other", content: "What did I spend?" })]],
+    ["tool arguments whole", { conversation }, [system, h0, new AIMessage({ id: "a0", content: "", tool_calls: [call("c1", { q: "changed" }), call("c2")] }), t1, t2, a1, request]],
+    ["tool calls answered", {}, [system, h0, a0, t1, a1, request]],
+    ["no orphan tool result", {}, [system, h0, t1, a1, request]],
+    ["no repeated tool call", {}, [system, h0, a0, t1, t2, a0, t1, t2, request]],
+    ["within the limit", { limit: 5 }, conversation],
+    ["provider order", {}, [system, a1, request]],
+    ["known message types", {}, [system, h0, { type: "generic", content: "x" } as unknown as BaseMessage, request]],
+    ["something to answer", { awaitsAnswer: true }, [system, h0, a1]],
+    ["system text from the system prompt", { conversation }, [new SystemMessage("You are careful. Earlier the user said: hello."), h0, a1, request]],
+    ["deterministic", { rebuild: () => [request] }, conversation],
+  ];
+
+  it.each(cases)("names the law %s when only it is broken", (law, input, view) => {
+    expect([...new Set(viewProblems(input, view).map((p) => p.law))]).toEqual([law]);
+  });
+
+  it("has a case for every law it checks on plain messages (the report's laws are checked in the view tests)", () => {
+    const reportLaws: LawName[] = ["estimate is real", "omissions counted"];
+    expect(LAWS.filter((law) => !reportLaws.includes(law) && !cases.some(([named]) => named === law))).toEqual([]);
+  });
+});
