@@ -93,11 +93,14 @@ describe("summarize attempt", () => {
   });
 
   it("wants a summary only when over and allowed", () => {
-    const over = { turns: { dropped: 1 }, tokens: { total: 10 }, summary: { given: false, included: false } } as unknown as ContextReport;
-    const under = { turns: { dropped: 0 }, tokens: { total: 10 }, summary: { given: false, included: false } } as unknown as ContextReport;
+    const over = { turns: { dropped: 1 }, toolResults: { cleared: 0 }, tokens: { total: 10 }, summary: { given: false, included: false } } as unknown as ContextReport;
+    const under = { turns: { dropped: 0 }, toolResults: { cleared: 0 }, tokens: { total: 10 }, summary: { given: false, included: false } } as unknown as ContextReport;
+    const cleared = { turns: { dropped: 0 }, toolResults: { cleared: 2 }, tokens: { total: 10 }, summary: { given: false, included: false } } as unknown as ContextReport;
     const summarizer = async () => "x";
     expect(wantsSummary(over, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(true);
     expect(wantsSummary(under, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(false);
+    // Clearing is a step of the head too: one summary instead of several clearing steps.
+    expect(wantsSummary(cleared, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(true);
     expect(wantsSummary(under, { summarizer, summarize: undefined, harder: true, trigger: 100 })).toBe(true);
     expect(wantsSummary(over, { summarizer, summarize: false, harder: false, trigger: 100 })).toBe(false);
     expect(wantsSummary(over, { summarizer: null, summarize: undefined, harder: false, trigger: 100 })).toBe(false);
