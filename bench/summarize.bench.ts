@@ -109,7 +109,7 @@ async function runContextview(): Promise<Outcome> {
     budget: { contextWindow: 32768, promptBudget: TRIGGER, responseReserve: 4096, safetyReserve: 2048 },
     summarizer: chatModelSummarizer(summarizer),
     keepMinTokens: KEEP,
-    keepMaxTokens: KEEP,
+    keepMaxTokens: KEEP * 2,
     store: new InMemoryContextStore(),
     estimator,
   });

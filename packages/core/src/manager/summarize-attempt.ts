@@ -11,7 +11,7 @@ import type { ContextReport } from "../view/types.js";
 
 /**
  * True when this view calls for a summary: a summarizer is configured and not
- * switched off, the view dropped turns, cleared tool results, went past the trigger, or an overflow asks
+ * switched off, the view dropped turns, went past the trigger, or an overflow asks
  * for harder compaction, and a given summary was not itself left out of the view.
  *
  * @example
@@ -23,9 +23,7 @@ export function wantsSummary(
   report: ContextReport,
   when: { summarizer: Summarizer | null; summarize: boolean | undefined; harder: boolean; trigger: number },
 ): boolean {
-  // A view that had to clear tool results asks too: one summary moves the head once,
-  // where clearing steps followed by a summary anyway would move it several times.
-  const over = when.harder || report.turns.dropped > 0 || report.toolResults.cleared > 0 || report.tokens.total > when.trigger;
+  const over = when.harder || report.turns.dropped > 0 || report.tokens.total > when.trigger;
   return when.summarizer !== null && when.summarize !== false && over && !(report.summary.given && !report.summary.included);
 }
 

@@ -5,12 +5,12 @@ import { legacySummaryPrefixHash, summaryPrefixHash } from "../../src/summarize/
 
 const key = { userId: "u1", conversationId: "t1" };
 
-function checkpoint(turns: number, rows = 2000): BaseMessage[] {
+function checkpoint(turns: number): BaseMessage[] {
   const out: BaseMessage[] = [];
   for (let i = 0; i < turns; i++) {
     out.push(new HumanMessage({ id: `h${i}`, content: `question ${i} ${"words ".repeat(50)}` }));
     out.push(new AIMessage({ id: `a${i}`, content: "", tool_calls: [{ id: `c${i}`, name: "search", args: { i } }] }));
-    out.push(new ToolMessage({ id: `t${i}`, tool_call_id: `c${i}`, content: "row ".repeat(rows) }));
+    out.push(new ToolMessage({ id: `t${i}`, tool_call_id: `c${i}`, content: "row ".repeat(2000) }));
     out.push(new AIMessage({ id: `r${i}`, content: `answer ${i}` }));
   }
   out.push(new HumanMessage({ id: "now", content: "the current request" }));
@@ -34,8 +34,7 @@ describe("one prefix digest per turn", () => {
   });
 
   it("accepts a summary stored with an earlier version's prefix hash", async () => {
-    // Small results: the view fits beside the summary without clearing, so nothing asks for a new one.
-    const messages = checkpoint(20, 200);
+    const messages = checkpoint(20);
     const store = new InMemoryContextStore();
     await store.putCompaction(key, { version: 1, summary: { prefixN: 40, prefixHash: await legacySummaryPrefixHash(messages, 40), text: "earlier summary", createdAt: 1 }, failures: 0 });
     const summarizer: Summarizer = async () => "should not be called";

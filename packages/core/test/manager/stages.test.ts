@@ -99,8 +99,8 @@ describe("summarize attempt", () => {
     const summarizer = async () => "x";
     expect(wantsSummary(over, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(true);
     expect(wantsSummary(under, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(false);
-    // Clearing is a step of the head too: one summary instead of several clearing steps.
-    expect(wantsSummary(cleared, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(true);
+    // Clearing tool results alone does not ask for a summary: the view fits.
+    expect(wantsSummary(cleared, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(false);
     expect(wantsSummary(under, { summarizer, summarize: undefined, harder: true, trigger: 100 })).toBe(true);
     expect(wantsSummary(over, { summarizer, summarize: false, harder: false, trigger: 100 })).toBe(false);
     expect(wantsSummary(over, { summarizer: null, summarize: undefined, harder: false, trigger: 100 })).toBe(false);

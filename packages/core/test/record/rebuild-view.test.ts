@@ -34,14 +34,10 @@ async function recordThread(turns: number) {
   const store = new InMemoryContextStore({ maxViewRecords: 1000 });
   const manager = createContextManager({ budget: { promptBudget: 5000 }, summarizer, store, keepRecentToolResults: 2 });
   const steps: BaseMessage[][] = [];
-  const points = modelCallPoints(all);
-  for (const [call, end] of points.entries()) {
+  for (const end of modelCallPoints(all)) {
     const messages = all.slice(0, end);
     const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
-    // A view that clears tool results asks for a summary; the last third of the thread
-    // runs with summarizing off so that views are also built by clearing alone.
-    const overrides = call >= (points.length * 2) / 3 ? { overrides: { summarize: false } } : {};
-    const request = { messages, key, evidence, tools: [search], memories: ["Prefers EUR.", "Budget: 400 a month for food."], systemPrompt: new SystemMessage("Quote ids exactly."), ...overrides };
+    const request = { messages, key, evidence, tools: [search], memories: ["Prefers EUR.", "Budget: 400 a month for food."], systemPrompt: new SystemMessage("Quote ids exactly.") };
     const view = await manager.build(request);
     await store.recordView(key, viewRecordOf(request, view, { source: "test" }));
     steps.push(messages);
