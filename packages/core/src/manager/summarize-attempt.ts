@@ -1,5 +1,5 @@
 import type { Estimator } from "../estimate.js";
-import { toBaseMessage, type MessageInput } from "../messages.js";
+import { newestRequestIndex, toBaseMessage, type MessageInput } from "../messages.js";
 import type { CompactionState } from "../store/contracts.js";
 import { runSummarizer } from "../summarize/run-summarizer.js";
 import { SETTINGS_SPEC } from "../settings/spec.js";
@@ -63,10 +63,7 @@ export type SummarizeAttempt =
 export async function summarizeAttempt(inputs: SummarizeAttemptInputs): Promise<SummarizeAttempt> {
   const { messages, offset, limit, keep, estimator } = inputs;
   const tail = messages.slice(offset).map((m, i) => toBaseMessage(m as MessageInput, offset + i));
-  let newest = -1;
-  tail.forEach((m, i) => {
-    if (m.type === "human") newest = i;
-  });
+  const newest = newestRequestIndex(tail);
   const kept = {
     keepMinTokens: keep.keepMinTokens ?? Math.round(SETTINGS_SPEC.keepMinTokens.default.shareOfPromptLimit * limit),
     keepMinText: keep.keepMinText ?? SETTINGS_SPEC.keepMinText.default,
