@@ -1,6 +1,7 @@
 import { settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import { ContextIntegrationError, contextConfigSchema, createContextNode, type ContextConfig } from "@contextview/langgraph";
 import { CONTEXT_SETTING_KEYS, parseContextConfig } from "../src/request-config.js";
+import { acceptedValues, refusedValues } from "@contextview/test-support";
 
 // The inferred type is part of the API: checked by `pnpm typecheck`.
 type Expected = {
@@ -31,26 +32,6 @@ const REQUEST = (Object.keys(SETTINGS_SPEC) as SettingName[]).filter((field) => 
 const pathOf = (field: SettingName): string => (spec(field).group === "budget" ? `budget.${field}` : field);
 const settingAt = (field: SettingName, value: unknown): Record<string, unknown> => (spec(field).group === "budget" ? { budget: { [field]: value } } : { [field]: value });
 
-/** Values just outside what a setting accepts, and values of the wrong type. */
-function refused(field: SettingName): unknown[] {
-  const { type, min, max, exclusiveMin, exclusiveMax } = spec(field);
-  if (type === "boolean") return ["yes", 1, null];
-  const step = type === "integer" ? 1 : 0.05;
-  const out: unknown[] = [String(min ?? 1), Number.NaN, Number.POSITIVE_INFINITY];
-  if (min !== undefined) out.push(exclusiveMin ? min : min - step);
-  if (max !== undefined) out.push(exclusiveMax ? max : max + step);
-  else if (type === "integer") out.push(Number.MAX_SAFE_INTEGER + 2);
-  if (type === "integer") out.push((min ?? 0) + 1.5);
-  return out;
-}
-
-function accepted(field: SettingName): unknown[] {
-  const { type, min, max, exclusiveMin, exclusiveMax } = spec(field);
-  if (type === "boolean") return [true, false];
-  const step = type === "integer" ? 1 : 0.05;
-  return [min === undefined ? 0 : exclusiveMin ? min + step : min, max === undefined ? Number.MAX_SAFE_INTEGER : exclusiveMax ? max - step : max];
-}
-
 function errorOf(run: () => unknown): ContextIntegrationError {
   try {
     run();
@@ -72,11 +53,11 @@ describe("contextConfigSchema, built from SETTINGS_SPEC", () => {
     expect(Object.keys(contextConfigSchema.shape.budget.unwrap().shape)).toEqual(REQUEST.filter((field) => spec(field).group === "budget"));
   });
 
-  it.each(REQUEST.flatMap((field) => accepted(field).map((value) => [pathOf(field), field, value] as const)))("accepts %s = %p", (_, field, value) => {
+  it.each(REQUEST.flatMap((field) => acceptedValues(field).map((value) => [pathOf(field), field, value] as const)))("accepts %s = %p", (_, field, value) => {
     expect(parseContextConfig(settingAt(field, value))).toEqual(settingAt(field, value));
   });
 
-  it.each(REQUEST.flatMap((field) => refused(field).map((value) => [pathOf(field), field, value] as const)))(
+  it.each(REQUEST.flatMap((field) => refusedValues(field).map((value) => [pathOf(field), field, value] as const)))(
     "refuses %s = %p, naming the field and what it accepts",
     (path, field, value) => {
       const error = errorOf(() => parseContextConfig(settingAt(field, value)));
@@ -85,7 +66,7 @@ describe("contextConfigSchema, built from SETTINGS_SPEC", () => {
     },
   );
 
-  it.each(REQUEST.flatMap((field) => refused(field).slice(0, 1).map((value) => [pathOf(field), field, value] as const)))(
+  it.each(REQUEST.flatMap((field) => refusedValues(field).slice(0, 1).map((value) => [pathOf(field), field, value] as const)))(
     "a factory refuses %s = %p as INVALID_OPTION",
     (path, field, value) => {
       const error = errorOf(() => createContextNode(settingAt(field, value)));

@@ -2,35 +2,13 @@ import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { buildContext, compactToolResult, ContextViewError, createContextManager, createEstimator, DEFAULT_BUDGET, resolveBudget, type ViewOptions } from "@contextview/core";
 import { checkSetting, MAX_TIMER_MS, settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import { DEFAULT_VIEW_OPTIONS } from "../../src/view/options.js";
+import { acceptedValues, refusedValues } from "@contextview/test-support";
 
 const FIELDS = Object.keys(SETTINGS_SPEC) as SettingName[];
 const spec = (field: SettingName): SettingSpec => SETTINGS_SPEC[field];
 
-/** Values just outside what a setting accepts, and values of the wrong type. */
-function refused(field: SettingName): unknown[] {
-  const { type, min, max, exclusiveMin, exclusiveMax } = spec(field);
-  if (type === "boolean") return ["yes", 1, null];
-  const out: unknown[] = [String(min ?? 1), Number.NaN, Number.POSITIVE_INFINITY];
-  const step = type === "integer" ? 1 : 0.05;
-  if (min !== undefined) out.push(exclusiveMin ? min : min - step);
-  if (max !== undefined) out.push(exclusiveMax ? max : max + step);
-  else if (type === "integer") out.push(Number.MAX_SAFE_INTEGER + 2);
-  if (type === "integer") out.push((min ?? 0) + 1.5);
-  return out;
-}
-
-/** The edges a setting accepts. */
-function accepted(field: SettingName): unknown[] {
-  const { type, min, max, exclusiveMin, exclusiveMax } = spec(field);
-  if (type === "boolean") return [true, false];
-  const step = type === "integer" ? 1 : 0.05;
-  const low = min === undefined ? 0 : exclusiveMin ? min + step : min;
-  const high = max === undefined ? Number.MAX_SAFE_INTEGER : exclusiveMax ? max - step : max;
-  return [low, high];
-}
-
 const cases = (group?: SettingSpec["group"]) =>
-  FIELDS.filter((field) => group === undefined || spec(field).group === group).flatMap((field) => refused(field).map((value) => [field, value] as const));
+  FIELDS.filter((field) => group === undefined || spec(field).group === group).flatMap((field) => refusedValues(field).map((value) => [field, value] as const));
 
 function errorOf(run: () => unknown): ContextViewError {
   try {
@@ -59,7 +37,7 @@ function expectNames(error: ContextViewError, name: string, field: SettingName):
 }
 
 describe("SETTINGS_SPEC", () => {
-  it.each(FIELDS.flatMap((field) => accepted(field).map((value) => [field, value] as const)))("%s accepts %p", (field, value) => {
+  it.each(FIELDS.flatMap((field) => acceptedValues(field).map((value) => [field, value] as const)))("%s accepts %p", (field, value) => {
     expect(checkSetting(field, value)).toBe(value);
   });
 
