@@ -58,9 +58,9 @@ describe("prefix validation on a large history", () => {
         `incremental ${incremental.worstMs.toFixed(1)} ms (target < 20 ms)\n`,
     );
     // Hashing and extraction yield between slices: the loop keeps turning during an update.
+    // The delay itself (target < 20 ms) is a time on a shared machine: `pnpm bench store`
+    // measures it; the test asserts only what cannot depend on load.
     expect(first.turns).toBeGreaterThan(10);
     expect(incremental.turns).toBeGreaterThan(5);
-    // The target is 20 ms; this bound only catches gross regressions on a loaded, shared CI machine.
-    expect(Math.max(first.worstMs, incremental.worstMs)).toBeLessThan(150);
   }, 60_000);
 });
