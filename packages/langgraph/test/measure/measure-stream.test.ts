@@ -127,10 +127,12 @@ describe("measureStreamRequest with real graph streams", () => {
   it("is stalled when no part arrives within stallTimeoutMs: the run is aborted and a STREAM_STALLED error thrown", async () => {
     const registry = new Registry();
     const log = logger();
-    const slow = new FakeListChatModel({ responses: ["slow answer"], sleep: 150 });
+    // The model's first part would come after 2 s; the run must end at the stall, not wait for it
+    // (a behaviour, not a speed: the bound is 750× the stall timeout).
+    const slow = new FakeListChatModel({ responses: ["slow answer"], sleep: 2_000 });
     const started = performance.now();
-    const error = await streamThrough(slow as unknown as ChatModel, { stallTimeoutMs: 40, metrics: createStreamMetrics({ registry }), logger: log }).catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(140);
+    const error = await streamThrough(slow as unknown as ChatModel, { stallTimeoutMs: 2, metrics: createStreamMetrics({ registry }), logger: log }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(1_500);
     expect(error).toMatchObject({ name: "ContextIntegrationError", code: "STREAM_STALLED" });
     const record = log.records[0]?.record;
     expect(record).toMatchObject({ outcome: "stalled", failedDuring: "stream", error: { name: "ContextIntegrationError", code: "STREAM_STALLED" }, contentChunks: 0, usageComplete: false, tokens: null });
