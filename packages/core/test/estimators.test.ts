@@ -91,4 +91,17 @@ describe("createEstimator({ tokenCounter })", () => {
     expect(() => nan.estimateMessage(new HumanMessage("x"))).toThrow(ContextViewError);
     expect(() => createEstimator({ tokenCounter: 5 as never })).toThrow(/`tokenCounter`/);
   });
+
+  it.each([
+    ["toolOverhead", -1],
+    ["scale", 0],
+    ["scale", Number.NaN],
+  ] as const)("checks `%s` (%p) beside a tokenCounter as it does without one", (field, value) => {
+    expect(() => createEstimator({ tokenCounter, [field]: value })).toThrow(new RegExp(`\`${field}\``));
+    expect(() => createEstimator({ [field]: value })).toThrow(new RegExp(`\`${field}\``));
+  });
+
+  it("applies `scale` to what the counter returns", () => {
+    expect(createEstimator({ tokenCounter, scale: 2 }).estimateMessage(new HumanMessage("12345678"))).toBe(10);
+  });
 });

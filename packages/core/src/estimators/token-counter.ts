@@ -2,7 +2,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { ContextViewError, invalidOption } from "../errors.js";
 import type { Estimator, EstimatorOptions } from "../estimate.js";
-import { SETTINGS_SPEC } from "../settings/spec.js";
+import { settingOrDefault } from "../settings/check.js";
 
 /** A LangChain-style token counter, as `trimMessages` and `summarizationMiddleware` take: messages in, tokens out. */
 export type TokenCounter = (messages: BaseMessage[]) => number;
@@ -32,8 +32,8 @@ function jsonOf(value: unknown): string {
  */
 export function estimatorFromTokenCounter(tokenCounter: TokenCounter, options: Pick<EstimatorOptions, "toolOverhead" | "scale"> = {}): Estimator {
   if (typeof tokenCounter !== "function") throw invalidOption("tokenCounter", "a function (messages) => number", tokenCounter);
-  const toolOverhead = options.toolOverhead ?? SETTINGS_SPEC.toolOverhead.default;
-  const scale = options.scale ?? 1;
+  const toolOverhead = settingOrDefault("toolOverhead", options.toolOverhead);
+  const scale = settingOrDefault("scale", options.scale);
   const counted = (messages: BaseMessage[]): number => {
     const n: unknown = tokenCounter(messages);
     if (typeof (n as { then?: unknown } | null)?.then === "function") {
