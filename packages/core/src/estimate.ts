@@ -1,8 +1,10 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
-import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { ContextViewError, describeValue, invalidOption } from "./errors.js";
 import { estimateTextTokens } from "./estimators/text-tokens.js";
 import { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
+import { safeJson, summingEstimator, toolSchemaOf } from "./estimators/tool-schema.js";
+
+export { safeJson } from "./estimators/tool-schema.js";
 import { blockText, isImageBlock, toolCallIdOf, toolCallsOf } from "./messages.js";
 import { settingOrDefault } from "./settings/check.js";
 import { SETTINGS_SPEC } from "./settings/spec.js";
@@ -66,18 +68,6 @@ export const DEFAULT_ESTIMATOR_OPTIONS = Object.freeze({
   toolOverhead: SETTINGS_SPEC.toolOverhead.default,
   scale: SETTINGS_SPEC.scale.default,
 });
-
-/**
- * JSON text of a value that need not serialize (tool schemas): a value
- * `JSON.stringify` refuses (a cycle, a BigInt) gives a short marker, never an error.
- */
-export function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "";
-  } catch {
-    return "[unserializable]";
-  }
-}
 
 /**
  * JSON text of a message part (a content block, tool-call arguments), as a provider
@@ -224,33 +214,12 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
       const hit = toolCache.get(tool);
       if (hit !== undefined) return hit;
     }
-    let schema: unknown = tool;
-    if (typeof tool === "object" && tool !== null && ("schema" in tool || "lc_namespace" in tool) && !("function" in tool)) {
-      try {
-        schema = convertToOpenAITool(tool as never);
-      } catch {
-        schema = tool;
-      }
-    }
-    const tokens = scaled(toolOverhead + count(safeJson(schema)));
+    const tokens = scaled(toolOverhead + count(safeJson(toolSchemaOf(tool))));
     if (typeof tool === "object" && tool !== null) toolCache.set(tool, tokens);
     return tokens;
   };
 
-  const estimator: Estimator = {
-    estimateText: (text) => scaled(count(text)),
-    estimateMessage,
-    estimateMessages: (messages) => {
-      let total = 0;
-      for (const message of messages) total += estimateMessage(message);
-      return total;
-    },
-    estimateTools: (tools) => {
-      let total = 0;
-      for (const tool of tools) total += estimateTool(tool);
-      return total;
-    },
-  };
+  const estimator = summingEstimator((text) => scaled(count(text)), estimateMessage, estimateTool);
   checked.add(estimator);
   return estimator;
 }

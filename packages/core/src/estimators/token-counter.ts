@@ -1,20 +1,13 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { ContextViewError, invalidOption } from "../errors.js";
 import type { Estimator, EstimatorOptions } from "../estimate.js";
 import { settingOrDefault } from "../settings/check.js";
+import { safeJson, summingEstimator, toolSchemaOf } from "./tool-schema.js";
 
 /** A LangChain-style token counter, as `trimMessages` and `summarizationMiddleware` take: messages in, tokens out. */
 export type TokenCounter = (messages: BaseMessage[]) => number;
 
 
-function jsonOf(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "";
-  } catch {
-    return String(value);
-  }
-}
 
 /**
  * An {@link Estimator} from a LangChain-style `tokenCounter(messages)`: each message
@@ -57,29 +50,6 @@ export function estimatorFromTokenCounter(tokenCounter: TokenCounter, options: P
     cache.set(message, { content: message.content, calls, tokens });
     return tokens;
   };
-  const estimateTool = (tool: unknown): number => {
-    let schema: unknown = tool;
-    if (typeof tool === "object" && tool !== null && ("schema" in tool || "lc_namespace" in tool) && !("function" in tool)) {
-      try {
-        schema = convertToOpenAITool(tool as never);
-      } catch {
-        schema = tool;
-      }
-    }
-    return toolOverhead + estimateText(jsonOf(schema));
-  };
-  return {
-    estimateText,
-    estimateMessage,
-    estimateMessages: (messages) => {
-      let total = 0;
-      for (const message of messages) total += estimateMessage(message);
-      return total;
-    },
-    estimateTools: (tools) => {
-      let total = 0;
-      for (const tool of tools) total += estimateTool(tool);
-      return total;
-    },
-  };
+  const estimateTool = (tool: unknown): number => toolOverhead + estimateText(safeJson(toolSchemaOf(tool)));
+  return summingEstimator(estimateText, estimateMessage, estimateTool);
 }

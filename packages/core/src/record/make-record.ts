@@ -1,6 +1,5 @@
-import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { ContextViewError } from "../errors.js";
-import { safeJson } from "../estimate.js";
+import { safeJson, toolSchemaOf } from "../estimators/tool-schema.js";
 import type { ContextRequest, ManagedView } from "../manager/types.js";
 import { textOf } from "../messages.js";
 import { pinnedReadIndices, readMessagesHash, sha256Hex } from "./hash.js";
@@ -25,26 +24,6 @@ export interface ViewRecordContext {
    * @default Date.now()
    */
   now?: number;
-}
-
-/** Converted schemas per tool object: the same tools are bound on every call. */
-const schemas = new WeakMap<object, unknown>();
-
-/** A tool as the estimator charges it: LangChain tools become their OpenAI tool schema. */
-function toolSchemaOf(tool: unknown): unknown {
-  if (typeof tool === "object" && tool !== null && ("schema" in tool || "lc_namespace" in tool) && !("function" in tool)) {
-    const cached = schemas.get(tool);
-    if (cached !== undefined) return cached;
-    let schema: unknown;
-    try {
-      schema = convertToOpenAITool(tool as never);
-    } catch {
-      schema = tool;
-    }
-    schemas.set(tool, schema);
-    return schema;
-  }
-  return tool;
 }
 
 /**
