@@ -459,23 +459,8 @@ export class PostgresContextStore implements ContextStore {
   private async query<R extends QueryResultRow = QueryResultRow>(sql: string, values: unknown[]): Promise<QueryResult<R>> {
     await this.setup();
     if (this.statementTimeoutMs === undefined) return this.#pool.query<R>(sql, values);
-    const client = await this.#pool.connect();
-    let broken: Error | undefined;
-    try {
-      // The timeout is an integer checked in the constructor; SET takes no bound parameter.
-      await client.query(`BEGIN; SET LOCAL statement_timeout = ${this.statementTimeoutMs}`);
-      const result = await client.query<R>(sql, values);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch((rollbackError: Error) => {
-        broken = rollbackError;
-      });
-      throw error;
-    } finally {
-      // A connection whose rollback failed is in an unknown state: the pool discards it.
-      client.release(broken);
-    }
+    // SET LOCAL holds only inside a transaction.
+    return this.transaction((client) => client.query<R>(sql, values));
   }
 
   /** `fn` in one transaction on one connection, after set-up; under `statementTimeoutMs` when set. */
@@ -484,9 +469,8 @@ export class PostgresContextStore implements ContextStore {
     const client = await this.#pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query("BEGIN");
       // The timeout is an integer checked in the constructor; SET takes no bound parameter.
-      if (this.statementTimeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${this.statementTimeoutMs}`);
+      await client.query(this.statementTimeoutMs === undefined ? "BEGIN" : `BEGIN; SET LOCAL statement_timeout = ${this.statementTimeoutMs}`);
       const result = await fn(client);
       await client.query("COMMIT");
       return result;
