@@ -3,7 +3,7 @@
 // the same way. Applications do not need it: they pass a store to the integration.
 
 export type { CompactionState, CompactionStore, ContextStore, ConversationKey, EvidenceCallOptions, EvidenceStore } from "./store/index.js";
-export { conversationKey, conversationMapKey, checkConversationKey, parseCompactionState, checkListViewsOptions } from "./store/index.js";
+export { conversationKey, conversationMapKey, checkConversationKey, parseCompactionState, checkListViewsOptions, compactionErrorReporter } from "./store/index.js";
 export {
   EvidenceState,
   updateEvidence,

@@ -6,6 +6,7 @@ import {
   EvidenceState,
   checkConversationKey,
   checkListViewsOptions,
+  compactionErrorReporter,
   conversationKey,
   parseViewRecordEntry,
   resolveMaxViewRecords,
@@ -138,7 +139,7 @@ export class PostgresContextStore implements ContextStore {
   private readonly quoted: string;
   private readonly statementTimeoutMs: number | undefined;
   private readonly maxMessageBytes: number;
-  private readonly onCompactionError: (error: ContextViewError) => void;
+  private readonly report: (error: ContextViewError) => void;
   private readonly maxViewRecords: number;
   private ownsPool = false;
 
@@ -158,11 +159,7 @@ export class PostgresContextStore implements ContextStore {
     this.quoted = quoteSchema(this.schema);
     this.statementTimeoutMs = checkTimeout(options.statementTimeoutMs);
     this.maxMessageBytes = resolveMaxMessageBytes(options.maxMessageBytes);
-    const onError = options.onCompactionError;
-    if (onError !== undefined && typeof onError !== "function") {
-      throw new ContextViewError("INVALID_OPTION", "Expected `onCompactionError` to be a function (error) => void", { field: "onCompactionError" });
-    }
-    this.onCompactionError = onError ?? ((error) => process.emitWarning(error));
+    this.report = compactionErrorReporter(options.onCompactionError, (error) => process.emitWarning(error));
     this.maxViewRecords = resolveMaxViewRecords(options.maxViewRecords);
     this.#pool = pool;
   }
@@ -404,13 +401,6 @@ export class PostgresContextStore implements ContextStore {
     return { store: "PostgresContextStore", schema: this.schema };
   }
 
-  private report(error: ContextViewError): void {
-    try {
-      this.onCompactionError(error);
-    } catch {
-      // A failing reporter must not turn "no cache" into a failed model call.
-    }
-  }
 
   private async readEvidence(key: Readonly<ConversationKey>): Promise<EvidenceRecord | null> {
     let row: EvidenceRow | undefined;

@@ -5,6 +5,7 @@ import {
   EvidenceState,
   checkConversationKey,
   checkListViewsOptions,
+  compactionErrorReporter,
   parseViewRecordEntry,
   resolveMaxViewRecords,
   conversationKey,
@@ -114,7 +115,7 @@ export class SqliteContextStore implements ContextStore {
   #statements: Statements | undefined;
   private readonly busyTimeoutMs: number;
   private readonly maxMessageBytes: number;
-  private readonly onCompactionError: (error: ContextViewError) => void;
+  private readonly report: (error: ContextViewError) => void;
   private readonly maxViewRecords: number;
   private ownsDatabase = false;
 
@@ -128,11 +129,7 @@ export class SqliteContextStore implements ContextStore {
     }
     this.busyTimeoutMs = checkBusyTimeout(options.busyTimeoutMs);
     this.maxMessageBytes = resolveMaxMessageBytes(options.maxMessageBytes);
-    const onError = options.onCompactionError;
-    if (onError !== undefined && typeof onError !== "function") {
-      throw new ContextViewError("INVALID_OPTION", "Expected `onCompactionError` to be a function (error) => void", { field: "onCompactionError" });
-    }
-    this.onCompactionError = onError ?? ((error) => process.emitWarning(error));
+    this.report = compactionErrorReporter(options.onCompactionError, (error) => process.emitWarning(error));
     this.maxViewRecords = resolveMaxViewRecords(options.maxViewRecords);
     this.#db = db;
   }
@@ -295,13 +292,6 @@ export class SqliteContextStore implements ContextStore {
     return { store: "SqliteContextStore", file: this.file };
   }
 
-  private report(error: ContextViewError): void {
-    try {
-      this.onCompactionError(error);
-    } catch {
-      // A failing reporter must not turn "no cache" into a failed model call.
-    }
-  }
 
   private readEvidence(key: Readonly<ConversationKey>): EvidenceRecord | null {
     let row: EvidenceRow | undefined;

@@ -10,3 +10,4 @@ export { conversationKey, conversationMapKey, checkConversationKey } from "./key
 export { parseCompactionState } from "./compaction-state.js";
 export { InMemoryContextStore, type InMemoryContextStoreOptions } from "./in-memory-store.js";
 export { checkListViewsOptions } from "./list-views-options.js";
+export { compactionErrorReporter } from "./compaction-error-reporter.js";
