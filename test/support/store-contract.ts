@@ -1,11 +1,10 @@
 // The ContextStore contract, as one suite every store runs: the in-memory store,
 // SQLite and PostgreSQL must turn the same snapshots into the same states.
 import fc from "fast-check";
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { ContextViewError, InMemoryContextStore, createContextManager, type ContextStore } from "@contextview/core";
-import { viewRecordOf } from "@contextview/core/internal";
-import type { CompactionState, ViewRecordEntry } from "@contextview/core/store";
-import { cursorOf, storeHistory } from "@contextview/test-support";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { ContextViewError, InMemoryContextStore, type ContextStore } from "@contextview/core";
+import type { CompactionState } from "@contextview/core/store";
+import { cursorOf, storeHistory, viewRecordEntry } from "@contextview/test-support";
 
 /** A store under test and how to let it go. */
 export interface StoreUnderTest {
@@ -28,15 +27,7 @@ export interface StoreContractOptions {
 }
 
 /** A real record of a one-message view of `u`/`c`. */
-async function viewEntry(n: number): Promise<ViewRecordEntry> {
-  const request = {
-    messages: [new HumanMessage({ id: `h${n}`, content: `question ${n}` })],
-    key: { userId: "u", conversationId: "c" },
-    systemPrompt: `system ${n}`,
-    evidence: new AIMessage({ content: "earlier: rent 900", id: "ev" }),
-  };
-  return viewRecordOf(request, await createContextManager().build(request), { source: "contract", now: 1_700_000_000_000 + n });
-}
+const viewEntry = (n: number) => viewRecordEntry(n, { userId: "u", conversationId: "c" }, `system ${n}`, "contract");
 
 /** A snapshot of `turns` finished turns whose first message `variant` rewrites (a fork). */
 function variantSnapshot(turns: number, variant: number): BaseMessage[] {

@@ -1,22 +1,15 @@
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { createContextManager } from "@contextview/core";
-import { viewRecordOf } from "@contextview/core/internal";
-import type { ViewRecordEntry } from "@contextview/core/store";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
 import { PostgresContextStore, type PostgresContextStoreOptions } from "@contextview/postgres";
 import { POSTGRES_URL, describePostgres, useSchema } from "./support/postgres.js";
+import { viewRecordEntry } from "@contextview/test-support";
 
 // Real servers on a shared, loaded machine: well above the usual second, never a timing assertion.
 jest.setTimeout(30_000);
 
 const key = { userId: "user", conversationId: "conv" };
 
-/** A real record of a one-message view; `system` varies the stored input texts. */
-async function entry(n: number, system = "Be careful."): Promise<ViewRecordEntry> {
-  const manager = createContextManager();
-  const request = { messages: [new HumanMessage({ id: `h${n}`, content: `question ${n}` })], key, systemPrompt: system, evidence: new AIMessage({ content: "earlier: rent 900", id: "ev" }) };
-  return viewRecordOf(request, await manager.build(request), { source: "test", now: 1_700_000_000_000 + n });
-}
+/** A real record of a one-message view of `key`; `system` varies the stored input texts. */
+const entry = (n: number, system?: string) => viewRecordEntry(n, key, system);
 
 describePostgres("PostgresContextStore view records", () => {
   const { schema, pool } = useSchema();

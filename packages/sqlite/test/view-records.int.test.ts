@@ -1,21 +1,14 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { createContextManager } from "@contextview/core";
-import { viewRecordOf } from "@contextview/core/internal";
-import type { ViewRecordEntry } from "@contextview/core/store";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { useTempDir } from "./support/temp.js";
+import { viewRecordEntry } from "@contextview/test-support";
 
 const key = { userId: "user", conversationId: "conv" };
 
-/** A real record of a one-message view; `system` varies the stored input texts. */
-async function entry(n: number, system = "Be careful."): Promise<ViewRecordEntry> {
-  const manager = createContextManager();
-  const request = { messages: [new HumanMessage({ id: `h${n}`, content: `question ${n}` })], key, systemPrompt: system, evidence: new AIMessage({ content: "earlier: rent 900", id: "ev" }) };
-  return viewRecordOf(request, await manager.build(request), { source: "test", now: 1_700_000_000_000 + n });
-}
+/** A real record of a one-message view of `key`; `system` varies the stored input texts. */
+const entry = (n: number, system?: string) => viewRecordEntry(n, key, system);
 
 describe("SqliteContextStore view records", () => {
   const tempDir = useTempDir();
