@@ -10,7 +10,7 @@
 // 10 MB history, after a forced GC promotes the freshly built fixture. Target: < 20 ms.
 // Last, the same first and incremental updates with core's pure-JS SHA-256 (@noble/hashes)
 // and with node:crypto swapped in, alternating. Target: pure JS at most 2x node:crypto.
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,15 +68,19 @@ async function worstDelay(work: () => Promise<unknown>): Promise<number> {
 /** Swaps node:crypto in for core's pure-JS SHA-256 while `work` runs (same digests). */
 async function withNodeCrypto<T>(work: () => Promise<T>): Promise<T> {
   const pureJs = Sha256.create;
-  const nodeHash = (prefix?: string) => {
-    const hash = createHash("sha256");
-    if (prefix !== undefined) hash.update(prefix);
+  const wrap = (hash: Hash): Sha256 => {
     const api = {
       update: (text: string) => (hash.update(text), api),
+      clone: () => wrap(hash.copy()),
       peekHex: () => hash.copy().digest("hex"),
       hex: () => hash.digest("hex"),
     };
     return api as unknown as Sha256;
+  };
+  const nodeHash = (prefix?: string) => {
+    const hash = createHash("sha256");
+    if (prefix !== undefined) hash.update(prefix);
+    return wrap(hash);
   };
   Sha256.create = nodeHash;
   try {
