@@ -34,6 +34,11 @@ export interface PromptBlock {
   text: string;
   /** Carries a block-level `cache_control` breakpoint. */
   breakpoint: boolean;
+  /**
+   * What the block shows, whatever its form: a tool result is its call id (whole,
+   * compacted or cleared, it is the same result), anything else its key.
+   */
+  shows: string;
 }
 
 /** What a prefix cache did with one model call's prompt, in estimated tokens. */
@@ -69,12 +74,13 @@ function textOfContent(content: unknown): string {
 
 /** The blocks of one model call's prompt: the tool schemas (a fixed block), then every message. */
 export function promptBlocks(view: readonly BaseMessage[], toolTokens: number, estimator: Estimator = defaultEstimator): PromptBlock[] {
-  const blocks: PromptBlock[] = [{ key: "tools", tokens: toolTokens, text: "", breakpoint: false }];
+  const blocks: PromptBlock[] = [{ key: "tools", tokens: toolTokens, text: "", breakpoint: false, shows: "tools" }];
   for (const message of view) {
     const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : stripCacheControl(message.content);
     const calls = ((message as AIMessage).tool_calls ?? []).map((c) => [c.id, c.name, c.args]);
     const key = JSON.stringify([message.type, content, calls, (message as ToolMessage).tool_call_id ?? null]);
-    blocks.push({ key, tokens: estimator.estimateMessage(message), text: `${message.type}\u0000${textOfContent(message.content)}`, breakpoint: hasCacheControl(message.content) });
+    const shows = message.type === "tool" ? `tool\u0000${(message as ToolMessage).tool_call_id}` : key;
+    blocks.push({ key, tokens: estimator.estimateMessage(message), text: `${message.type}\u0000${textOfContent(message.content)}`, breakpoint: hasCacheControl(message.content), shows });
   }
   return blocks;
 }
@@ -153,6 +159,28 @@ export function anthropicCache(previous: readonly PromptBlock[] | undefined, nex
   const last = current.length ? (ends[Math.max(...current)] as number) : 0;
   const written = last >= MIN_CACHED_TOKENS ? Math.max(0, last - cached) : 0;
   return { prompt, cached, written };
+}
+
+/**
+ * Each call's new tokens: blocks that show what no earlier call of the conversation
+ * showed (a new message, a new summary; a result shown before in another form is not
+ * new). No cache can serve them, so `1 − new / prompt` over the conversation is the
+ * most a system's views could be served if they never moved their prefix; the rest of
+ * what is not cached was shown before and re-sent after a prefix moved.
+ *
+ * @example
+ * ```ts
+ * const fresh = newTokens(prompts); // fresh[0] is the whole first prompt
+ * ```
+ */
+export function newTokens(prompts: readonly (readonly PromptBlock[])[]): number[] {
+  const shown = new Set<string>();
+  return prompts.map((blocks) => {
+    let fresh = 0;
+    for (const block of blocks) if (!shown.has(block.shows)) fresh += block.tokens;
+    for (const block of blocks) shown.add(block.shows);
+    return fresh;
+  });
 }
 
 /** Each call's cache use under a model, the first call served by nothing. */

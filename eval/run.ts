@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createEstimator, resolveBudget } from "@contextview/core";
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { brokenExchanges, clearedCurrentResults, factsKept, orderViolations, quantile, requestKept } from "./metrics.js";
-import { CACHE_MODELS, cacheSeries, conversationCost, PRICE_PRESETS, promptBlocks, type CacheModel, type CallCache, type Prices } from "./cache.js";
+import { CACHE_MODELS, cacheSeries, conversationCost, newTokens, PRICE_PRESETS, promptBlocks, type CacheModel, type CallCache, type Prices } from "./cache.js";
 import { answersOf, callPoints } from "./replay.js";
 import type { Fixture, LoadedFixture, RequiredFact, Strategy, StrategyRun } from "./types.js";
 
@@ -54,6 +54,8 @@ export interface CacheUse {
   written: number;
   /** `cached / prompt` over the conversation. */
   share: number;
+  /** Tokens no earlier call showed (see `newTokens`): what no cache can serve. */
+  fresh: number;
 }
 
 /** A fixture as reported. */
@@ -161,11 +163,12 @@ function checkFacts(fixture: Fixture, loaded: LoadedFixture): void {
 function cacheUse(run: StrategyRun, expected: number, toolTokens: number): Record<CacheModel, CacheUse> {
   const prompts = run.calls.map((call) => promptBlocks(call.view, toolTokens, estimator));
   const out = {} as Record<CacheModel, CacheUse>;
+  const fresh = newTokens(prompts).reduce((a, b) => a + b, 0);
   for (const model of CACHE_MODELS) {
     const series = cacheSeries(prompts, model, estimator);
     const sum = (f: (c: CallCache) => number) => series.reduce((a, c) => a + f(c), 0);
     const prompt = sum((c) => c.prompt);
-    out[model] = { perCall: [...series, ...Array<null>(Math.max(0, expected - series.length)).fill(null)], prompt, cached: sum((c) => c.cached), written: sum((c) => c.written), share: prompt ? sum((c) => c.cached) / prompt : 0 };
+    out[model] = { perCall: [...series, ...Array<null>(Math.max(0, expected - series.length)).fill(null)], prompt, cached: sum((c) => c.cached), written: sum((c) => c.written), share: prompt ? sum((c) => c.cached) / prompt : 0, fresh };
   }
   return out;
 }

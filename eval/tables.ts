@@ -1,4 +1,4 @@
-import type { EvaluationResult, SystemResult } from "./run.js";
+import type { CacheUse, EvaluationResult, SystemResult } from "./run.js";
 import type { PinningCost } from "./pinning-cost.js";
 import type { TokenizerReport } from "./tokenizer-check.js";
 
@@ -67,10 +67,18 @@ export function cacheRows(result: EvaluationResult): Row[] {
     "cached (OpenAI)": `${pct(r.cache.openai.share)} (${r.cache.openai.cached})`,
     "cached (Anthropic)": `${pct(r.cache.anthropic.share)} (${r.cache.anthropic.cached})`,
     "cache writes (Anthropic)": String(r.cache.anthropic.written),
+    // What was not cached (OpenAI), split: new to the conversation, or shown before and re-sent after the prefix moved.
+    "uncached: new / re-sent": uncachedSplit(r.cache.openai),
     "within budget": `${r.budget.within}/${r.budget.calls}`,
     "summarizer in/out": r.summarizerCalls ? `${r.summarizerTokens.input}/${r.summarizerTokens.output}` : "–",
     ...Object.fromEntries(r.cost.map((c) => [`$ ${c.prices}`, dollars(c.dollars)])),
   }));
+}
+
+function uncachedSplit(use: CacheUse): string {
+  if (use.prompt === 0) return "–";
+  const fresh = Math.min(use.fresh, use.prompt - use.cached);
+  return `${pct(fresh / use.prompt)} / ${pct((use.prompt - use.cached - fresh) / use.prompt)}`;
 }
 
 /** The price lists, with their date and source. */

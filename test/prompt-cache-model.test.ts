@@ -2,7 +2,7 @@
 // and what a conversation costs, on hand-made prompts whose answers are worked out here.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { createEstimator } from "@contextview/core";
-import { anthropicCache, cacheSeries, commonPrefixTokens, conversationCost, openAiCache, PRICE_PRESETS, promptBlocks, type Prices } from "../eval/cache.js";
+import { anthropicCache, cacheSeries, commonPrefixTokens, conversationCost, newTokens, openAiCache, PRICE_PRESETS, promptBlocks, type Prices } from "../eval/cache.js";
 
 const estimator = createEstimator();
 /**
@@ -71,6 +71,29 @@ describe("Anthropic-style breakpoints", () => {
     const grown = (n: number) => promptBlocks([head, ...Array.from({ length: n }, (_, i) => new ToolMessage({ tool_call_id: `c${i}`, content: "r" }))], 0);
     expect(anthropicCache(previous, grown(19)).cached).toBe(1500);
     expect(anthropicCache(previous, grown(20)).cached).toBe(0);
+  });
+});
+
+describe("new tokens: what no cache can serve", () => {
+  it("counts what no earlier call showed, and a result re-shown in another form as not new", () => {
+    const request = sized(200, "r");
+    const call = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "search", args: {} }] });
+    const whole = new ToolMessage({ tool_call_id: "c1", content: "0".repeat(2999) });
+    const compacted = new ToolMessage({ tool_call_id: "c1", content: "[compacted: 3 rows]" });
+    const summary = sized(150, "s");
+    const prompts = [
+      promptBlocks([request], 40),
+      promptBlocks([request, call, whole], 40),
+      // The prefix moved: a summary first, the result compacted — only the summary is new.
+      promptBlocks([summary, request, call, compacted], 40),
+    ];
+    const fresh = newTokens(prompts);
+    expect(fresh[0]).toBe(40 + 200);
+    expect(fresh[1]).toBe(estimator.estimateMessage(call) + estimator.estimateMessage(whole));
+    expect(fresh[2]).toBe(150);
+    // What the OpenAI model did not serve on the third call is the new summary plus what was re-sent.
+    const third = openAiCache(prompts[1], prompts[2]!);
+    expect(third.prompt - third.cached).toBeGreaterThan(fresh[2]!);
   });
 });
 
