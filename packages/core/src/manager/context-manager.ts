@@ -40,6 +40,13 @@ function checkProfile(profile: ModelLimits | undefined, field: string): ModelLim
   return profile;
 }
 
+/**
+ * `keepRecentToolResults` while a summarizer is on and the setting is not given: no
+ * older result is cleared. Each clear step would move the prompt's prefix once more;
+ * the summary step moves it anyway, and takes the results with their turns.
+ */
+const KEEP_EVERY_RESULT = Number.MAX_SAFE_INTEGER;
+
 /** Settings a request may override, besides `budget` (which `resolveBudget` checks). */
 const REQUEST_SETTINGS = settingNames((spec) => spec.scope === "request" && spec.group !== "budget");
 
@@ -96,6 +103,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const profile = checkProfile(request.profile, "request.profile") ?? options.profile;
     const { budget: baseBudget, sources } = resolveBudgetSources({ profile, option: options.budget, request: request.overrides?.budget });
     const settings: ContextSettings = { ...options, ...request.overrides, budget: baseBudget };
+    // While summarizing, older results wait for their summary instead of being cleared in steps.
+    if (settings.keepRecentToolResults === undefined && summarizer !== null && settings.summarize !== false) settings.keepRecentToolResults = KEEP_EVERY_RESULT;
     // A model that takes no image input gets placeholders, unless the caller said otherwise.
     if (settings.imageInputs === undefined && profile?.imageInputs === false) settings.imageInputs = false;
     const { state, failed } = await compaction.get(key);

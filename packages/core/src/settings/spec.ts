@@ -100,7 +100,11 @@ export const SETTINGS_SPEC = frozen({
   maxOlderMessageTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 1000, doc: "longest text an older message keeps before it becomes an excerpt" },
   maxToolCallProseTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 200, doc: "longest prose of an older AI message that also calls tools" },
   excerptBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 600, doc: "tokens for excerpts of dropped turns when no summary is given (0 = off)" },
-  keepRecentToolResults: { group: "view", scope: "request", type: "integer", min: 0, default: 3, doc: "newest tool results micro-compaction keeps; older ones are cleared when over budget" },
+  keepRecentToolResults: {
+    group: "view", scope: "request", type: "integer", min: 0, default: 3,
+    defaultNote: "every result while a context manager summarizes: older results then wait for their summary, see [concepts](concepts.md#why-the-head-moves-in-steps)",
+    doc: "newest tool results micro-compaction keeps; older ones are cleared when over budget",
+  },
   maxToolResultTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 2000, doc: "largest tool result kept whole when over budget" },
   // LangGraph's per-request schema never took it: there the model's profile decides it per call.
   imageInputs: {
