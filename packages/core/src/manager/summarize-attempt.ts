@@ -1,7 +1,7 @@
 import type { Estimator } from "../estimate.js";
 import { newestRequestIndex, toBaseMessage, type MessageInput } from "../messages.js";
 import type { CompactionState } from "../store/contracts.js";
-import { runSummarizer } from "../summarize/run-summarizer.js";
+import { MAX_SUMMARY_CHARS, runSummarizer } from "../summarize/run-summarizer.js";
 import { SETTINGS_SPEC } from "../settings/spec.js";
 import { findSafeCut, type KeepOptions } from "../summarize/safe-cut.js";
 import type { Summarizer } from "../summarize/summarizer.js";
@@ -25,6 +25,29 @@ export function wantsSummary(
 ): boolean {
   const over = when.harder || report.turns.dropped > 0 || report.tokens.total > when.trigger;
   return when.summarizer !== null && when.summarize !== false && over && !(report.summary.given && !report.summary.included);
+}
+
+/** A running summary up to this share of the prompt limit grows by a new part; a longer one is folded into one new summary. */
+export const SUMMARY_APPEND_SHARE = 0.15;
+
+/** Between the parts of a summary that grew by appending. */
+const SEGMENT_SEPARATOR = "\n\n";
+
+/**
+ * True when the running summary is extended by appending the summary of the newly
+ * cut messages, written on its own, rather than folded with them into a new text:
+ * while it is at most {@link SUMMARY_APPEND_SHARE} of the prompt limit and half the
+ * longest summary accepted. Its text then stays byte for byte at the head of the
+ * view, so a provider's prompt cache still serves it after the update; once it is
+ * longer, the next update folds it (and its parts) into one shorter summary.
+ *
+ * @example
+ * ```ts
+ * extendsByAppending("- the user budgets 400 EUR a month", 8000, createEstimator()); // true
+ * ```
+ */
+export function extendsByAppending(previous: string, limit: number, estimator: Estimator): boolean {
+  return previous.length <= MAX_SUMMARY_CHARS / 2 && estimator.estimateText(previous) <= SUMMARY_APPEND_SHARE * limit;
 }
 
 /** What one summarize attempt needs. */
@@ -72,8 +95,11 @@ export async function summarizeAttempt(inputs: SummarizeAttemptInputs): Promise<
   const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, kept) : null;
   if (cut === null || cut <= 0) return { status: "no-cut" };
   const chunks = chunkTranscript(renderTranscript(tail.slice(0, cut)), inputs.chunkTokens, estimator);
-  const outcome = await runSummarizer(inputs.summarizer, chunks, inputs.previous, inputs.timeoutMs, inputs.signal);
-  if (outcome.ok) return { status: "ok", prefixN: offset + cut, text: outcome.text, calls: outcome.calls, inputChars: outcome.transcriptChars };
+  const previous = inputs.previous;
+  const append = previous !== null && extendsByAppending(previous, limit, estimator);
+  const outcome = await runSummarizer(inputs.summarizer, chunks, append ? null : previous, inputs.timeoutMs, inputs.signal);
+  const text = append && outcome.ok ? `${previous}${SEGMENT_SEPARATOR}${outcome.text}` : outcome.ok ? outcome.text : "";
+  if (outcome.ok) return { status: "ok", prefixN: offset + cut, text, calls: outcome.calls, inputChars: outcome.transcriptChars };
   return { status: "failed", reason: outcome.reason, calls: outcome.calls, inputChars: outcome.transcriptChars };
 }
 
