@@ -112,7 +112,7 @@ export const SETTINGS_SPEC = frozen({
     doc: "`false`: every image becomes a placeholder, the current turn's too; older turns always get placeholders",
   },
   clearStep: {
-    group: "view", scope: "request", type: "integer", min: 1, default: 4,
+    group: "view", scope: "request", type: "integer", min: 1, default: 32,
     doc: "older tool results are cleared in steps of about this many: past `keepRecentToolResults` they stay whole up to a stable anchor result, at most `4 × (clearStep − 1)` extra (1 = clear each as it passes `keepRecentToolResults`)",
   },
   cacheBreakpoints: { group: "view", scope: "request", type: "boolean", default: false, doc: "mark Anthropic prompt-cache breakpoints on the view (below)" },

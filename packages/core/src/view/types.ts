@@ -55,7 +55,7 @@ export interface ViewOptions {
    * `keepRecentToolResults`, results stay whole up to a stable anchor result (one
    * in `clearStep` on average), and at most `4 × (clearStep − 1)` extra results stay. `1` clears every result past
    * `keepRecentToolResults` at once, as each new one arrives.
-   * @default 4
+   * @default 32
    */
   clearStep?: number;
   /**

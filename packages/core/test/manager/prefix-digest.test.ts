@@ -39,7 +39,7 @@ describe("one prefix digest per turn", () => {
     await store.putCompaction(key, { version: 1, summary: { prefixN: 40, prefixHash: await legacySummaryPrefixHash(messages, 40), text: "earlier summary", createdAt: 1 }, failures: 0 });
     const summarizer: Summarizer = async () => "should not be called";
     // Results cleared in steps (not left for the summary), so the rest fits and no new summary is due.
-    const view = await createContextManager({ store, summarizer, budget: { promptBudget: 12000 }, keepRecentToolResults: 3 }).build({ messages, key });
+    const view = await createContextManager({ store, summarizer, budget: { promptBudget: 12000 }, keepRecentToolResults: 3, clearStep: 4 }).build({ messages, key });
     expect(view.report.compaction.summaryCacheHit).toBe(true);
     expect(view.report.compaction.summarizedMessages).toBe(40);
   });

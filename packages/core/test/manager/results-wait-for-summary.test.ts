@@ -8,7 +8,7 @@ const key = { userId: "u1", conversationId: "t1" };
 
 /** An agent conversation replayed call by call: each turn a search with a ~1,500-token result. */
 async function replay(options: { summarizer?: Summarizer; settings?: ContextSettings; overrides?: ContextSettings }, turns = 24) {
-  const manager = createContextManager({ store: new InMemoryContextStore(), budget: { promptBudget: 8000 }, ...(options.summarizer ? { summarizer: options.summarizer } : {}), ...options.settings });
+  const manager = createContextManager({ store: new InMemoryContextStore(), budget: { promptBudget: 8000 }, clearStep: 4, ...(options.summarizer ? { summarizer: options.summarizer } : {}), ...options.settings });
   const messages: BaseMessage[] = [];
   const reports: ManagedReport[] = [];
   const views: string[][] = [];

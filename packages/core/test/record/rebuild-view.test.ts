@@ -32,7 +32,7 @@ const summarizer: Summarizer = async (transcript, { previousSummary }) => `Summa
 async function recordThread(turns: number) {
   const all = deepFreeze(conversation(Array.from({ length: turns }, (_, i) => turnSpec(i)), "You are a finance assistant."));
   const store = new InMemoryContextStore({ maxViewRecords: 1000 });
-  const manager = createContextManager({ budget: { promptBudget: 5000 }, summarizer, store, keepRecentToolResults: 2 });
+  const manager = createContextManager({ budget: { promptBudget: 5000 }, summarizer, store, keepRecentToolResults: 2, clearStep: 4 });
   const steps: BaseMessage[][] = [];
   for (const end of modelCallPoints(all)) {
     const messages = all.slice(0, end);
