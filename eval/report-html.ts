@@ -43,7 +43,8 @@ function tokensChart(result: EvaluationResult, fixture: string): string {
 
 /**
  * Cached against uncached prompt tokens per model call under one cache model: a
- * strip of stacked bars per system (dark: served from the cache; light: paid in full).
+ * strip of stacked bars per system (dark: served from the cache; light: shown before
+ * and paid again after the prefix moved; mid: new, no cache could serve it).
  */
 function cacheChart(result: EvaluationResult, fixture: string, model: CacheModel): string {
   const rows = result.results.filter((r) => r.fixture === fixture);
@@ -61,16 +62,19 @@ function cacheChart(result: EvaluationResult, fixture: string, model: CacheModel
           const x = left + i * barW;
           const total = (c.prompt / top) * stripH;
           const cached = (c.cached / top) * stripH;
-          const title = escape(`${r.system}, call ${i + 1}: ${c.cached} of ${c.prompt} tokens cached`);
-          return `<g><title>${title}</title><rect x="${x.toFixed(1)}" y="${(y0 + stripH - total).toFixed(1)}" width="${Math.max(0.6, barW - 0.6).toFixed(1)}" height="${(total - cached).toFixed(1)}" fill="${color}" opacity="0.28"/><rect x="${x.toFixed(1)}" y="${(y0 + stripH - cached).toFixed(1)}" width="${Math.max(0.6, barW - 0.6).toFixed(1)}" height="${cached.toFixed(1)}" fill="${color}"/></g>`;
+          const freshTokens = Math.min(r.cache[model].freshPerCall[i] ?? 0, c.prompt - c.cached);
+          const fresh = (freshTokens / top) * stripH;
+          const title = escape(`${r.system}, call ${i + 1}: ${c.cached} of ${c.prompt} tokens cached, ${freshTokens} new`);
+          const rect = (yTop: number, height: number, opacity: string) => `<rect x="${x.toFixed(1)}" y="${yTop.toFixed(1)}" width="${Math.max(0.6, barW - 0.6).toFixed(1)}" height="${height.toFixed(1)}" fill="${color}"${opacity}/>`;
+          return `<g><title>${title}</title>${rect(y0 + stripH - total, fresh, ' opacity="0.6"')}${rect(y0 + stripH - total + fresh, total - cached - fresh, ' opacity="0.28"')}${rect(y0 + stripH - cached, cached, "")}</g>`;
         })
         .join("");
-      const label = `<text x="${left - 8}" y="${y0 + stripH / 2}" text-anchor="end" class="label">${escape(r.system)}</text><text x="${left - 8}" y="${y0 + stripH / 2 + 13}" text-anchor="end" class="tick">${(r.cache[model].share * 100).toFixed(1)}% cached</text>`;
+      const label = `<text x="${left - 8}" y="${y0 + stripH / 2}" text-anchor="end" class="label">${escape(r.system)}</text><text x="${left - 8}" y="${y0 + stripH / 2 + 13}" text-anchor="end" class="tick">${(r.cache[model].share * 100).toFixed(1)}% cached, ${((r.cache[model].fresh / Math.max(1, r.cache[model].prompt)) * 100).toFixed(1)}% new</text>`;
       return `${label}<line x1="${left}" x2="${w - pad}" y1="${y0 + stripH}" y2="${y0 + stripH}" class="grid"/>${bars}`;
     })
     .join("");
   const h = rows.length * (stripH + gap) + 22;
-  const axis = `<text x="${(left + w) / 2}" y="${h - 4}" class="tick" text-anchor="middle">model call (1–${calls}); bar height: prompt tokens (tallest ${top.toLocaleString("en-US")}); dark: cached, light: uncached</text>`;
+  const axis = `<text x="${(left + w) / 2}" y="${h - 4}" class="tick" text-anchor="middle">model call (1–${calls}); bar height: prompt tokens (tallest ${top.toLocaleString("en-US")}); dark: cached, light: re-sent after the prefix moved, mid: new</text>`;
   return `<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="cached and uncached prompt tokens per model call, ${escape(fixture)}, ${model}">${strips}${axis}</svg>`;
 }
 

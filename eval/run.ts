@@ -56,6 +56,8 @@ export interface CacheUse {
   share: number;
   /** Tokens no earlier call showed (see `newTokens`): what no cache can serve. */
   fresh: number;
+  /** The same per call, `null` where no call was made. */
+  freshPerCall: (number | null)[];
 }
 
 /** A fixture as reported. */
@@ -163,12 +165,14 @@ function checkFacts(fixture: Fixture, loaded: LoadedFixture): void {
 function cacheUse(run: StrategyRun, expected: number, toolTokens: number): Record<CacheModel, CacheUse> {
   const prompts = run.calls.map((call) => promptBlocks(call.view, toolTokens, estimator));
   const out = {} as Record<CacheModel, CacheUse>;
-  const fresh = newTokens(prompts).reduce((a, b) => a + b, 0);
+  const freshPerCall = newTokens(prompts);
+  const fresh = freshPerCall.reduce((a, b) => a + b, 0);
+  const padding = Array<null>(Math.max(0, expected - freshPerCall.length)).fill(null);
   for (const model of CACHE_MODELS) {
     const series = cacheSeries(prompts, model, estimator);
     const sum = (f: (c: CallCache) => number) => series.reduce((a, c) => a + f(c), 0);
     const prompt = sum((c) => c.prompt);
-    out[model] = { perCall: [...series, ...Array<null>(Math.max(0, expected - series.length)).fill(null)], prompt, cached: sum((c) => c.cached), written: sum((c) => c.written), share: prompt ? sum((c) => c.cached) / prompt : 0, fresh };
+    out[model] = { perCall: [...series, ...Array<null>(Math.max(0, expected - series.length)).fill(null)], prompt, cached: sum((c) => c.cached), written: sum((c) => c.written), share: prompt ? sum((c) => c.cached) / prompt : 0, fresh, freshPerCall: [...freshPerCall, ...padding] };
   }
   return out;
 }
