@@ -103,8 +103,6 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const profile = checkProfile(request.profile, "request.profile") ?? options.profile;
     const { budget: baseBudget, sources } = resolveBudgetSources({ profile, option: options.budget, request: request.overrides?.budget });
     const settings: ContextSettings = { ...options, ...request.overrides, budget: baseBudget };
-    // While summarizing, older results wait for their summary instead of being cleared in steps.
-    if (settings.keepRecentToolResults === undefined && summarizer !== null && settings.summarize !== false) settings.keepRecentToolResults = KEEP_EVERY_RESULT;
     // A model that takes no image input gets placeholders, unless the caller said otherwise.
     if (settings.imageInputs === undefined && profile?.imageInputs === false) settings.imageInputs = false;
     const { state, failed } = await compaction.get(key);
@@ -116,18 +114,22 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
     const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin });
-    return { key, settings, sources, state, storeError: failed, ratio, limit, trigger, messages, lead, summary, cacheHit, views };
+    // While summarizing, older results wait for their summary instead of being cleared in steps.
+    const waiting = settings.keepRecentToolResults === undefined && summarizer !== null && settings.summarize !== false;
+    const waitingSettings: ContextSettings = waiting ? { ...settings, keepRecentToolResults: KEEP_EVERY_RESULT } : settings;
+    const waitingViews = waiting ? requestViews({ settings: waitingSettings, messages, lead, budget, estimator, request, pin: options.pin }) : views;
+    return { key, settings, waitingSettings, sources, state, storeError: failed, ratio, limit, trigger, messages, lead, summary, cacheHit, views, waitingViews };
   };
 
   const build = async (request: ContextRequest): Promise<ManagedView> => {
-    const { key, settings, sources, state, ratio, limit, trigger, messages, lead, cacheHit, views, ...prepared } = await prepare(request);
+    const { key, settings, waitingSettings, sources, state, ratio, limit, trigger, messages, lead, cacheHit, views, waitingViews, ...prepared } = await prepare(request);
     let { storeError, summary } = prepared;
     const fresh = request.evidence ?? null;
     const { evidence: shownFirst, held } = shownEvidence.choose(key, fresh, messages);
     let evidence = shownFirst;
-    const viewOptions: Required<ViewOptions> = resolveViewOptions(settings);
     let offset = summary ? summary.prefixN : lead;
-    let view = views.build(offset, summary?.text ?? null, evidence);
+    let builder = waitingViews;
+    let view = builder.build(offset, summary?.text ?? null, evidence);
     let outcome: SummaryStep = { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
 
     if (wantsSummary(view.report, { summarizer, summarize: settings.summarize, harder: request.harder === true, trigger })) {
@@ -136,23 +138,30 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       if (outcome.summary) {
         summary = outcome.summary;
         offset = summary.prefixN;
-        view = views.build(offset, summary.text, evidence);
-        if (options.writeBack) await options.writeBack(key.conversationId, view.messages, messages);
+        view = builder.build(offset, summary.text, evidence);
       }
     }
+    // Results wait only for a summary that comes: a view that still drops turns (no summary
+    // due, no safe cut, a failed or cooling summarizer) clears them in steps instead.
+    if (builder !== views && view.report.turns.dropped > 0) {
+      builder = views;
+      view = builder.build(offset, summary?.text ?? null, evidence);
+    }
+    if (outcome.summary && options.writeBack) await options.writeBack(key.conversationId, view.messages, messages);
     // The held evidence covers the messages before its cursor; once the view leaves out a
     // message at or past it, the fresh evidence takes its place.
     if (held !== null && evidence !== fresh && heldEvidenceOutlived(held, view.report.cut, offset, lead)) {
       evidence = fresh;
-      view = views.build(offset, summary?.text ?? null, evidence);
+      view = builder.build(offset, summary?.text ?? null, evidence);
     }
+    const viewOptions: Required<ViewOptions> = resolveViewOptions(builder === views ? settings : waitingSettings);
     shownEvidence.remember(key, evidence);
     const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
     const text = summary?.text ?? null;
     const built: ViewBuildInputs = { lead, offset, summaryText: text, options: viewOptions, customEstimator: options.estimator !== undefined, evidence };
-    if (options.pin !== undefined) built.predicatePins = views.predicatePins();
+    if (options.pin !== undefined) built.predicatePins = builder.predicatePins();
     return managedView(view, ratio, sources, built, {
       kind,
       trigger,

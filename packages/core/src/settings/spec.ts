@@ -102,7 +102,7 @@ export const SETTINGS_SPEC = frozen({
   excerptBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 600, doc: "tokens for excerpts of dropped turns when no summary is given (0 = off)" },
   keepRecentToolResults: {
     group: "view", scope: "request", type: "integer", min: 0, default: 3,
-    defaultNote: "every result while a context manager summarizes: older results then wait for their summary, see [concepts](concepts.md#why-the-head-moves-in-steps)",
+    defaultNote: "every result while a context manager summarizes: older results wait for their summary, and are cleared only when none comes; see [concepts](concepts.md#why-the-head-moves-in-steps)",
     doc: "newest tool results micro-compaction keeps; older ones are cleared when over budget",
   },
   maxToolResultTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 2000, doc: "largest tool result kept whole when over budget" },

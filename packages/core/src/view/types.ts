@@ -33,7 +33,8 @@ export interface ViewOptions {
   /**
    * Tool results kept as they are by micro-compaction; older ones are cleared to a
    * marker when the history is over budget.
-   * @default 3
+   * @default 3 (a context manager with a summarizer: every result — older results
+   * wait for their summary and are cleared only when none comes)
    */
   keepRecentToolResults?: number;
   /**

@@ -56,6 +56,15 @@ describe("older tool results wait for their summary while a manager summarizes",
     expect(cleared(await replay({ summarizer, overrides: { keepRecentToolResults: 3 } }))).toBeGreaterThan(0);
   });
 
+  it("clears in steps when no summary comes: a failing summarizer keeps as many turns as none", async () => {
+    const failing: Summarizer = async () => null;
+    const withFailing = await replay({ summarizer: failing });
+    const without = await replay({});
+    expect(cleared(withFailing)).toBeGreaterThan(0);
+    expect(withFailing.at(-1)!.turns.kept).toBe(without.at(-1)!.turns.kept);
+    expect(withFailing.at(-1)!.turns.kept).toBeGreaterThan(5);
+  });
+
   it("moves the head of the view less often than clearing in steps does", async () => {
     const waiting = await replay({ summarizer });
     const stepping = await replay({ summarizer, settings: { keepRecentToolResults: 3 } });
