@@ -1,7 +1,7 @@
 import type { Estimator } from "../estimate.js";
 import { newestRequestIndex, toBaseMessage, type MessageInput } from "../messages.js";
 import type { CompactionState } from "../store/contracts.js";
-import { MAX_SUMMARY_CHARS, runSummarizer } from "../summarize/run-summarizer.js";
+import { MAX_SUMMARY_CHARS, runSummarizer, type SummaryOutcome } from "../summarize/run-summarizer.js";
 import { SETTINGS_SPEC } from "../settings/spec.js";
 import { findSafeCut, type KeepOptions } from "../summarize/safe-cut.js";
 import type { Summarizer } from "../summarize/summarizer.js";
@@ -95,12 +95,25 @@ export async function summarizeAttempt(inputs: SummarizeAttemptInputs): Promise<
   const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, kept) : null;
   if (cut === null || cut <= 0) return { status: "no-cut" };
   const chunks = chunkTranscript(renderTranscript(tail.slice(0, cut)), inputs.chunkTokens, estimator);
-  const previous = inputs.previous;
-  const append = previous !== null && extendsByAppending(previous, limit, estimator);
-  const outcome = await runSummarizer(inputs.summarizer, chunks, append ? null : previous, inputs.timeoutMs, inputs.signal);
-  const text = append && outcome.ok ? `${previous}${SEGMENT_SEPARATOR}${outcome.text}` : outcome.ok ? outcome.text : "";
-  if (outcome.ok) return { status: "ok", prefixN: offset + cut, text, calls: outcome.calls, inputChars: outcome.transcriptChars };
+  const run = (running: string | null) => runSummarizer(inputs.summarizer, chunks, running, inputs.timeoutMs, inputs.signal);
+  const outcome = await newSummary(run, inputs.previous, limit, estimator);
+  if (outcome.ok) return { status: "ok", prefixN: offset + cut, text: outcome.text, calls: outcome.calls, inputChars: outcome.transcriptChars };
   return { status: "failed", reason: outcome.reason, calls: outcome.calls, inputChars: outcome.transcriptChars };
+}
+
+/**
+ * The new running summary: the summary of the cut messages appended to a short one
+ * (see {@link extendsByAppending}), else everything folded into one text. A part that
+ * would make the summary longer than a summary may be is folded with it after all.
+ */
+async function newSummary(run: (running: string | null) => Promise<SummaryOutcome>, previous: string | null, limit: number, estimator: Estimator): Promise<SummaryOutcome> {
+  if (previous === null || !extendsByAppending(previous, limit, estimator)) return run(previous);
+  const part = await run(null);
+  if (!part.ok) return part;
+  const text = `${previous}${SEGMENT_SEPARATOR}${part.text}`;
+  if (text.length <= MAX_SUMMARY_CHARS) return { ...part, text };
+  const folded = await run(previous);
+  return { ...folded, calls: part.calls + folded.calls, transcriptChars: part.transcriptChars + folded.transcriptChars };
 }
 
 /**

@@ -6,7 +6,12 @@ import { textOf } from "../messages.js";
 
 /** What a summarizer is told besides the transcript. */
 export interface SummarizerContext {
-  /** The running summary the new text must be folded into (previous cache or earlier chunks). */
+  /**
+   * The running summary the new text must be folded into (the cached one, or that of
+   * earlier chunks). `null` for a first summary, and also when a short running summary
+   * is extended rather than folded: the answer is then appended to it as a new part
+   * (see docs/summarizing.md, "The cache").
+   */
   previousSummary: string | null;
   /** Which chunk of how many this call summarizes (1-based). */
   chunk: number;

@@ -56,6 +56,19 @@ describe("summary segments", () => {
     expect(folded.status === "ok" && folded.text.startsWith("- asked 5")).toBe(true);
   });
 
+  it("folds after all when the appended part would make the summary longer than a summary may be", async () => {
+    const seen: (string | null)[] = [];
+    const summarizer: Summarizer = async (_transcript, { previousSummary }) => {
+      seen.push(previousSummary);
+      return previousSummary === null ? "p".repeat(30_000) : "folded";
+    };
+    const messages = [...turns(10), new HumanMessage({ id: "now", content: "the current request" })];
+    const previous = "s".repeat(19_000);
+    const attempt = await summarizeAttempt({ summarizer, messages, offset: 20, limit: 1_000_000, keep: { keepMinTokens: 200, keepMaxTokens: 400 }, estimator, previous, chunkTokens: 6000, timeoutMs: 10_000, signal: undefined });
+    expect(seen).toEqual([null, previous]);
+    expect(attempt).toMatchObject({ status: "ok", text: "folded", calls: 2 });
+  });
+
   it("keeps the summary's text at the head of the manager's view across updates", async () => {
     const { summarizer, seen } = recordingSummarizer();
     const manager = createContextManager({ store: new InMemoryContextStore(), budget: { promptBudget: 4000 }, summarizer });
