@@ -45,6 +45,9 @@ describe("inspectThread on a real LangGraph thread (SqliteSaver + SqliteContextS
     expect(page).toContain("Content-Security-Policy");
     expect(page).toMatch(/tool result (cleared|compacted) — /);
     expect(page).toContain("summary — stands for checkpoint messages 1–");
+    // Calls whose older results waited for the summary say so, not the largest safe integer.
+    expect(page).toContain("all (they wait for the summary)");
+    expect(page).not.toContain(String(Number.MAX_SAFE_INTEGER));
   });
 
   it("shows a call whose record no longer matches as a mismatch, with the difference", async () => {

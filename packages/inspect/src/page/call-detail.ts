@@ -75,7 +75,9 @@ function usage(call: InspectedCall): Markup {
 function options(call: InspectedCall): Markup {
   const { budget, view, estimator } = call.record.options;
   const pairs = [...Object.entries(budget), ...Object.entries(view), ["estimator", estimator]] as [string, unknown][];
-  return html`<details class="options"><summary>Resolved options</summary><dl class="facts small">${pairs.map(([k, v]) => fact(k, String(v)))}</dl></details>`;
+  // A manager that summarizes keeps every older result (the largest safe integer) until its summary.
+  const shown = (k: string, v: unknown) => (k === "keepRecentToolResults" && v === Number.MAX_SAFE_INTEGER ? "all (they wait for the summary)" : String(v));
+  return html`<details class="options"><summary>Resolved options</summary><dl class="facts small">${pairs.map(([k, v]) => fact(k, shown(k, v)))}</dl></details>`;
 }
 
 /** The detail panel of one call. */
