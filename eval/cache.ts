@@ -110,12 +110,20 @@ export function commonPrefixTokens(previous: readonly PromptBlock[], next: reado
   for (let i = 0; i < same; i++) tokens += (next[i] as PromptBlock).tokens;
   const a = previous[same];
   const b = next[same];
-  if (a && b) {
-    const shared = commonPrefixLength(a.text, b.text);
-    const role = b.text.indexOf("\u0000") + 1;
-    if (shared > role) tokens += Math.min(b.tokens - 1, estimator.estimateText(b.text.slice(role, shared)));
-  }
+  if (a && b) tokens += sharedTextTokens(a, b, estimator);
   return tokens;
+}
+
+/** True when `next` is longer than `previous` and starts with at least 90% of its text (a summary that grew by a part). */
+function extendsBlock(previous: PromptBlock, next: PromptBlock): boolean {
+  return next.text.length > previous.text.length && commonPrefixLength(previous.text, next.text) >= 0.9 * previous.text.length;
+}
+
+/** Tokens of the text `next` shares at its start with `previous`, when their roles are the same (less than the whole block). */
+function sharedTextTokens(previous: PromptBlock, next: PromptBlock, estimator: Estimator): number {
+  const shared = commonPrefixLength(previous.text, next.text);
+  const role = next.text.indexOf("\u0000") + 1;
+  return shared > role ? Math.min(next.tokens - 1, estimator.estimateText(next.text.slice(role, shared))) : 0;
 }
 
 /** OpenAI-style automatic caching of one call given the previous call's prompt. */
@@ -164,7 +172,8 @@ export function anthropicCache(previous: readonly PromptBlock[] | undefined, nex
 /**
  * Each call's new tokens: blocks that show what no earlier call of the conversation
  * showed (a new message, a new summary; a result shown before in another form is not
- * new). No cache can serve them, so `1 − new / prompt` over the conversation is the
+ * new; a block that extends the one the previous call showed in its place is new only
+ * past their common text). No cache can serve them, so `1 − new / prompt` over the conversation is the
  * most a system's views could be served if they never moved their prefix; the rest of
  * what is not cached was shown before and re-sent after a prefix moved.
  *
@@ -173,11 +182,17 @@ export function anthropicCache(previous: readonly PromptBlock[] | undefined, nex
  * const fresh = newTokens(prompts); // fresh[0] is the whole first prompt
  * ```
  */
-export function newTokens(prompts: readonly (readonly PromptBlock[])[]): number[] {
+export function newTokens(prompts: readonly (readonly PromptBlock[])[], estimator: Estimator = defaultEstimator): number[] {
   const shown = new Set<string>();
-  return prompts.map((blocks) => {
+  return prompts.map((blocks, i) => {
     let fresh = 0;
-    for (const block of blocks) if (!shown.has(block.shows)) fresh += block.tokens;
+    blocks.forEach((block, j) => {
+      if (shown.has(block.shows)) return;
+      // A block that extends the one the previous call showed in its place (a summary
+      // that grew by a part) is new only past the text they share.
+      const before = prompts[i - 1]?.[j];
+      fresh += before && extendsBlock(before, block) ? block.tokens - sharedTextTokens(before, block, estimator) : block.tokens;
+    });
     for (const block of blocks) shown.add(block.shows);
     return fresh;
   });

@@ -165,7 +165,7 @@ function checkFacts(fixture: Fixture, loaded: LoadedFixture): void {
 function cacheUse(run: StrategyRun, expected: number, toolTokens: number): Record<CacheModel, CacheUse> {
   const prompts = run.calls.map((call) => promptBlocks(call.view, toolTokens, estimator));
   const out = {} as Record<CacheModel, CacheUse>;
-  const freshPerCall = newTokens(prompts);
+  const freshPerCall = newTokens(prompts, estimator);
   const fresh = freshPerCall.reduce((a, b) => a + b, 0);
   const padding = Array<null>(Math.max(0, expected - freshPerCall.length)).fill(null);
   for (const model of CACHE_MODELS) {

@@ -95,6 +95,18 @@ describe("new tokens: what no cache can serve", () => {
     const third = openAiCache(prompts[1], prompts[2]!);
     expect(third.prompt - third.cached).toBeGreaterThan(fresh[2]!);
   });
+
+  it("counts a summary that grew by a part as new only past the text it kept", () => {
+    const old = `summary: ${"0".repeat(1500)}`;
+    const grown = `${old}\n\n${"1".repeat(300)}`;
+    const prompts = [promptBlocks([new HumanMessage(old), sized(100, "q")], 0), promptBlocks([new HumanMessage(grown), sized(100, "r")], 0)];
+    const fresh = newTokens(prompts);
+    const part = estimator.estimateMessage(new HumanMessage(grown)) - estimator.estimateMessage(new HumanMessage(old));
+    expect(fresh[1]).toBeGreaterThanOrEqual(100 + part);
+    expect(fresh[1]).toBeLessThanOrEqual(100 + part + 4);
+    // A different message in the same place shares too little to count as an extension.
+    expect(newTokens([prompts[0]!, promptBlocks([sized(600, "x"), sized(100, "r")], 0)])[1]).toBe(700);
+  });
 });
 
 describe("conversation cost", () => {
