@@ -42,9 +42,9 @@ async function launch(dir: string): Promise<Context> {
     const exampleDir = join(dir(), "example");
     execFileSync(join(ROOT, "node_modules/.bin/tsx"), ["examples/finance-agent/main.ts"], {
       cwd: ROOT,
-      // 16 turns: with lean tool results, the pinned opening request and summaries, the example
-      // first clears an older tool result on its 25th model call (turn 13).
-      env: { ...process.env, CONTEXTVIEW_EXAMPLE_TURNS: "16", CONTEXTVIEW_EXAMPLE_DIR: exampleDir },
+      // 42 turns: with a summarizer the example clears no older result (they wait for their
+      // summary); the first compacted tool result comes at turn 40.
+      env: { ...process.env, CONTEXTVIEW_EXAMPLE_TURNS: "42", CONTEXTVIEW_EXAMPLE_DIR: exampleDir },
       stdio: "pipe",
     });
     examplePage = join(dir(), "example.html");
@@ -54,7 +54,7 @@ async function launch(dir: string): Promise<Context> {
     const sources = openSqliteSources({ checkpoints: join(exampleDir, "checkpoints.sqlite") });
     const thread = await inspectThread({ ...sources, threadId: "demo-thread", userId: "alice" });
     await sources.close();
-    clearedCall = (thread.calls.find((c) => c.record.report.toolResults.cleared > 0) ?? thread.calls.at(-1))!.record.sequence;
+    clearedCall = (thread.calls.find((c) => c.record.report.toolResults.cleared + c.record.report.toolResults.compacted > 0) ?? thread.calls.at(-1))!.record.sequence;
     context = await launch(dir());
   });
 
@@ -76,7 +76,7 @@ async function launch(dir: string): Promise<Context> {
     const omissions = active.locator(".note-omission");
     expect(await omissions.count()).toBeGreaterThan(0);
     expect(await omissions.first().isVisible()).toBe(true);
-    expect(await omissions.first().innerText()).toMatch(/tool result cleared — about [\d,]+ tokens omitted/);
+    expect(await omissions.first().innerText()).toMatch(/tool result (cleared|compacted) — .*[\d,]+ .*omitted/);
     expect(await active.locator("table.markers tbody tr").count()).toBeGreaterThan(0);
     expect(await page.locator("section.call:not(.active)").first().isVisible()).toBe(false);
     // A chart column selects its call too.
