@@ -1,16 +1,9 @@
 import { ContextViewError } from "@contextview/core";
 import { ContextIntegrationError, createContextNode, withContext } from "@contextview/langgraph";
 import { conversationKeyOf } from "../src/conversation-key.js";
-import { RecordingChatModel } from "@contextview/test-support";
+import { RecordingChatModel, thrownBy } from "@contextview/test-support";
 
-function errorOf(run: () => unknown): { code?: string; field?: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as { code?: string; field?: string; message: string };
-  }
-  throw new Error("expected an error");
-}
+const errorOf = (run: () => unknown) => thrownBy<{ code?: string; field?: string; message: string }>(run);
 
 describe("factory options are validated once, when the factory is called", () => {
   it.each([

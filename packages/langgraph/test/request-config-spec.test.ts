@@ -1,7 +1,7 @@
 import { settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import { ContextIntegrationError, contextConfigSchema, createContextNode, type ContextConfig } from "@contextview/langgraph";
 import { CONTEXT_SETTING_KEYS, parseContextConfig } from "../src/request-config.js";
-import { acceptedValues, refusedValues } from "@contextview/test-support";
+import { acceptedValues, refusedValues, thrownBy } from "@contextview/test-support";
 
 // The inferred type is part of the API: checked by `pnpm typecheck`.
 type Expected = {
@@ -32,15 +32,7 @@ const REQUEST = (Object.keys(SETTINGS_SPEC) as SettingName[]).filter((field) => 
 const pathOf = (field: SettingName): string => (spec(field).group === "budget" ? `budget.${field}` : field);
 const settingAt = (field: SettingName, value: unknown): Record<string, unknown> => (spec(field).group === "budget" ? { budget: { [field]: value } } : { [field]: value });
 
-function errorOf(run: () => unknown): ContextIntegrationError {
-  try {
-    run();
-  } catch (error) {
-    if (ContextIntegrationError.isInstance(error)) return error as ContextIntegrationError;
-    throw error;
-  }
-  throw new Error("expected a ContextIntegrationError");
-}
+const errorOf = (run: () => unknown) => thrownBy<ContextIntegrationError>(run, (error) => ContextIntegrationError.isInstance(error));
 
 describe("contextConfigSchema, built from SETTINGS_SPEC", () => {
   it("infers the same ContextConfig type as before", () => {

@@ -3,5 +3,6 @@
 export { RecordingChatModel, searchTool, toolsMarker, type RecordedCall, type RecordingChatModelOptions, type StreamedAnswer } from "./chat-model.js";
 export { conversation, conversationArb, cursorOf, deepFreeze, nextTurn, searchConversation, storeHistory, textArb, TOOL_ONLY, turnArb, turnMessages, workerTurns, type TurnSpec } from "./conversation.js";
 export { callProblems, LAWS, problemsOf, readableText, snapshot, viewProblems, type LawName, type ViewLawInput, type ViewProblem } from "./laws.js";
+export { thrownBy } from "./errors.js";
 export { acceptedValues, refusedValues } from "./setting-edges.js";
 export { viewRecordEntry } from "./view-records.js";

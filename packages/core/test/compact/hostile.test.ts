@@ -2,19 +2,12 @@ import { ToolMessage } from "@langchain/core/messages";
 import { ContextViewError, compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
 import { textOf } from "../../src/messages.js";
 import { contentJson } from "./laws.js";
+import { thrownBy } from "@contextview/test-support";
 
 const tool = (fields: { content?: string; artifact?: unknown }) =>
   new ToolMessage({ content: fields.content ?? "x".repeat(30000), tool_call_id: "call-h", ...(fields.artifact !== undefined ? { artifact: fields.artifact } : {}) });
 
-function errorOf(run: () => unknown): ContextViewError {
-  try {
-    run();
-  } catch (error) {
-    if (ContextViewError.isInstance(error)) return error as ContextViewError;
-    throw error;
-  }
-  throw new Error("expected a ContextViewError");
-}
+const errorOf = (run: () => unknown) => thrownBy<ContextViewError>(run, (error) => ContextViewError.isInstance(error));
 
 function nested(depth: number): unknown {
   let value: unknown = { leaf: true };

@@ -3,21 +3,14 @@ import { buildContext, compactOrNarrow, compactToolResult, compactionMarkerOf, C
 import { githubIssuesList, githubSearch, githubSearchIssues, slackRtmStart, stripeObjects } from "../../../../test/fixtures/api/apiPayloads";
 import { textOf } from "../../src/messages.js";
 import { contentJson, projectionProblems } from "./laws.js";
+import { thrownBy } from "@contextview/test-support";
 
 const estimator = createEstimator();
 type Json = Record<string, unknown>;
 
 const result = (payload: unknown, id = "call-1", name = "search_issues") => new ToolMessage({ content: JSON.stringify(payload), tool_call_id: id, name });
 
-function limitErrorOf(run: () => unknown): ContextViewError {
-  try {
-    run();
-  } catch (error) {
-    if (ContextViewError.isInstance(error)) return error as ContextViewError;
-    throw error;
-  }
-  throw new Error("expected COMPACTION_LIMIT");
-}
+const limitErrorOf = (run: () => unknown) => thrownBy<ContextViewError>(run, (error) => ContextViewError.isInstance(error));
 
 /** A current turn: the request, one AI message calling every tool, and the results. */
 function currentTurn(request: string, results: ToolMessage[]): BaseMessage[] {

@@ -1,18 +1,10 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { RecordingChatModel } from "@contextview/test-support";
+import { RecordingChatModel, thrownBy } from "@contextview/test-support";
 import { ContextViewError, bindSelection, createToolRouter, DISCOVER_TOOL_NAME } from "@contextview/core";
 import { adminConfig, countingTool, financeGroups, financeRouter, userConfig } from "./fixtures";
 
-function errorOf(fn: () => unknown): ContextViewError {
-  try {
-    fn();
-  } catch (error) {
-    if (ContextViewError.isInstance(error)) return error as ContextViewError;
-    throw error;
-  }
-  throw new Error("expected an error");
-}
+const errorOf = (run: () => unknown) => thrownBy<ContextViewError>(run, (error) => ContextViewError.isInstance(error));
 
 describe("createToolRouter: options are validated once, naming the field", () => {
   const base = () => financeGroups();

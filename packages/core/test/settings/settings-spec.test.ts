@@ -2,7 +2,7 @@ import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { buildContext, compactToolResult, ContextViewError, createContextManager, createEstimator, DEFAULT_BUDGET, resolveBudget, type ViewOptions } from "@contextview/core";
 import { checkSetting, MAX_TIMER_MS, settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import { DEFAULT_VIEW_OPTIONS } from "../../src/view/options.js";
-import { acceptedValues, refusedValues } from "@contextview/test-support";
+import { acceptedValues, refusedValues, thrownBy } from "@contextview/test-support";
 
 const FIELDS = Object.keys(SETTINGS_SPEC) as SettingName[];
 const spec = (field: SettingName): SettingSpec => SETTINGS_SPEC[field];
@@ -10,15 +10,7 @@ const spec = (field: SettingName): SettingSpec => SETTINGS_SPEC[field];
 const cases = (group?: SettingSpec["group"]) =>
   FIELDS.filter((field) => group === undefined || spec(field).group === group).flatMap((field) => refusedValues(field).map((value) => [field, value] as const));
 
-function errorOf(run: () => unknown): ContextViewError {
-  try {
-    run();
-  } catch (error) {
-    if (ContextViewError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a ContextViewError");
-}
+const errorOf = (run: () => unknown) => thrownBy<ContextViewError>(run, (error) => ContextViewError.isInstance(error));
 
 async function rejectionOf(run: () => Promise<unknown>): Promise<ContextViewError> {
   try {

@@ -2,19 +2,12 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { ContextOverflowError } from "@langchain/core/errors";
 import { buildContext, ContextBudgetError, ContextViewError, createEstimator } from "@contextview/core";
 import { HISTORY_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core/internal";
-import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";
+import { conversation, deepFreeze, snapshot, turnMessages, thrownBy } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const noEnv = { contextWindow: 32768, promptBudget: 16000, responseReserve: 4096 };
 
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected an error");
-}
+const errorOf = (run: () => unknown) => thrownBy<unknown>(run);
 
 describe("buildContext: a conversation that fits", () => {
   const messages = deepFreeze(

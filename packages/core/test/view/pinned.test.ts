@@ -5,18 +5,11 @@ import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from ".
 import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";
 import { isMarkedPinned, markedIndices } from "../../src/view/pin-message";
-import { deepFreeze, snapshot } from "@contextview/test-support";
+import { deepFreeze, snapshot, thrownBy } from "@contextview/test-support";
 
 const estimator = createEstimator();
 
-function errorOf(fn: () => unknown): ContextViewError {
-  try {
-    fn();
-  } catch (error) {
-    return error as ContextViewError;
-  }
-  throw new Error("expected an error");
-}
+const errorOf = (run: () => unknown) => thrownBy<ContextViewError>(run);
 
 function call(id: string, ids: string[], content = "Looking it up."): AIMessage {
   return new AIMessage({ id, content, tool_calls: ids.map((c) => ({ id: c, name: "search", args: { q: c }, type: "tool_call" as const })) });
