@@ -2,6 +2,7 @@
 // conversation builder and one law checker for unit tests, integration tests and eval.
 export { RecordingChatModel, searchTool, toolsMarker, type RecordedCall, type RecordingChatModelOptions, type StreamedAnswer } from "./chat-model.js";
 export { conversation, conversationArb, cursorOf, deepFreeze, nextTurn, searchConversation, storeHistory, textArb, TOOL_ONLY, turnArb, turnMessages, workerTurns, type TurnSpec } from "./conversation.js";
+export { itHoldsOver, refusedCase, type LawCase } from "./law-cases.js";
 export { callProblems, LAWS, problemsOf, readableText, snapshot, viewProblems, type LawName, type ViewLawInput, type ViewProblem } from "./laws.js";
 export { thrownBy } from "./errors.js";
 export { acceptedValues, refusedValues } from "./setting-edges.js";

@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, ContextBudgetError, createEstimator, type BuildContextInput, type ContextView } from "@contextview/core";
-import { conversation, conversationArb, deepFreeze, LAWS, problemsOf, snapshot, viewProblems, type ViewProblem } from "@contextview/test-support";
+import { buildContext, createEstimator, type BuildContextInput, type ContextView } from "@contextview/core";
+import { conversation, conversationArb, deepFreeze, itHoldsOver, refusedCase, snapshot, viewProblems, type LawCase } from "@contextview/test-support";
 
 /** The default estimator: every view here is built with it. */
 const estimator = createEstimator();
@@ -14,7 +14,7 @@ const estimator = createEstimator();
 describe("buildContext laws (property)", () => {
   const budgetArb = fc.record({ promptBudget: fc.integer({ min: 300, max: 16000 }), dropStep: fc.constantFrom(0, 0.25, 0.5), clearStep: fc.constantFrom(1, 4, 32), cacheBreakpoints: fc.boolean(), serialized: fc.boolean(), summary: fc.boolean() });
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
-  const cases: { problems: ViewProblem[]; refusal?: string }[] = [];
+  const cases: LawCase[] = [];
 
   beforeAll(() => {
     for (const [{ turns, system }, { promptBudget, dropStep, clearStep, cacheBreakpoints, serialized, summary }] of fc.sample(fc.tuple(conversationArb, budgetArb), { numRuns: 150, seed })) {
@@ -27,23 +27,12 @@ describe("buildContext laws (property)", () => {
       try {
         view = buildContext(input);
       } catch (error) {
-        // Law 4: the only refusal is a typed error with figures over the limit (and law 1 still holds).
-        const typed = ContextBudgetError.isBudgetError(error) && (error as ContextBudgetError).required > (error as ContextBudgetError).limit;
-        const problems: ViewProblem[] = snapshot(messages) === before ? [] : [{ law: "inputs untouched", detail: "the input messages changed during a refused build" }];
-        cases.push(typed ? { problems } : { problems, refusal: String(error) });
+        cases.push(refusedCase(error, snapshot(messages) === before));
         continue;
       }
       cases.push({ problems: viewProblems({ conversation: built, messages, before, estimator, rebuild: () => buildContext(input).messages }, view) });
     }
   });
 
-  it.each(LAWS.filter((law) => law !== "something to answer"))("%s holds over random conversations", (law) => {
-    const broken = cases.flatMap((c, i) => problemsOf(law, c.problems).map((detail) => `conversation ${i}: ${detail}`));
-    expect({ seed, broken }).toEqual({ seed, broken: [] });
-  });
-
-  it("refuses only with a typed budget error whose figures are over the limit", () => {
-    const refusals = cases.flatMap((c, i) => (c.refusal === undefined ? [] : [`conversation ${i}: ${c.refusal}`]));
-    expect({ seed, refusals }).toEqual({ seed, refusals: [] });
-  });
+  itHoldsOver(cases, seed, "over random conversations");
 });

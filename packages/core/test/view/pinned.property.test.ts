@@ -1,8 +1,8 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, ContextBudgetError, createEstimator, pinMessage, type BuildContextInput, type ContextView } from "@contextview/core";
+import { buildContext, createEstimator, pinMessage, type BuildContextInput, type ContextView } from "@contextview/core";
 import { OPENING_REQUEST_LABEL } from "@contextview/core/internal";
-import { conversation, conversationArb, deepFreeze, LAWS, problemsOf, snapshot, viewProblems, type ViewProblem } from "@contextview/test-support";
+import { conversation, conversationArb, deepFreeze, itHoldsOver, refusedCase, snapshot, viewProblems, type LawCase } from "@contextview/test-support";
 
 /** The default estimator: every view here is built with it. */
 const estimator = createEstimator();
@@ -28,14 +28,12 @@ describe("buildContext with pinned context (property)", () => {
 
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
   type Settings = typeof settingsArb extends fc.Arbitrary<infer T> ? T : never;
-  interface Case {
+  interface Case extends LawCase {
     s: Settings;
     built: BaseMessage[];
     pinnedAt: Set<number>;
     prior: BaseMessage[];
-    problems: ViewProblem[];
     result?: ContextView;
-    refusal?: string;
   }
   const cases: Case[] = [];
 
@@ -69,9 +67,7 @@ describe("buildContext with pinned context (property)", () => {
       try {
         result = buildContext(input);
       } catch (error) {
-        const typed = ContextBudgetError.isBudgetError(error) && (error as ContextBudgetError).required > (error as ContextBudgetError).limit;
-        const problems: ViewProblem[] = snapshot(messages) === before ? [] : [{ law: "inputs untouched", detail: "the input messages changed during a refused build" }];
-        cases.push({ s, built, pinnedAt, prior, problems, ...(typed ? {} : { refusal: String(error) }) });
+        cases.push({ s, built, pinnedAt, prior, ...refusedCase(error, snapshot(messages) === before) });
         continue;
       }
       cases.push({ s, built, pinnedAt, prior, result, problems: viewProblems({ conversation: built, messages, before, estimator, rebuild: () => buildContext(input).messages }, result) });
@@ -79,15 +75,7 @@ describe("buildContext with pinned context (property)", () => {
   });
   const views = () => cases.filter((c): c is Case & { result: ContextView } => c.result !== undefined);
 
-  it.each(LAWS.filter((law) => law !== "something to answer"))("%s holds with pins", (law) => {
-    const broken = cases.flatMap((c, i) => problemsOf(law, c.problems).map((detail) => `conversation ${i}: ${detail}`));
-    expect({ seed, broken }).toEqual({ seed, broken: [] });
-  });
-
-  it("refuses only with a typed budget error whose figures are over the limit", () => {
-    const refusals = cases.flatMap((c, i) => (c.refusal === undefined ? [] : [`conversation ${i}: ${c.refusal}`]));
-    expect({ seed, refusals }).toEqual({ seed, refusals: [] });
-  });
+  itHoldsOver(cases, seed, "with pins");
 
   it("keeps pinned messages in conversation order, and in the view", () => {
     for (const { built, result } of views()) {
