@@ -7,8 +7,6 @@ import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
 import type { Summarizer } from "../summarize/summarizer.js";
-import { resolveViewOptions } from "../view/options.js";
-import type { ViewOptions } from "../view/types.js";
 import { cachedSummary, memoizedPrefixHasher } from "./cached-summary.js";
 import { nextCalibration } from "./calibration.js";
 import { compactionKind } from "./compaction-kind.js";
@@ -83,6 +81,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const cooldownMs = settingOrDefault("summarizerCooldownMs", options.summarizerCooldownMs);
   const isOverflow = options.isOverflow ?? isContextOverflow;
   const now = options.now ?? Date.now;
+  /** True while the summarizer is skipped after too many failures in a row. */
+  const coolingDown = (state: CompactionState) => state.skipUntil !== undefined && state.skipUntil > now();
   const calibrate = settingOrDefault("calibrate", options.calibrate);
 
   const compaction = guardedCompactionStore(store, options.onStoreError);
@@ -114,15 +114,15 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
     const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin });
-    // While summarizing, older results wait for their summary instead of being cleared in steps.
-    const waiting = settings.keepRecentToolResults === undefined && summarizer !== null && settings.summarize !== false;
-    const waitingSettings: ContextSettings = waiting ? { ...settings, keepRecentToolResults: KEEP_EVERY_RESULT } : settings;
-    const waitingViews = waiting ? requestViews({ settings: waitingSettings, messages, lead, budget, estimator, request, pin: options.pin }) : views;
-    return { key, settings, waitingSettings, sources, state, storeError: failed, ratio, limit, trigger, messages, lead, summary, cacheHit, views, waitingViews };
+    // While summarizing, older results wait for their summary instead of being cleared in
+    // steps — not while the summarizer cools down: no summary would come.
+    const waiting = settings.keepRecentToolResults === undefined && summarizer !== null && settings.summarize !== false && !coolingDown(state);
+    const waitingViews = waiting ? views.with({ keepRecentToolResults: KEEP_EVERY_RESULT }) : views;
+    return { key, settings, sources, state, storeError: failed, ratio, limit, trigger, messages, lead, summary, cacheHit, views, waitingViews };
   };
 
   const build = async (request: ContextRequest): Promise<ManagedView> => {
-    const { key, settings, waitingSettings, sources, state, ratio, limit, trigger, messages, lead, cacheHit, views, waitingViews, ...prepared } = await prepare(request);
+    const { key, settings, sources, state, ratio, limit, trigger, messages, lead, cacheHit, views, waitingViews, ...prepared } = await prepare(request);
     let { storeError, summary } = prepared;
     const fresh = request.evidence ?? null;
     const { evidence: shownFirst, held } = shownEvidence.choose(key, fresh, messages);
@@ -142,7 +142,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       }
     }
     // Results wait only for a summary that comes: a view that still drops turns (no summary
-    // due, no safe cut, a failed or cooling summarizer) clears them in steps instead.
+    // due, no safe cut, a summarizer that failed) clears them in steps instead.
     if (builder !== views && view.report.turns.dropped > 0) {
       builder = views;
       view = builder.build(offset, summary?.text ?? null, evidence);
@@ -154,13 +154,12 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       evidence = fresh;
       view = builder.build(offset, summary?.text ?? null, evidence);
     }
-    const viewOptions: Required<ViewOptions> = resolveViewOptions(builder === views ? settings : waitingSettings);
     shownEvidence.remember(key, evidence);
     const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
     const text = summary?.text ?? null;
-    const built: ViewBuildInputs = { lead, offset, summaryText: text, options: viewOptions, customEstimator: options.estimator !== undefined, evidence };
+    const built: ViewBuildInputs = { lead, offset, summaryText: text, options: builder.options, customEstimator: options.estimator !== undefined, evidence };
     if (options.pin !== undefined) built.predicatePins = builder.predicatePins();
     return managedView(view, ratio, sources, built, {
       kind,
@@ -177,7 +176,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
 
   /** Try a summary (unless cooling down after failures) and store what came of it. */
   const summarizeStep = async (key: ConversationKey, state: CompactionState, inputs: SummarizeAttemptInputs): Promise<SummaryStep> => {
-    if (state.skipUntil !== undefined && state.skipUntil > now()) return { summarized: false, calls: 0, inputChars: 0, failures: state.failures, failure: "cooldown" };
+    if (coolingDown(state)) return { summarized: false, calls: 0, inputChars: 0, failures: state.failures, failure: "cooldown" };
     const attempt = await summarizeAttempt(inputs);
     if (attempt.status === "no-cut") return { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
     if (attempt.status === "failed") {

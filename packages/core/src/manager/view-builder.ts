@@ -4,7 +4,8 @@ import type { Estimator } from "../estimate.js";
 import type { MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
-import type { ContextView, PinPredicate } from "../view/types.js";
+import { resolveViewOptions } from "../view/options.js";
+import type { ContextView, PinPredicate, ViewOptions } from "../view/types.js";
 import type { ContextRequest, ContextSettings } from "./types.js";
 
 /** Builds the views of one request, with or without a summary in front. */
@@ -16,6 +17,10 @@ export interface RequestViews {
   build(offset: number, text: string | null, evidence: BaseMessage | null): ContextView;
   /** The indices (in the request's messages) the `pin` predicate chose for the last view built, ascending. */
   predicatePins(): number[];
+  /** The view options these views are built with, as a view record keeps them. */
+  readonly options: Required<ViewOptions>;
+  /** The same views with some settings changed. */
+  with(changed: ContextSettings): RequestViews;
 }
 
 /**
@@ -40,6 +45,8 @@ export function requestViews(inputs: {
   const { settings, messages, lead, budget, estimator, request, pin } = inputs;
   let chosen: number[] = [];
   return {
+    options: resolveViewOptions(settings),
+    with: (changed) => requestViews({ ...inputs, settings: { ...settings, ...changed } }),
     build(offset, text, evidence) {
       const picked: number[] = [];
       chosen = picked;
