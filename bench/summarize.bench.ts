@@ -11,7 +11,8 @@ import { chatModelSummarizer, createContextManager, createEstimator, InMemoryCon
 import { ScriptedChatModel } from "../examples/finance-agent/scripted-model";
 import { userRequest } from "../examples/finance-agent/script";
 import { TOOLS } from "../examples/finance-agent/tools";
-import { cacheSeries, promptBlocks, type CacheModel } from "../eval/cache";
+import { cacheSeries, promptBlocks, type CacheModel, type PromptBlock } from "../eval/cache";
+import { BREAK_CAUSES, prefixBreaks, resentByCause, type BreakCause } from "../eval/prefix-breaks";
 import { table } from "./fixtures";
 
 const TURNS = 200;
@@ -37,9 +38,8 @@ class RecordingSummarizerModel extends BaseChatModel {
  * Share of the prompt tokens (tool schemas and view) a provider's prefix cache would
  * serve over the run, with the cache models of `pnpm eval` (eval/cache.ts).
  */
-function prefixReuse(views: BaseMessage[][], model: CacheModel): number {
-  const toolTokens = estimator.estimateTools(TOOLS);
-  const series = cacheSeries(views.map((v) => promptBlocks(v, toolTokens, estimator)), model, estimator);
+function prefixReuse(prompts: PromptBlock[][], model: CacheModel): number {
+  const series = cacheSeries(prompts, model, estimator);
   const prompt = series.reduce((a, c) => a + c.prompt, 0);
   return prompt === 0 ? 0 : series.reduce((a, c) => a + c.cached, 0) / prompt;
 }
@@ -53,6 +53,8 @@ interface Outcome {
   anthropicReuse: number;
   maxView: number;
   overBudget: number;
+  /** Share of the prompt tokens re-sent after the prefix moved, by what moved it (eval/prefix-breaks.ts). */
+  resent: Map<BreakCause, number>;
 }
 
 /** Share of the user requests that left the model's view and that some summarizer input contained. */
@@ -64,15 +66,20 @@ function seenShare(inputs: string[], summarized: number[]): number {
 
 function measure(name: string, views: BaseMessage[][], summarizer: RecordingSummarizerModel, summarizedRequests: number[]): Outcome {
   const sizes = views.map((v) => estimator.estimateMessages(v));
+  const toolTokens = estimator.estimateTools(TOOLS);
+  const prompts = views.map((v) => promptBlocks(v, toolTokens, estimator));
+  const promptTokens = prompts.flat().reduce((sum, b) => sum + b.tokens, 0);
+  const resent = new Map([...resentByCause(prefixBreaks(prompts, estimator))].map(([cause, tokens]) => [cause, tokens / promptTokens]));
   return {
     name,
     calls: summarizer.inputs.length,
     summarizerTokens: summarizer.inputs.reduce((sum, text) => sum + estimator.estimateText(text), 0),
     prefixSeen: seenShare(summarizer.inputs, summarizedRequests),
-    reuse: prefixReuse(views, "openai"),
-    anthropicReuse: prefixReuse(views, "anthropic"),
+    reuse: prefixReuse(prompts, "openai"),
+    anthropicReuse: prefixReuse(prompts, "anthropic"),
     maxView: Math.max(...sizes),
     overBudget: sizes.filter((s) => s > TRIGGER).length,
+    resent,
   };
 }
 
@@ -152,6 +159,9 @@ async function main(): Promise<void> {
       })),
     ),
   );
+  console.log("re-sent after the prefix moved, share of the prompt tokens by cause (OpenAI cache; eval/prefix-breaks.ts):");
+  const causes = BREAK_CAUSES.filter((cause) => [ours, theirs].some((o) => (o.resent.get(cause) ?? 0) !== 0));
+  console.log(table([ours, theirs].map((o) => ({ system: o.name, ...Object.fromEntries(causes.map((cause) => [cause, `${((o.resent.get(cause) ?? 0) * 100).toFixed(1)}%`])) }))));
 }
 
 void main();
