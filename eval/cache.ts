@@ -172,8 +172,8 @@ export function anthropicCache(previous: readonly PromptBlock[] | undefined, nex
 /**
  * Each call's new tokens: blocks that show what no earlier call of the conversation
  * showed (a new message, a new summary; a result shown before in another form is not
- * new; a block that extends the one the previous call showed in its place is new only
- * past their common text). No cache can serve them, so `1 − new / prompt` over the conversation is the
+ * new; a block that extends the one the previous call showed in its place, or is the
+ * first to differ from it, is new only past their common text). No cache can serve them, so `1 − new / prompt` over the conversation is the
  * most a system's views could be served if they never moved their prefix; the rest of
  * what is not cached was shown before and re-sent after a prefix moved.
  *
@@ -186,12 +186,16 @@ export function newTokens(prompts: readonly (readonly PromptBlock[])[], estimato
   const shown = new Set<string>();
   return prompts.map((blocks, i) => {
     let fresh = 0;
+    const previous = prompts[i - 1];
+    // The first block that differs from the previous call's: a cache serves the text it
+    // shares with the block it replaces, so that text is never new.
+    const first = previous ? sameBlocks(previous, blocks) : -1;
     blocks.forEach((block, j) => {
       if (shown.has(block.shows)) return;
       // A block that extends the one the previous call showed in its place (a summary
       // that grew by a part) is new only past the text they share.
-      const before = prompts[i - 1]?.[j];
-      fresh += before && extendsBlock(before, block) ? block.tokens - sharedTextTokens(before, block, estimator) : block.tokens;
+      const before = previous?.[j];
+      fresh += before && (j === first || extendsBlock(before, block)) ? block.tokens - sharedTextTokens(before, block, estimator) : block.tokens;
     });
     for (const block of blocks) shown.add(block.shows);
     return fresh;

@@ -15,7 +15,7 @@ import { ProgressBar } from "./progress.js";
 import { renderHtml } from "./report-html.js";
 import { STRATEGIES } from "./strategies/index.js";
 import { PRICE_PRESETS, type CacheModel, type Prices } from "./cache.js";
-import { cacheRows, comparisonRows, detailRows, estimateTargetLines, markdownTable, pinningRows, priceRows, terminalTable, tokenizerRows } from "./tables.js";
+import { cacheRows, comparisonRows, detailRows, estimateTargetLines, markdownTable, pinningRows, priceRows, resentRows, terminalTable, tokenizerRows } from "./tables.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -59,6 +59,8 @@ async function main(): Promise<void> {
   console.log(terminalTable(detailRows(report)));
   console.log("\nPrompt cache and cost per conversation (estimated tokens; cache models and prices in docs/evaluation.md):\n");
   console.log(terminalTable(cacheRows(report)));
+  console.log("\nRe-sent after the prefix moved, by what moved it (share of each system's prompt tokens over all fixtures; OpenAI-style cache):\n");
+  console.log(terminalTable(resentRows(report)));
   console.log("\nPrice lists (check them before quoting a cost):\n");
   console.log(terminalTable(priceRows(report)));
   console.log("\nPinned context (contextview buildContext, defaults against pinOpeningRequest: false, pinnedBudget: 0):\n");
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
     console.log(`\n${estimateTargetLines(report.tokenizer).join("\n")}`);
   }
   if (values.markdown) {
-    console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}\n\n${markdownTable(cacheRows(report))}\n\n${markdownTable(priceRows(report))}\n\n${markdownTable(pinningRows(pinning))}`);
+    console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}\n\n${markdownTable(cacheRows(report))}\n\n${markdownTable(resentRows(report))}\n\n${markdownTable(priceRows(report))}\n\n${markdownTable(pinningRows(pinning))}`);
     if (report.tokenizer) console.log(`\n${markdownTable(tokenizerRows(report.tokenizer))}`);
   }
   console.log(`\nReport: ${join(out, "index.html")}\nJSON:   ${join(out, "results.json")}`);

@@ -1,6 +1,6 @@
 import type { EvaluationResult } from "./run.js";
 import type { CacheModel } from "./cache.js";
-import { cacheRows, comparisonRows, detailRows, priceRows, tokenizerRows } from "./tables.js";
+import { cacheRows, comparisonRows, detailRows, priceRows, resentRows, tokenizerRows } from "./tables.js";
 import type { TokenizerReport } from "./tokenizer-check.js";
 
 const COLORS = ["#1f6feb", "#0a8a5f", "#d97706", "#b42318", "#7c3aed", "#6b7280", "#0e7490"];
@@ -155,7 +155,7 @@ ${htmlTable(comparisonRows(result))}
 <h2>Required-fact retention</h2>${legend(systems)}${retentionChart(result)}
 <h2>Tokens per model call against the limit</h2>${legend(systems)}${fixtures}
 <h2>Per fixture</h2>${htmlTable(detailRows(result))}
-<h2>Prompt cache and cost</h2><p>The share of each call's prompt tokens a provider's prefix cache would serve given the previous call's prompt (OpenAI-style: longest common prefix, from 1,024 tokens in 128-token steps; Anthropic-style: up to a breakpoint the previous call wrote, the request-level breakpoint on the last block given to every system), and the cost of the whole conversation at each price list. Estimated tokens; see docs/evaluation.md.</p>${htmlTable(cacheRows(result))}<h3>Price lists</h3><p>Check them before quoting a cost.</p>${htmlTable(priceRows(result))}
+<h2>Prompt cache and cost</h2><p>The share of each call's prompt tokens a provider's prefix cache would serve given the previous call's prompt (OpenAI-style: longest common prefix, from 1,024 tokens in 128-token steps; Anthropic-style: up to a breakpoint the previous call wrote, the request-level breakpoint on the last block given to every system), and the cost of the whole conversation at each price list. Estimated tokens; see docs/evaluation.md.</p>${htmlTable(cacheRows(result))}<h3>Re-sent after the prefix moved, by cause</h3><p>What was shown before and not served after the prefix moved in front of it (OpenAI-style cache), by what moved it, as shares of each system's prompt tokens over all fixtures; <code>eval/trace-cache.ts</code> lists the breaks call by call.</p>${htmlTable(resentRows(result))}<h3>Price lists</h3><p>Check them before quoting a cost.</p>${htmlTable(priceRows(result))}
 <h2>Cached and uncached tokens per model call</h2>${caches}
 <h2>Facts</h2><p>A fact is kept when its exact text appears whole in the text of the last model call's view (message text and tool-call arguments).</p>${factMatrix(result)}
 ${tokenizerSection}

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { createEstimator, resolveBudget } from "@contextview/core";
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { brokenExchanges, clearedCurrentResults, factsKept, orderViolations, quantile, requestKept } from "./metrics.js";
-import { CACHE_MODELS, cacheSeries, conversationCost, newTokens, PRICE_PRESETS, promptBlocks, type CacheModel, type CallCache, type Prices } from "./cache.js";
+import { CACHE_MODELS, cacheSeries, conversationCost, newTokens, PRICE_PRESETS, promptBlocks, type CacheModel, type CallCache, type Prices, type PromptBlock } from "./cache.js";
+import { prefixBreaks, resentByCause, type BreakCause } from "./prefix-breaks.js";
 import { answersOf, callPoints } from "./replay.js";
 import type { Fixture, LoadedFixture, RequiredFact, Strategy, StrategyRun } from "./types.js";
 
@@ -41,6 +42,8 @@ export interface SystemResult {
   summarizerTokens: { input: number; output: number };
   /** What a prefix cache serves, per cache model (see eval/cache.ts); `null` where no call was made. */
   cache: Record<CacheModel, CacheUse>;
+  /** Tokens re-sent after the prefix moved (OpenAI-style cache), by what moved it (see eval/prefix-breaks.ts). */
+  resentByCause: Record<BreakCause, number>;
   /** The whole conversation's cost at each price list, in US dollars (calls made only). */
   cost: { prices: string; model: CacheModel; dollars: number }[];
   error?: string;
@@ -162,8 +165,7 @@ function checkFacts(fixture: Fixture, loaded: LoadedFixture): void {
 }
 
 /** Each cache model's use over the calls made, padded with `null` for calls that never happened. */
-function cacheUse(run: StrategyRun, expected: number, toolTokens: number): Record<CacheModel, CacheUse> {
-  const prompts = run.calls.map((call) => promptBlocks(call.view, toolTokens, estimator));
+function cacheUse(prompts: PromptBlock[][], expected: number): Record<CacheModel, CacheUse> {
   const out = {} as Record<CacheModel, CacheUse>;
   const freshPerCall = newTokens(prompts, estimator);
   const fresh = freshPerCall.reduce((a, b) => a + b, 0);
@@ -202,7 +204,8 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
   }
   const within = tokens.filter((t) => t <= shared.limit).length;
   const times = run.contextMs;
-  const cache = cacheUse(run, points.length, shared.toolTokens);
+  const prompts = run.calls.map((call) => promptBlocks(call.view, shared.toolTokens, estimator));
+  const cache = cacheUse(prompts, points.length);
   const output = estimator.estimateMessages(answersOf(loaded.messages).slice(0, made));
   return {
     fixture: fixture.name,
@@ -230,6 +233,7 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
     summarizerCalls: run.summarizerCalls,
     summarizerTokens: run.summarizerTokens ?? { input: 0, output: 0 },
     cache,
+    resentByCause: Object.fromEntries(resentByCause(prefixBreaks(prompts, estimator))) as Record<BreakCause, number>,
     cost: shared.prices.map((p) => ({ prices: p.name, model: p.model, dollars: conversationCost(cache[p.model].perCall.filter((c): c is CallCache => c !== null), output, p, run.summarizerTokens) })),
     ...(run.error === undefined ? {} : { error: run.error }),
   };

@@ -1,4 +1,5 @@
 import type { CacheUse, EvaluationResult, SystemResult } from "./run.js";
+import { BREAK_CAUSES } from "./prefix-breaks.js";
 import type { PinningCost } from "./pinning-cost.js";
 import type { TokenizerReport } from "./tokenizer-check.js";
 
@@ -79,6 +80,22 @@ function uncachedSplit(use: CacheUse): string {
   if (use.prompt === 0) return "–";
   const fresh = Math.min(use.fresh, use.prompt - use.cached);
   return `${pct(fresh / use.prompt)} / ${pct((use.prompt - use.cached - fresh) / use.prompt)}`;
+}
+
+/**
+ * One row per system over all fixtures: what it re-sent after its prefix moved
+ * (OpenAI-style cache), by what moved it (see eval/prefix-breaks.ts), as shares of
+ * its prompt tokens; causes no system hit are left out.
+ */
+export function resentRows(result: EvaluationResult): Row[] {
+  const causes = BREAK_CAUSES.filter((cause) => result.results.some((r) => r.resentByCause[cause] !== 0));
+  return result.systems.map(({ name }) => {
+    const runs = result.results.filter((r) => r.system === name);
+    const prompt = runs.reduce((sum, r) => sum + r.cache.openai.prompt, 0);
+    const share = (tokens: number) => (prompt === 0 ? "–" : pct(tokens / prompt));
+    const total = runs.reduce((sum, r) => sum + r.cache.openai.prompt - r.cache.openai.cached - Math.min(r.cache.openai.fresh, r.cache.openai.prompt - r.cache.openai.cached), 0);
+    return { system: name, "re-sent": share(total), ...Object.fromEntries(causes.map((cause) => [cause, share(runs.reduce((sum, r) => sum + r.resentByCause[cause], 0))])) };
+  });
 }
 
 /** The price lists, with their date and source. */

@@ -80,7 +80,7 @@ describe("new tokens: what no cache can serve", () => {
     const call = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "search", args: {} }] });
     const whole = new ToolMessage({ tool_call_id: "c1", content: "0".repeat(2999) });
     const compacted = new ToolMessage({ tool_call_id: "c1", content: "[compacted: 3 rows]" });
-    const summary = sized(150, "s");
+    const summary = new AIMessage(`Summary of the earlier part: ${"the user asked about spending by month. ".repeat(12)}`);
     const prompts = [
       promptBlocks([request], 40),
       promptBlocks([request, call, whole], 40),
@@ -90,7 +90,7 @@ describe("new tokens: what no cache can serve", () => {
     const fresh = newTokens(prompts);
     expect(fresh[0]).toBe(40 + 200);
     expect(fresh[1]).toBe(estimator.estimateMessage(call) + estimator.estimateMessage(whole));
-    expect(fresh[2]).toBe(150);
+    expect(fresh[2]).toBe(estimator.estimateMessage(summary));
     // What the OpenAI model did not serve on the third call is the new summary plus what was re-sent.
     const third = openAiCache(prompts[1], prompts[2]!);
     expect(third.prompt - third.cached).toBeGreaterThan(fresh[2]!);
@@ -106,6 +106,22 @@ describe("new tokens: what no cache can serve", () => {
     expect(fresh[1]).toBeLessThanOrEqual(100 + part + 4);
     // A different message in the same place shares too little to count as an extension.
     expect(newTokens([prompts[0]!, promptBlocks([sized(600, "x"), sized(100, "r")], 0)])[1]).toBe(700);
+  });
+
+  it("never counts as new the text a cache serves inside the first block that differs", () => {
+    // A summary and evidence in one message: the summary grew, the evidence after it changed.
+    const message = (summary: string, evidence: string) => new AIMessage(`${summary}\n\n{"evidence":"${evidence}"}`);
+    const old = `Summary: ${"the user tracks spending by month. ".repeat(120)}`;
+    const prompts = [
+      promptBlocks([sized(300, "s"), message(old, "a".repeat(900)), sized(50, "q")], 0),
+      promptBlocks([sized(300, "s"), message(`${old} Later the user moved to EUR.`, "b".repeat(900)), sized(50, "r")], 0),
+    ];
+    const fresh = newTokens(prompts);
+    const cache = openAiCache(prompts[0], prompts[1]!);
+    // The cache reads into the grown message; those tokens are served, so not new.
+    expect(cache.cached).toBeGreaterThan(300 + estimator.estimateText(old) - 128 - 4);
+    expect(fresh[1]).toBeLessThanOrEqual(cache.prompt - cache.cached);
+    expect(fresh[1]).toBeGreaterThanOrEqual(50 + estimator.estimateText("b".repeat(900)));
   });
 });
 
