@@ -12,6 +12,7 @@ export { SETTINGS_SPEC, checkSetting, settingExpectation, type SettingName, type
 export { retryOnOverflow, streamRetryOnOverflow, type OverflowRetrySteps } from "./manager/overflow-retry.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
 export { countCacheBreakpoints, markCacheBreakpoints } from "./view/cache-breakpoints.js";
+export { EVERY_TOOL_RESULT } from "./view/options.js";
 export { IMAGE_PLACEHOLDER } from "./view/older.js";
 export { PIN_FIELD } from "./view/pin-message.js";
 export { OPENING_REQUEST_LABEL, PINNED_LABEL } from "./view/pinned.js";

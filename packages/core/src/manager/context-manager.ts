@@ -18,6 +18,7 @@ import { retryOnOverflow } from "./overflow-retry.js";
 import { heldEvidenceOutlived, ShownEvidence } from "./shown-evidence.js";
 import { stateAfterFailure, stateAfterSummary, summarizeAttempt, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
 import { requestViews } from "./view-builder.js";
+import { EVERY_TOOL_RESULT } from "../view/options.js";
 import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView, ViewBuildInputs } from "./types.js";
 
 /** What the summarize step did for one view. */
@@ -37,13 +38,6 @@ function checkProfile(profile: ModelLimits | undefined, field: string): ModelLim
   if (profile !== undefined && (profile === null || typeof profile !== "object")) throw invalidOption(field, "a model profile object (`model.profile`)", profile);
   return profile;
 }
-
-/**
- * `keepRecentToolResults` while a summarizer is on and the setting is not given: no
- * older result is cleared. Each clear step would move the prompt's prefix once more;
- * the summary step moves it anyway, and takes the results with their turns.
- */
-const KEEP_EVERY_RESULT = Number.MAX_SAFE_INTEGER;
 
 /** Settings a request may override, besides `budget` (which `resolveBudget` checks). */
 const REQUEST_SETTINGS = settingNames((spec) => spec.scope === "request" && spec.group !== "budget");
@@ -115,9 +109,11 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
     const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin });
     // While summarizing, older results wait for their summary instead of being cleared in
-    // steps — not while the summarizer cools down: no summary would come.
+    // steps — not while the summarizer cools down: no summary would come. Each clear step
+    // would move the prompt's prefix once more; the summary step moves it anyway, and
+    // takes the results with their turns.
     const waiting = settings.keepRecentToolResults === undefined && summarizer !== null && settings.summarize !== false && !coolingDown(state);
-    const waitingViews = waiting ? views.with({ keepRecentToolResults: KEEP_EVERY_RESULT }) : views;
+    const waitingViews = waiting ? views.with({ keepRecentToolResults: EVERY_TOOL_RESULT }) : views;
     return { key, settings, sources, state, storeError: failed, ratio, limit, trigger, messages, lead, summary, cacheHit, views, waitingViews };
   };
 

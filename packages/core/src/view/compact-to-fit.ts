@@ -4,9 +4,10 @@ import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
-import { fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
+import { fitCurrentTurn, inOlderForm, type CurrentTurnFit } from "./current-turn-room.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { keptInTurn, type ClearStepState } from "./clear-step.js";
+import { EVERY_TOOL_RESULT } from "./options.js";
 import type { ViewOptions } from "./types.js";
 
 /** Room left per tool result for its message framing (overhead, name, tool_call_id). */
@@ -132,7 +133,9 @@ export interface CompactedToFit {
  * Compact to fit: stage 4 of {@link buildContext}. Nothing is compacted while the
  * whole history fits. Otherwise the current turn's results share the room left
  * after the fixed part, the request and the calls, in proportion to their size,
- * and are never cleared (see {@link fitCurrentTurn}); then micro-compaction runs
+ * and are never cleared (see {@link fitCurrentTurn}); results that would fit
+ * whole may take the form they keep once their turn ends when that keeps older
+ * turns in the view (see {@link keepOlderTurnsInPlace}); then micro-compaction runs
  * on older turns as they are reached. Throws a {@link ContextBudgetError} when the
  * fixed part and the current turn do not fit the limit.
  *
@@ -151,6 +154,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     let fitted = fitCurrentTurn(current, room, input.estimator);
     compactor.countCurrentTurn(current.toolResults, fitted);
     fitted = leaveRoomForHistory(input, room, fitted);
+    fitted = keepOlderTurnsInPlace(input, room, fitted);
     current = fitted.turn;
   }
   if (fixed.tokens + current.tokens > limit) {
@@ -186,6 +190,26 @@ function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: Cur
   if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return fitted;
   compactor.recount(fitted, again);
   return again;
+}
+
+/**
+ * Current results that fit whole but would push older turns out of the view are
+ * shown in the form they keep once their turn ends — compacted to
+ * `maxToolResultTokens`, as micro-compaction will show them — when that keeps more
+ * older turns. Shown whole, they would hold that room for this call only: on the
+ * next call they are compacted anyway, the dropped turns come back, and the head of
+ * the view moves twice (a provider's prefix cache is lost both times). Not while
+ * older results wait for their summary ({@link EVERY_TOOL_RESULT}): a context
+ * manager summarizes the turns the view drops, and they do not come back.
+ */
+function keepOlderTurnsInPlace(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit {
+  const { older, headTokens, options, estimator } = input;
+  if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return fitted;
+  const olderForm = inOlderForm(fitted.turn, options.maxToolResultTokens, estimator);
+  if (olderForm.compacted === 0) return fitted;
+  if (older.fitting(room - olderForm.turn.tokens - headTokens).fit <= older.fitting(room - fitted.turn.tokens - headTokens).fit) return fitted;
+  input.compactor.recount(fitted, olderForm);
+  return olderForm;
 }
 
 /** Most of the room the history (summary and older turns) keeps beside large current results. */

@@ -20,6 +20,19 @@ export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.free
 );
 
 /**
+ * The `keepRecentToolResults` of a context manager's views while older results wait
+ * for their summary: every result is kept, and the turns the view drops are
+ * summarized rather than brought back on a later call (so, for one, a current
+ * result is not compacted early to keep older turns in place).
+ *
+ * @example
+ * ```ts
+ * views.with({ keepRecentToolResults: EVERY_TOOL_RESULT });
+ * ```
+ */
+export const EVERY_TOOL_RESULT = Number.MAX_SAFE_INTEGER;
+
+/**
  * Validate view options once and fill in defaults. Throws `INVALID_OPTION` naming the field.
  *
  * @example

@@ -1,4 +1,5 @@
 import { compactionMarkerOf, type ManagedReport } from "@contextview/core";
+import { EVERY_TOOL_RESULT } from "@contextview/core/internal";
 import type { InspectedCall } from "../inspect-thread.js";
 import { budgetBar, budgetLegend } from "./budget-bar.js";
 import { evidenceEntries } from "./evidence.js";
@@ -76,7 +77,7 @@ function options(call: InspectedCall): Markup {
   const { budget, view, estimator } = call.record.options;
   const pairs = [...Object.entries(budget), ...Object.entries(view), ["estimator", estimator]] as [string, unknown][];
   // A manager that summarizes keeps every older result (the largest safe integer) until its summary.
-  const shown = (k: string, v: unknown) => (k === "keepRecentToolResults" && v === Number.MAX_SAFE_INTEGER ? "all (they wait for the summary)" : String(v));
+  const shown = (k: string, v: unknown) => (k === "keepRecentToolResults" && v === EVERY_TOOL_RESULT ? "all (they wait for the summary)" : String(v));
   return html`<details class="options"><summary>Resolved options</summary><dl class="facts small">${pairs.map(([k, v]) => fact(k, shown(k, v)))}</dl></details>`;
 }
 

@@ -1,0 +1,66 @@
+// A large current result that would push older turns out of the view is shown in the
+// form it keeps once its turn ends, when that keeps the older turns in place: the head
+// of the view then moves neither on this call nor on the next.
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { buildContext, createEstimator } from "@contextview/core";
+import { EVERY_TOOL_RESULT } from "@contextview/core/internal";
+
+const estimator = createEstimator();
+
+/** A search result of `rows` transaction rows, as JSON. */
+function rowsResult(id: string, rows: number): ToolMessage {
+  const items = Array.from({ length: rows }, (_, i) => ({ id: `tx-${id}-${i}`, date: `2026-0${1 + (i % 9)}-1${i % 10}`, amount: 10 + i * 1.25, merchant: `Shop ${i % 17}`, category: "groceries" }));
+  return new ToolMessage({ id: `t-${id}`, tool_call_id: `call-${id}`, name: "search", content: JSON.stringify({ query: id, count: rows, total: rows * 11, items }) });
+}
+
+function turn(i: number, rows: number): BaseMessage[] {
+  return [
+    new HumanMessage({ id: `h${i}`, content: `Turn ${i}: what did I spend on groceries in week ${i}?` }),
+    new AIMessage({ id: `a${i}`, content: "", tool_calls: [{ id: `call-${i}`, name: "search", args: { week: i }, type: "tool_call" }] }),
+    rowsResult(String(i), rows),
+    new AIMessage({ id: `f${i}`, content: `You spent ${i * 3}.50 in week ${i}.` }),
+  ];
+}
+
+const older = [0, 1, 2, 3, 4, 5].flatMap((i) => turn(i, 8));
+const current = turn(6, 120).slice(0, 3);
+const next = [...older, ...current, new AIMessage({ id: "f6", content: "You spent 80.50." }), new HumanMessage({ id: "h7", content: "And in total?" })];
+
+const resultText = (messages: BaseMessage[]) => String(messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === "call-6")?.content);
+const budget = { promptBudget: 5500 };
+const compacted = (text: string) => text.includes('"$compacted"');
+
+describe("a large current result in the form it keeps", () => {
+  it("is compacted now, as it will be once its turn ends, when that keeps the older turns in place", () => {
+    const now = buildContext({ messages: [...older, ...current], budget });
+    const later = buildContext({ messages: next, budget });
+    // Every older turn stays, on this call and the next.
+    for (const view of [now, later]) expect(view.report.turns.dropped).toBe(0);
+    // The result has one form on both calls, at most maxToolResultTokens.
+    expect(resultText(now.messages)).toBe(resultText(later.messages));
+    expect(estimator.estimateText(resultText(now.messages))).toBeLessThanOrEqual(2000);
+    expect(now.report.toolResults.compacted).toBeGreaterThanOrEqual(1);
+    // So the next call's prompt starts with this call's whole prompt.
+    const text = JSON.stringify(now.messages.map((m) => [m.type, m.content]));
+    expect(JSON.stringify(later.messages.map((m) => [m.type, m.content])).startsWith(text.slice(0, -1))).toBe(true);
+  });
+
+  it("is shown whole when older results wait for their summary: a context manager summarizes the turns it drops", () => {
+    const now = buildContext({ messages: [...older, ...current], budget, keepRecentToolResults: EVERY_TOOL_RESULT });
+    expect(compacted(resultText(now.messages))).toBe(false);
+    expect(now.report.turns.dropped).toBeGreaterThan(0);
+  });
+
+  it("is shown whole when that form would keep no more older turns", () => {
+    // Room for the whole result and every older turn: nothing to win.
+    const roomy = buildContext({ messages: [...older, ...current], budget: { promptBudget: 9000 } });
+    expect(compacted(resultText(roomy.messages))).toBe(false);
+    expect(roomy.report.turns.dropped).toBe(0);
+    // A result just over maxToolResultTokens: compacting it frees less than an older turn needs.
+    const slightly = [...older, ...turn(6, 62).slice(0, 3)];
+    expect(estimator.estimateMessage(slightly.at(-1)!)).toBeGreaterThan(2000);
+    const view = buildContext({ messages: slightly, budget: { promptBudget: 3000 }, excerptBudget: 0 });
+    expect(view.report.turns.dropped).toBeGreaterThan(0);
+    expect(compacted(resultText(view.messages))).toBe(false);
+  });
+});
