@@ -1,4 +1,6 @@
+import { ToolMessage } from "@langchain/core/messages";
 import { microCompact } from "../compact/index.js";
+import { splitContent } from "../compact/compact-tool-result.js";
 import { ContextBudgetError } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
@@ -205,11 +207,21 @@ function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: Cur
 function keepOlderTurnsInPlace(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit {
   const { older, headTokens, options, estimator } = input;
   if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return fitted;
+  const whole = older.fitting(room - fitted.turn.tokens - headTokens);
+  // The most the older form could free: every result over the limit cut to it.
+  const most = overLimitTokens(fitted.turn, options.maxToolResultTokens, estimator);
+  if (whole.all || most === 0 || older.fitting(room - fitted.turn.tokens + most - headTokens).fit <= whole.fit) return fitted;
   const olderForm = inOlderForm(fitted.turn, options.maxToolResultTokens, estimator);
-  if (olderForm.compacted === 0) return fitted;
-  if (older.fitting(room - olderForm.turn.tokens - headTokens).fit <= older.fitting(room - fitted.turn.tokens - headTokens).fit) return fitted;
+  if (olderForm.compacted === 0 || older.fitting(room - olderForm.turn.tokens - headTokens).fit <= whole.fit) return fitted;
   input.compactor.recount(fitted, olderForm);
   return olderForm;
+}
+
+/** Tokens of the turn's tool results past `limit` each: what compacting them to it frees at most. */
+function overLimitTokens(turn: PreparedTurn, limit: number, estimator: Estimator): number {
+  let over = 0;
+  for (const message of turn.messages) if (ToolMessage.isInstance(message)) over += Math.max(0, estimator.estimateText(splitContent(message.content).text) - limit);
+  return over;
 }
 
 /** Most of the room the history (summary and older turns) keeps beside large current results. */
