@@ -45,29 +45,19 @@ export interface ChosenOlderTurns {
  */
 export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
   const { walk, older, options, estimator } = input;
-  let head = input.summaryHead;
-  let headTokens = estimator.estimateMessages(head);
-  const summaryIncluded = head.length > 0 && headTokens <= input.room;
-  if (!summaryIncluded) {
-    head = [];
-    headTokens = 0;
-  }
-  const avail = input.room - headTokens;
-  const fit = older.compacting ? older.fitting(avail) : input.fit;
-  if (fit.all) return { kept: fit.fit, head, headTokens, summaryIncluded, excerptCount: 0 };
-
-  // Older turns must go. Without a summary, keep room for excerpts of them.
-  const labelTokens = estimator.estimateMessage(labelMessage(HISTORY_LABEL));
-  const reserve = summaryIncluded || options.excerptBudget === 0 ? 0 : Math.min(options.excerptBudget + labelTokens, avail);
-  const room = avail - reserve;
-  const kept = chooseKept(older.prepared, reserve > 0 ? older.fitting(room).fit : fit.fit, room, options.dropStep);
+  const summaryTokens = input.summaryHead.length > 0 ? estimator.estimateMessages(input.summaryHead) : 0;
+  const count = countKept(older, input.room, summaryTokens, options, estimator, input.fit);
+  const { kept, summaryIncluded } = count;
+  let head = summaryIncluded ? input.summaryHead : [];
+  let headTokens = count.headTokens;
   let excerptCount = 0;
-  if (reserve > 0) {
+  if (count.reserve > 0) {
     const dropped = (k: number) => {
       const start = walk.olderTurnStart(kept + k);
       return start === undefined ? undefined : { start, end: walk.olderTurnEnd(kept + k) };
     };
-    const excerpts = dropTurnExcerpts(walk.source, (i) => walk.kind(i), dropped, reserve - labelTokens, estimator);
+    const labelTokens = estimator.estimateMessage(labelMessage(HISTORY_LABEL));
+    const excerpts = dropTurnExcerpts(walk.source, (i) => walk.kind(i), dropped, count.reserve - labelTokens, estimator);
     if (excerpts.message) {
       head = [labelMessage(HISTORY_LABEL), excerpts.message];
       headTokens = estimator.estimateMessages(head);
@@ -75,4 +65,41 @@ export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
     }
   }
   return { kept, head, headTokens, summaryIncluded, excerptCount };
+}
+
+/** How many older turns {@link chooseOlderTurns} keeps, and the room it sets aside. */
+export interface KeptCount {
+  /** Newest older turns kept. */
+  kept: number;
+  /** Every older turn is kept. */
+  all: boolean;
+  summaryIncluded: boolean;
+  /** Tokens of the summary head when it is included, else 0. */
+  headTokens: number;
+  /** Room kept for excerpts of dropped turns (with their label); 0 when none go or a summary is shown. */
+  reserve: number;
+}
+
+/**
+ * The count of {@link chooseOlderTurns} without building the head: the summary when
+ * it fits `room`, then the newest whole turns on a stable anchor, beside room for
+ * excerpts when turns must go and no summary is shown. `fit` (older turns that fit
+ * before compaction) is used only while nothing is compacted.
+ *
+ * @example
+ * ```ts
+ * const { kept } = countKept(older, limit - fixed.tokens - current.tokens, summaryTokens, options, estimator);
+ * ```
+ */
+export function countKept(older: OlderTurns, room: number, summaryTokens: number, options: ChooseOlderInput["options"], estimator: Estimator, fit?: OlderFit): KeptCount {
+  const summaryIncluded = summaryTokens > 0 && summaryTokens <= room;
+  const headTokens = summaryIncluded ? summaryTokens : 0;
+  const avail = room - headTokens;
+  const fitted = older.compacting || fit === undefined ? older.fitting(avail) : fit;
+  if (fitted.all) return { kept: fitted.fit, all: true, summaryIncluded, headTokens, reserve: 0 };
+  // Older turns must go. Without a summary, keep room for excerpts of them.
+  const labelTokens = estimator.estimateMessage(labelMessage(HISTORY_LABEL));
+  const reserve = summaryIncluded || options.excerptBudget === 0 ? 0 : Math.min(options.excerptBudget + labelTokens, avail);
+  const left = avail - reserve;
+  return { kept: chooseKept(older.prepared, reserve > 0 ? older.fitting(left).fit : fitted.fit, left, options.dropStep), all: false, summaryIncluded, headTokens, reserve };
 }

@@ -1,15 +1,13 @@
-import { ToolMessage } from "@langchain/core/messages";
 import { microCompact } from "../compact/index.js";
-import { splitContent } from "../compact/compact-tool-result.js";
 import { ContextBudgetError } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
-import { fitCurrentTurn, inOlderForm, type CurrentTurnFit } from "./current-turn-room.js";
+import { fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
+import { keepOlderTurnsInPlace } from "./older-form.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { keptInTurn, type ClearStepState } from "./clear-step.js";
-import { EVERY_TOOL_RESULT } from "./options.js";
 import type { ViewOptions } from "./types.js";
 
 /** Room left per tool result for its message framing (overhead, name, tool_call_id). */
@@ -20,7 +18,7 @@ const PREVIOUS_TURN_SHARE = 0.15;
 /** Most of the current turn's room a summary (durable evidence) may keep when the current results would take it all. */
 const SUMMARY_SHARE = 0.25;
 
-type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget">;
+type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep">;
 
 interface CompactorState {
   results: ClearStepState;
@@ -156,7 +154,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     let fitted = fitCurrentTurn(current, room, input.estimator);
     compactor.countCurrentTurn(current.toolResults, fitted);
     fitted = leaveRoomForHistory(input, room, fitted);
-    fitted = keepOlderTurnsInPlace(input, room, fitted);
+    fitted = keepOlderTurnsInPlace({ older, compactor, room, headTokens, options: input.options, estimator: input.estimator }, fitted);
     current = fitted.turn;
   }
   if (fixed.tokens + current.tokens > limit) {
@@ -192,36 +190,6 @@ function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: Cur
   if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return fitted;
   compactor.recount(fitted, again);
   return again;
-}
-
-/**
- * Current results that fit whole but would push older turns out of the view are
- * shown in the form they keep once their turn ends — compacted to
- * `maxToolResultTokens`, as micro-compaction will show them — when that keeps more
- * older turns. Shown whole, they would hold that room for this call only: on the
- * next call they are compacted anyway, the dropped turns come back, and the head of
- * the view moves twice (a provider's prefix cache is lost both times). Not while
- * older results wait for their summary ({@link EVERY_TOOL_RESULT}): a context
- * manager summarizes the turns the view drops, and they do not come back.
- */
-function keepOlderTurnsInPlace(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit {
-  const { older, headTokens, options, estimator } = input;
-  if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return fitted;
-  const whole = older.fitting(room - fitted.turn.tokens - headTokens);
-  // The most the older form could free: every result over the limit cut to it.
-  const most = overLimitTokens(fitted.turn, options.maxToolResultTokens, estimator);
-  if (whole.all || most === 0 || older.fitting(room - fitted.turn.tokens + most - headTokens).fit <= whole.fit) return fitted;
-  const olderForm = inOlderForm(fitted.turn, options.maxToolResultTokens, estimator);
-  if (olderForm.compacted === 0 || older.fitting(room - olderForm.turn.tokens - headTokens).fit <= whole.fit) return fitted;
-  input.compactor.recount(fitted, olderForm);
-  return olderForm;
-}
-
-/** Tokens of the turn's tool results past `limit` each: what compacting them to it frees at most. */
-function overLimitTokens(turn: PreparedTurn, limit: number, estimator: Estimator): number {
-  let over = 0;
-  for (const message of turn.messages) if (ToolMessage.isInstance(message)) over += Math.max(0, estimator.estimateText(splitContent(message.content).text) - limit);
-  return over;
 }
 
 /** Most of the room the history (summary and older turns) keeps beside large current results. */

@@ -52,30 +52,6 @@ export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Esti
   return fitted;
 }
 
-/**
- * The turn with every result larger than `maxToolResultTokens` compacted to it: the
- * form micro-compaction gives it once the turn is older (the same
- * `compactToolResult` call, so byte for byte the same text). A result that
- * would have to be narrowed at that size is left as it is.
- *
- * @example
- * ```ts
- * const { turn, compacted } = inOlderForm(current, options.maxToolResultTokens, estimator);
- * ```
- */
-export function inOlderForm(turn: PreparedTurn, maxToolResultTokens: number, estimator: Estimator): CurrentTurnFit {
-  let compacted = 0;
-  const messages = turn.messages.map((message) => {
-    if (!ToolMessage.isInstance(message)) return message;
-    const fitted = compactOrNarrow(message, maxToolResultTokens, { estimator });
-    if (fitted.outcome !== "compacted") return message;
-    compacted++;
-    return fitted.message;
-  });
-  if (compacted === 0) return { turn, compacted: 0, narrowed: 0 };
-  return { turn: { ...turn, messages, tokens: estimator.estimateMessages(messages) }, compacted, narrowed: 0 };
-}
-
 /** Results up to this size are checked against their narrowing notice (see {@link fitOnce}). */
 const SMALL_RESULT_TOKENS = 256;
 

@@ -63,4 +63,46 @@ describe("a large current result in the form it keeps", () => {
     expect(view.report.turns.dropped).toBeGreaterThan(0);
     expect(compacted(resultText(view.messages))).toBe(false);
   });
+
+  it("is compacted only when that keeps more older turns as the view counts them (anchors, room for excerpts)", () => {
+    // Older results are small, so a huge maxToolResultTokens changes only how the current result is shown.
+    const history = Array.from({ length: 14 }, (_, i) => turn(i, 8)).flat();
+    let compactedViews = 0;
+    let wholeViews = 0;
+    for (const rows of [90, 150, 200]) {
+      const messages = [...history, ...turn(20, rows).slice(0, 3)];
+      const original = String(messages.at(-1)!.content);
+      const text = (view: { messages: BaseMessage[] }) => String(view.messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === "call-20")?.content);
+      for (let promptBudget = 3000; promptBudget <= 12000; promptBudget += 500) {
+        const view = buildContext({ messages, budget: { promptBudget } });
+        const whole = buildContext({ messages, budget: { promptBudget }, maxToolResultTokens: 1_000_000 });
+        // Only where the result fits whole: otherwise it shares the room (the section above).
+        if (text(whole) !== original) continue;
+        if (text(view) !== original) {
+          compactedViews++;
+          expect(view.report.turns.kept).toBeGreaterThan(whole.report.turns.kept);
+        } else if (view.report.turns.dropped > 0) {
+          wholeViews++;
+          expect(view.report.turns.kept).toBe(whole.report.turns.kept);
+        }
+      }
+    }
+    // Both outcomes occur in the sweep.
+    expect(compactedViews).toBeGreaterThan(0);
+    expect(wholeViews).toBeGreaterThan(0);
+  });
+
+  it("leaves whole a result its turn would clear once older, and compacts the one it keeps to the text it will show", () => {
+    const call = new AIMessage({ id: "a6", content: "", tool_calls: ["6a", "6b"].map((id) => ({ id: `call-${id}`, name: "search", args: { id }, type: "tool_call" as const })) });
+    const parallel = [new HumanMessage({ id: "h6", content: "Both weeks, please." }), call, rowsResult("6a", 120), rowsResult("6b", 120)];
+    const options = { budget: { promptBudget: 9000 }, keepRecentToolResults: 1, clearStep: 1 };
+    const now = buildContext({ messages: [...older, ...parallel], ...options });
+    const later = buildContext({ messages: [...older, ...parallel, new AIMessage({ id: "f6", content: "Done." }), new HumanMessage({ id: "h7", content: "Thanks." })], ...options });
+    const text = (view: { messages: BaseMessage[] }, id: string) => String(view.messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === id)?.content);
+    expect(text(now, "call-6a")).toBe(String(parallel[2]!.content));
+    expect(text(now, "call-6b")).not.toBe(String(parallel[3]!.content));
+    expect(text(later, "call-6b")).toBe(text(now, "call-6b"));
+    expect(text(later, "call-6a")).toContain("cleared");
+  });
 });
+
