@@ -93,7 +93,7 @@ function commonPrefixLength(a: string, b: string): number {
 }
 
 /** Leading blocks equal in both prompts. */
-function sameBlocks(previous: readonly PromptBlock[], next: readonly PromptBlock[]): number {
+export function sameBlocks(previous: readonly PromptBlock[], next: readonly PromptBlock[]): number {
   const n = Math.min(previous.length, next.length);
   let i = 0;
   while (i < n && (previous[i] as PromptBlock).key === (next[i] as PromptBlock).key) i++;

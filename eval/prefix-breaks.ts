@@ -1,5 +1,5 @@
 import { createEstimator, type Estimator } from "@contextview/core";
-import { newTokens, openAiCache, type PromptBlock } from "./cache.js";
+import { newTokens, openAiCache, sameBlocks, type PromptBlock } from "./cache.js";
 
 /**
  * Why one model call re-sent tokens that an earlier call had shown: the first block
@@ -45,24 +45,34 @@ function bodyOf(block: PromptBlock): string {
   return block.text.slice(block.text.indexOf("\u0000") + 1);
 }
 
-/** What happened to the previous call's block `before`, given the block now in its place. */
-function causeOf(before: PromptBlock | undefined, after: PromptBlock | undefined, next: readonly PromptBlock[]): BreakCause {
+/**
+ * What happened at the first block where `next` left `previous` (`same` blocks
+ * equal). A block replaced in place (the blocks after it line up again) changed
+ * form; otherwise blocks were inserted before kept ones (a label) or left the view
+ * (turns dropped — summarized when a summary appears in their place).
+ */
+function causeOf(previous: readonly PromptBlock[], next: readonly PromptBlock[], same: number): BreakCause {
+  const before = previous[same];
+  const after = next[same];
   // Every block repeated: the prefix was whole, and only the 1,024-token minimum or the 128-token steps cut it.
   if (before === undefined) return "cache minimum and steps";
-  const body = bodyOf(before);
-  if (SUMMARY_MARKERS.some((m) => body.includes(m))) return "summary or evidence updated";
-  if (after !== undefined && after.shows === before.shows) return roleOf(before) === "tool" ? "tool result changed form" : "other message changed";
-  if (after !== undefined && LABEL_MARKERS.some((m) => body.startsWith(m) || bodyOf(after).startsWith(m))) return "label of a kept message changed";
-  if (roleOf(before) === "human" && after !== undefined && roleOf(after) === "human" && commonStart(body, bodyOf(after)) >= 16) return "user message changed form";
-  if (!next.some((b) => b.shows === before.shows)) return "older messages left the view";
-  return "other message changed";
+  if (isSummary(before)) return "summary or evidence updated";
+  if (after !== undefined && after.shows === before.shows && roleOf(before) === "tool") return "tool result changed form";
+  const inPlace = after !== undefined && (same + 1 >= previous.length || previous[same + 1]!.key === next[same + 1]?.key);
+  if (inPlace) {
+    if (isLabel(before) || isLabel(after)) return "label of a kept message changed";
+    return roleOf(before) === "human" ? "user message changed form" : "other message changed";
+  }
+  const shown = new Set(next.map((b) => b.shows));
+  if (previous.slice(same).some((b) => !shown.has(b.shows))) {
+    const earlier = new Set(previous.map((b) => b.key));
+    return next.slice(same).some((b) => isSummary(b) && !earlier.has(b.key)) ? "summary or evidence updated" : "older messages left the view";
+  }
+  return after !== undefined && isLabel(after) ? "label of a kept message changed" : "other message changed";
 }
 
-function commonStart(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
+const isSummary = (block: PromptBlock) => SUMMARY_MARKERS.some((m) => bodyOf(block).includes(m));
+const isLabel = (block: PromptBlock) => LABEL_MARKERS.some((m) => bodyOf(block).startsWith(m));
 
 /**
  * Every call of a conversation that re-sent tokens, with the first block where its
@@ -76,22 +86,19 @@ function commonStart(a: string, b: string): number {
  * resentByCause(breaks).get("summary or evidence updated");
  * ```
  */
-export function prefixBreaks(prompts: readonly (readonly PromptBlock[])[], estimator: Estimator = createEstimator()): PrefixBreak[] {
-  const fresh = newTokens(prompts, estimator);
+export function prefixBreaks(prompts: readonly (readonly PromptBlock[])[], estimator: Estimator = createEstimator(), fresh: readonly number[] = newTokens(prompts, estimator)): PrefixBreak[] {
   const breaks: PrefixBreak[] = [];
   prompts.forEach((next, call) => {
     const previous = prompts[call - 1];
     if (previous === undefined) return;
     const cache = openAiCache(previous, next, estimator);
-    // Not clamped per call, so the breaks add up to the eval's "re-sent" column (a call
-    // whose cached prefix reached into a block counted new nets slightly below zero).
+    // New tokens lie past the cached prefix (see newTokens), so this is never negative.
     const resent = cache.prompt - cache.cached - (fresh[call] ?? 0);
     if (resent === 0) return;
-    let same = 0;
-    while (same < Math.min(previous.length, next.length) && previous[same]!.key === next[same]!.key) same++;
-    const before = same < previous.length ? previous[same] : undefined;
+    const same = sameBlocks(previous, next);
+    const before = previous[same];
     const after = next[same];
-    breaks.push({ call, resent, same, ...(before && { before }), ...(after && { after }), cause: causeOf(before, after, next) });
+    breaks.push({ call, resent, same, ...(before && { before }), ...(after && { after }), cause: causeOf(previous, next, same) });
   });
   return breaks;
 }

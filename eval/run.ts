@@ -233,7 +233,7 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
     summarizerCalls: run.summarizerCalls,
     summarizerTokens: run.summarizerTokens ?? { input: 0, output: 0 },
     cache,
-    resentByCause: Object.fromEntries(resentByCause(prefixBreaks(prompts, estimator))) as Record<BreakCause, number>,
+    resentByCause: Object.fromEntries(resentByCause(prefixBreaks(prompts, estimator, cache.openai.freshPerCall.filter((n): n is number => n !== null)))) as Record<BreakCause, number>,
     cost: shared.prices.map((p) => ({ prices: p.name, model: p.model, dollars: conversationCost(cache[p.model].perCall.filter((c): c is CallCache => c !== null), output, p, run.summarizerTokens) })),
     ...(run.error === undefined ? {} : { error: run.error }),
   };

@@ -1,5 +1,5 @@
 import type { CacheUse, EvaluationResult, SystemResult } from "./run.js";
-import { BREAK_CAUSES } from "./prefix-breaks.js";
+import { BREAK_CAUSES, type BreakCause } from "./prefix-breaks.js";
 import type { PinningCost } from "./pinning-cost.js";
 import type { TokenizerReport } from "./tokenizer-check.js";
 
@@ -93,8 +93,9 @@ export function resentRows(result: EvaluationResult): Row[] {
     const runs = result.results.filter((r) => r.system === name);
     const prompt = runs.reduce((sum, r) => sum + r.cache.openai.prompt, 0);
     const share = (tokens: number) => (prompt === 0 ? "–" : pct(tokens / prompt));
-    const total = runs.reduce((sum, r) => sum + r.cache.openai.prompt - r.cache.openai.cached - Math.min(r.cache.openai.fresh, r.cache.openai.prompt - r.cache.openai.cached), 0);
-    return { system: name, "re-sent": share(total), ...Object.fromEntries(causes.map((cause) => [cause, share(runs.reduce((sum, r) => sum + r.resentByCause[cause], 0))])) };
+    const byCause = (cause: BreakCause) => runs.reduce((sum, r) => sum + r.resentByCause[cause], 0);
+    const total = BREAK_CAUSES.reduce((sum, cause) => sum + byCause(cause), 0);
+    return { system: name, "re-sent": share(total), ...Object.fromEntries(causes.map((cause) => [cause, share(byCause(cause))])) };
   });
 }
 

@@ -38,17 +38,33 @@ describe("prefix breaks", () => {
     expect(breaks[0]!.resent).toBeGreaterThan(estimator.estimateMessages([answer(1), request(2)]));
   });
 
-  it("tells a summary update, turns that left the view and a relabelled message apart", () => {
+  it("tells a relabelled message, summarized turns and a summary update apart", () => {
     const summary = (n: number) => new AIMessage(`Summary of the earlier part of this conversation (${n}). ${text(400, "s")}`);
     const label = (t: string) => new HumanMessage(`${t} ${text(10, "l")}`);
+    const rest = [request(2), call("c2"), result("c2", 900), answer(2), request(3)];
     const prompts = [
-      promptBlocks([label("[Earlier in this conversation"), ...turn1, request(2), call("c2"), result("c2", 900), answer(2), request(3)], 100),
-      promptBlocks([label("[Pinned: the request"), ...turn1, request(2), call("c2"), result("c2", 900), answer(2), request(3)], 100),
-      promptBlocks([label("[Pinned: the request"), summary(1), request(2), call("c2"), result("c2", 900), answer(2), request(3)], 100),
-      promptBlocks([label("[Pinned: the request"), summary(2), request(2), call("c2"), result("c2", 900), answer(2), request(3), answer(3)], 100),
+      promptBlocks([label("[Earlier in this conversation"), ...turn1, ...rest], 100),
+      promptBlocks([label("[Pinned: the request"), ...turn1, ...rest], 100),
+      promptBlocks([label("[Pinned: the request"), summary(1), ...rest], 100),
+      promptBlocks([label("[Pinned: the request"), summary(2), ...rest, answer(3)], 100),
     ];
-    const causes = moved(prompts).map((b) => b.cause);
-    expect(causes).toEqual(["label of a kept message changed", "older messages left the view", "summary or evidence updated"]);
+    expect(moved(prompts).map((b) => b.cause)).toEqual(["label of a kept message changed", "summary or evidence updated", "summary or evidence updated"]);
+  });
+
+  it("calls turns dropped without a summary turns that left the view, even when a label or a later request takes their place", () => {
+    const turn2 = [request(2), call("c2"), result("c2", 900), answer(2)];
+    const turn3 = [request(3), call("c3"), result("c3", 900), answer(3)];
+    const pinned = new HumanMessage(`[Pinned: the request that started this conversation] ${text(10, "p")}`);
+    // A later request in the place of a dropped one (trimMessages), a pinned label before the kept request.
+    const trimmed = [promptBlocks([...turn1, ...turn2, ...turn3, request(4)], 100), promptBlocks([...turn2, ...turn3, request(4), answer(4)], 100)];
+    const pinnedDrop = [promptBlocks([request(1), ...turn2, ...turn3, request(4)], 100), promptBlocks([pinned, request(1), ...turn3, request(4), answer(4)], 100)];
+    expect(moved(trimmed).map((b) => b.cause)).toEqual(["older messages left the view"]);
+    expect(moved(pinnedDrop).map((b) => b.cause)).toEqual(["older messages left the view"]);
+  });
+
+  it("calls the result of the turn that just ended, compacted, a result that changed form", () => {
+    const prompts = [promptBlocks([...turn1.slice(0, 3)], 100), promptBlocks([...compacted, request(2)], 100)];
+    expect(moved(prompts).map((b) => b.cause)).toEqual(["tool result changed form"]);
   });
 
   it("adds up, cause by cause, to the re-sent tokens of the eval", () => {
