@@ -169,12 +169,13 @@ function cacheUse(prompts: PromptBlock[][], expected: number): Record<CacheModel
   const out = {} as Record<CacheModel, CacheUse>;
   const freshPerCall = newTokens(prompts, estimator);
   const fresh = freshPerCall.reduce((a, b) => a + b, 0);
+  // One entry per expected call, `null` for calls that never happened (a failed system).
   const padding = Array<null>(Math.max(0, expected - freshPerCall.length)).fill(null);
   for (const model of CACHE_MODELS) {
     const series = cacheSeries(prompts, model, estimator);
     const sum = (f: (c: CallCache) => number) => series.reduce((a, c) => a + f(c), 0);
     const prompt = sum((c) => c.prompt);
-    out[model] = { perCall: [...series, ...Array<null>(Math.max(0, expected - series.length)).fill(null)], prompt, cached: sum((c) => c.cached), written: sum((c) => c.written), share: prompt ? sum((c) => c.cached) / prompt : 0, fresh, freshPerCall: [...freshPerCall, ...padding] };
+    out[model] = { perCall: [...series, ...padding], prompt, cached: sum((c) => c.cached), written: sum((c) => c.written), share: prompt ? sum((c) => c.cached) / prompt : 0, fresh, freshPerCall: [...freshPerCall, ...padding] };
   }
   return out;
 }

@@ -44,8 +44,12 @@ export function requestViews(inputs: {
 }): RequestViews {
   const { settings, messages, lead, budget, estimator, request, pin } = inputs;
   let chosen: number[] = [];
+  // Resolved once the record asks for them: a request builds two view sets and records one.
+  let options: Required<ViewOptions> | undefined;
   return {
-    options: resolveViewOptions(settings),
+    get options() {
+      return (options ??= resolveViewOptions(settings));
+    },
     with: (changed) => requestViews({ ...inputs, settings: { ...settings, ...changed } }),
     build(offset, text, evidence) {
       const picked: number[] = [];

@@ -44,14 +44,15 @@ export interface OlderFormInput {
 export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurnFit): CurrentTurnFit {
   const { older, room, headTokens, options, estimator } = input;
   if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return fitted;
-  const keptBeside = (tokens: number) => countKept(older, room - tokens, headTokens, options, estimator).kept;
-  const whole = countKept(older, room - fitted.turn.tokens, headTokens, options, estimator);
+  // Older turns kept beside a current turn of `tokens`, as chooseOlderTurns will count them.
+  const beside = (tokens: number) => countKept(older, room - tokens, headTokens, options, estimator);
+  const whole = beside(fitted.turn.tokens);
   if (whole.all) return fitted;
   // The most the older form could free: every result over the limit cut to it.
   const most = overLimitTokens(fitted.turn, options.maxToolResultTokens, estimator);
-  if (most === 0 || keptBeside(fitted.turn.tokens - most) <= whole.kept) return fitted;
+  if (most === 0 || beside(fitted.turn.tokens - most).kept <= whole.kept) return fitted;
   const olderForm = inOlderForm(fitted.turn, options, estimator);
-  if (olderForm.compacted === 0 || keptBeside(olderForm.turn.tokens) <= whole.kept) return fitted;
+  if (olderForm.compacted === 0 || beside(olderForm.turn.tokens).kept <= whole.kept) return fitted;
   input.compactor.recount(fitted, olderForm);
   return olderForm;
 }
