@@ -52,6 +52,8 @@ export interface ContextBudgetRecord {
   /** `none` | `micro` | `summary` | `drop`. */
   compaction: ManagedReport["compaction"]["kind"];
   summaryCacheHit: boolean;
+  /** The summary shown is a marked excerpt (cut to fit this view, or a longer answer cut when made). */
+  summaryExcerpted: boolean;
   summarizerCalls: number;
   summarizerFailure: string | null;
   /** Actual/estimated token ratio learnt from `usage_metadata`. */
@@ -175,6 +177,7 @@ export function budgetRecords(
       summaryIncluded: report.summary.included,
       compaction: compaction.kind,
       summaryCacheHit: compaction.summaryCacheHit,
+      summaryExcerpted: compaction.summaryExcerpted,
       summarizerCalls: compaction.summarizerCalls,
       summarizerFailure: compaction.summarizerFailure ?? null,
       calibration: compaction.calibration,

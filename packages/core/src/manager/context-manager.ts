@@ -16,9 +16,11 @@ import { managedView } from "./managed-view.js";
 import { isContextOverflow } from "./overflow.js";
 import { retryOnOverflow } from "./overflow-retry.js";
 import { heldEvidenceOutlived, ShownEvidence } from "./shown-evidence.js";
+import { showSummary } from "./shown-summary.js";
 import { stateAfterFailure, stateAfterSummary, summarizeAttempt, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
 import { requestViews } from "./view-builder.js";
 import { EVERY_TOOL_RESULT } from "../view/options.js";
+import type { ContextView } from "../view/types.js";
 import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView, ViewBuildInputs } from "./types.js";
 
 /** What the summarize step did for one view. */
@@ -26,6 +28,8 @@ interface SummaryStep {
   summarized: boolean;
   /** The new summary, when one was made. */
   summary?: NonNullable<CompactionState["summary"]>;
+  /** The new summary is a marked excerpt of a longer answer. */
+  excerpted?: boolean;
   calls: number;
   inputChars: number;
   /** Consecutive failures after this step. */
@@ -123,45 +127,49 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const fresh = request.evidence ?? null;
     const { evidence: shownFirst, held } = shownEvidence.choose(key, fresh, messages);
     let evidence = shownFirst;
-    let offset = summary ? summary.prefixN : lead;
     let builder = waitingViews;
-    let view = builder.build(offset, summary?.text ?? null, evidence);
+    // The view with the whole summary decides whether to summarize: one that was given
+    // and still left out is not summarized again on every call.
+    let whole: ContextView | undefined = builder.build(summary ? summary.prefixN : lead, summary?.text ?? null, evidence);
     let outcome: SummaryStep = { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
 
-    if (wantsSummary(view.report, { summarizer, summarize: settings.summarize, harder: request.harder === true, trigger })) {
+    if (wantsSummary(whole.report, { summarizer, summarize: settings.summarize, harder: request.harder === true, trigger })) {
+      const offset = summary ? summary.prefixN : lead;
       outcome = await summarizeStep(key, state, { summarizer: summarizer as Summarizer, messages, offset, limit, keep: settings, estimator, previous: summary?.text ?? null, chunkTokens, timeoutMs, signal: request.signal });
       storeError = outcome.storeError === true || storeError;
       if (outcome.summary) {
         summary = outcome.summary;
-        offset = summary.prefixN;
-        view = builder.build(offset, summary.text, evidence);
+        whole = undefined;
       }
     }
+    const show = () => showSummary(builder, summary, lead, evidence, estimator);
+    let shown = showSummary(builder, summary, lead, evidence, estimator, whole);
     // Results wait only for a summary that comes: a view that still drops turns (no summary
     // due, no safe cut, a summarizer that failed) clears them in steps instead.
-    if (builder !== views && view.report.turns.dropped > 0) {
+    if (builder !== views && shown.view.report.turns.dropped > 0) {
       builder = views;
-      view = builder.build(offset, summary?.text ?? null, evidence);
+      shown = show();
     }
-    if (outcome.summary && options.writeBack) await options.writeBack(key.conversationId, view.messages, messages);
+    if (outcome.summary && options.writeBack) await options.writeBack(key.conversationId, shown.view.messages, messages);
     // The held evidence covers the messages before its cursor; once the view leaves out a
     // message at or past it, the fresh evidence takes its place.
-    if (held !== null && evidence !== fresh && heldEvidenceOutlived(held, view.report.cut, offset, lead)) {
+    if (held !== null && evidence !== fresh && heldEvidenceOutlived(held, shown.view.report.cut, shown.offset, lead)) {
       evidence = fresh;
-      view = builder.build(offset, summary?.text ?? null, evidence);
+      shown = show();
     }
+    const { view, offset, text } = shown;
     shownEvidence.remember(key, evidence);
     const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
-    const text = summary?.text ?? null;
     const built: ViewBuildInputs = { lead, offset, summaryText: text, options: builder.options, customEstimator: options.estimator !== undefined, evidence };
     if (options.pin !== undefined) built.predicatePins = builder.predicatePins();
     return managedView(view, ratio, sources, built, {
       kind,
       trigger,
       summaryCacheHit: cacheHit && kind !== "summary",
-      summarizedMessages: summary ? summary.prefixN : 0,
+      summarizedMessages: text === null ? 0 : offset,
+      summaryExcerpted: shown.excerpted || (outcome.excerpted === true && text === outcome.summary?.text),
       summarizerCalls: outcome.calls,
       summarizerInputChars: outcome.inputChars,
       ...(outcome.failure === undefined ? {} : { summarizerFailure: outcome.failure }),
@@ -182,7 +190,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
     const summary = { prefixN: attempt.prefixN, prefixHash: await prefixHash(key, inputs.messages, attempt.prefixN, inputs.signal), text: attempt.text, createdAt: now() };
     const stored = await compaction.put(key, stateAfterSummary(state, summary));
-    return { summarized: true, summary, calls: attempt.calls, inputChars: attempt.inputChars, failures: 0, storeError: !stored };
+    return { summarized: true, summary, excerpted: attempt.excerpted, calls: attempt.calls, inputChars: attempt.inputChars, failures: 0, storeError: !stored };
   };
 
   const recordUsage = async (key: ConversationKey, view: ManagedView, response: unknown): Promise<void> => {

@@ -29,6 +29,7 @@ export function managedView(
         trigger: view.report.limit,
         summaryCacheHit: false,
         summarizedMessages: 0,
+        summaryExcerpted: false,
         summarizerCalls: 0,
         summarizerInputChars: 0,
         consecutiveFailures: 0,

@@ -6,8 +6,8 @@ import { SETTINGS_SPEC } from "../settings/spec.js";
 import { findSafeCut, type KeepOptions } from "../summarize/safe-cut.js";
 import type { Summarizer } from "../summarize/summarizer.js";
 import { chunkTranscript, renderTranscript } from "../summarize/transcript.js";
+import { EXCERPT_MARKER_TOKENS, fitExcerpt } from "../view/older.js";
 import type { ContextReport } from "../view/types.js";
-
 
 /**
  * True when this view calls for a summary: a summarizer is configured and not
@@ -29,6 +29,28 @@ export function wantsSummary(
 
 /** A running summary up to this share of the prompt limit grows by a new part; a longer one is folded into one new summary. */
 export const SUMMARY_APPEND_SHARE = 0.15;
+
+/**
+ * The longest summary kept whole, as a share of the prompt limit. The summarizer is
+ * told the bound (`SummarizerContext.maxTokens`); a longer answer is kept as a
+ * marked excerpt of this size, so a summary never takes the room of the turns it
+ * leaves in the view, and a cached one always fits beside a current turn of
+ * ordinary size.
+ */
+export const SUMMARY_MAX_SHARE = 0.25;
+
+/**
+ * The longest summary accepted whole for a prompt limit, in estimated tokens (see
+ * {@link SUMMARY_MAX_SHARE}).
+ *
+ * @example
+ * ```ts
+ * summaryMaxTokens(4000); // 1000
+ * ```
+ */
+export function summaryMaxTokens(limit: number): number {
+  return Math.max(1, Math.floor(SUMMARY_MAX_SHARE * limit));
+}
 
 /** Between the parts of a summary that grew by appending. */
 const SEGMENT_SEPARATOR = "\n\n";
@@ -70,13 +92,14 @@ export interface SummarizeAttemptInputs {
 /** The outcome of a summarize attempt. */
 export type SummarizeAttempt =
   | { status: "no-cut" }
-  | { status: "ok"; prefixN: number; text: string; calls: number; inputChars: number }
+  | { status: "ok"; prefixN: number; text: string; calls: number; inputChars: number; excerpted: boolean }
   | { status: "failed"; reason: "error" | "empty" | "timeout" | "aborted"; calls: number; inputChars: number };
 
 /**
  * Summarize the messages from `offset` up to a safe cut before the newest user
  * message, keeping a tail of a share of the limit verbatim. `no-cut` when no safe
- * cut leaves anything to summarize (the summarizer is then not called).
+ * cut leaves anything to summarize (the summarizer is then not called). An answer
+ * longer than {@link summaryMaxTokens} is kept as a marked excerpt (`excerpted`).
  *
  * @example
  * ```ts
@@ -95,23 +118,34 @@ export async function summarizeAttempt(inputs: SummarizeAttemptInputs): Promise<
   const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, kept) : null;
   if (cut === null || cut <= 0) return { status: "no-cut" };
   const chunks = chunkTranscript(renderTranscript(tail.slice(0, cut)), inputs.chunkTokens, estimator);
-  const run = (running: string | null) => runSummarizer(inputs.summarizer, chunks, running, inputs.timeoutMs, inputs.signal);
-  const outcome = await newSummary(run, inputs.previous, limit, estimator);
-  if (outcome.ok) return { status: "ok", prefixN: offset + cut, text: outcome.text, calls: outcome.calls, inputChars: outcome.transcriptChars };
+  const maxTokens = summaryMaxTokens(limit);
+  const run = (running: string | null) => runSummarizer(inputs.summarizer, chunks, running, { timeoutMs: inputs.timeoutMs, maxTokens }, inputs.signal);
+  const outcome = await newSummary(run, inputs.previous, limit, estimator, maxTokens);
+  if (outcome.ok) {
+    const excerpted = estimator.estimateText(outcome.text) > maxTokens;
+    const text = excerpted ? fitExcerpt(outcome.text, Math.max(1, maxTokens - EXCERPT_MARKER_TOKENS), estimator) : outcome.text;
+    return { status: "ok", prefixN: offset + cut, text, calls: outcome.calls, inputChars: outcome.transcriptChars, excerpted };
+  }
   return { status: "failed", reason: outcome.reason, calls: outcome.calls, inputChars: outcome.transcriptChars };
 }
 
 /**
  * The new running summary: the summary of the cut messages appended to a short one
  * (see {@link extendsByAppending}), else everything folded into one text. A part that
- * would make the summary longer than a summary may be is folded with it after all.
+ * would make the summary longer than a summary may be (`maxTokens`) is folded with it after all.
  */
-async function newSummary(run: (running: string | null) => Promise<SummaryOutcome>, previous: string | null, limit: number, estimator: Estimator): Promise<SummaryOutcome> {
+async function newSummary(
+  run: (running: string | null) => Promise<SummaryOutcome>,
+  previous: string | null,
+  limit: number,
+  estimator: Estimator,
+  maxTokens: number,
+): Promise<SummaryOutcome> {
   if (previous === null || !extendsByAppending(previous, limit, estimator)) return run(previous);
   const part = await run(null);
   if (!part.ok) return part;
   const text = `${previous}${SEGMENT_SEPARATOR}${part.text}`;
-  if (text.length <= MAX_SUMMARY_CHARS) return { ...part, text };
+  if (text.length <= MAX_SUMMARY_CHARS && estimator.estimateText(text) <= maxTokens) return { ...part, text };
   const folded = await run(previous);
   return { ...folded, calls: part.calls + folded.calls, transcriptChars: part.transcriptChars + folded.transcriptChars };
 }

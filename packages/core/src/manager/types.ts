@@ -166,8 +166,14 @@ export interface ManagedReport extends ContextReport {
     trigger: number;
     /** The cached summary was reused (no summarizer call). */
     summaryCacheHit: boolean;
-    /** Messages the summary stands for, from the start. */
+    /** Messages the summary shown stands for, from the start (0 when no summary is shown). */
     summarizedMessages: number;
+    /**
+     * The summary shown is a marked excerpt: cut to the room this view had beside
+     * its current turn, or, on the call that made it, an answer longer than
+     * `SUMMARY_MAX_SHARE` of the prompt limit.
+     */
+    summaryExcerpted: boolean;
     summarizerCalls: number;
     /** Characters of transcript sent to the summarizer. */
     summarizerInputChars: number;

@@ -17,9 +17,10 @@ export async function runSummarizer(
   summarizer: Summarizer,
   chunks: readonly string[],
   previous: string | null,
-  timeoutMs: number,
+  bounds: { timeoutMs: number; maxTokens: number },
   signal?: AbortSignal,
 ): Promise<SummaryOutcome> {
+  const { timeoutMs, maxTokens } = bounds;
   let running = previous;
   let calls = 0;
   const transcriptChars = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
@@ -38,7 +39,7 @@ export async function runSummarizer(
     calls++;
     try {
       const reply = await Promise.race([
-        summarizer(chunks[i] as string, { previousSummary: running, chunk: i + 1, chunks: chunks.length, signal: controller.signal }),
+        summarizer(chunks[i] as string, { previousSummary: running, chunk: i + 1, chunks: chunks.length, maxTokens, signal: controller.signal }),
         timeout,
       ]);
       if (reply === "timeout") return { ok: false, reason: "timeout", calls, transcriptChars };

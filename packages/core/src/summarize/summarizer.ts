@@ -16,6 +16,12 @@ export interface SummarizerContext {
   /** Which chunk of how many this call summarizes (1-based). */
   chunk: number;
   chunks: number;
+  /**
+   * The longest answer accepted whole, in estimated tokens (a share of the prompt
+   * limit, see `SUMMARY_MAX_SHARE`): a longer one is cut to a marked excerpt of
+   * this size, so a summary always fits the room it is for.
+   */
+  maxTokens: number;
   /** Aborted when the summarizer times out or the request is cancelled. */
   signal: AbortSignal;
 }
@@ -84,8 +90,10 @@ export function chatModelSummarizer(model: Pick<BaseChatModel, "invoke">, option
   return async (transcript, context) => {
     const previous = context.previousSummary ? `Previous summary:\n${context.previousSummary}\n\n` : "";
     const part = context.chunks > 1 ? ` (part ${context.chunk} of ${context.chunks})` : "";
+    // Three characters a token, the default estimate: the model counts words, not tokens.
+    const bound = `Write at most ${Math.max(1, Math.floor((context.maxTokens * 3) / 5))} words.`;
     const reply = await model.invoke(
-      [new SystemMessage(prompt), new HumanMessage(`${previous}Transcript to summarize${part}:\n${transcript}`)],
+      [new SystemMessage(`${prompt}\n${bound}`), new HumanMessage(`${previous}Transcript to summarize${part}:\n${transcript}`)],
       {
         ...extra,
         callbacks: extra.callbacks ?? [],

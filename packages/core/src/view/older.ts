@@ -96,8 +96,16 @@ function boundContent(content: MessageContent, maxTokens: number, estimator: Est
   return changed ? (blocks as MessageContent) : content;
 }
 
-/** The longest excerpt whose estimate stays within `maxTokens` (plus its marker). */
-function fitExcerpt(text: string, maxTokens: number, estimator: Estimator): string {
+/**
+ * The longest marked excerpt of `text` whose estimate stays within `maxTokens`
+ * (plus {@link EXCERPT_MARKER_TOKENS} for its marker); `text` itself when it fits.
+ *
+ * @example
+ * ```ts
+ * fitExcerpt("a long reply …", 200, createEstimator()); // at most ~220 estimated tokens, marked when cut
+ * ```
+ */
+export function fitExcerpt(text: string, maxTokens: number, estimator: Estimator): string {
   // Three ASCII characters a token; multibyte text needs fewer, so shrink until it fits.
   let chars = maxTokens * 3;
   let out = excerptText(text, chars);

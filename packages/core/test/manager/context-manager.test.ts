@@ -258,10 +258,13 @@ describe("chatModelSummarizer", () => {
   it("calls the model with isolated callbacks and nostream tags, and returns its text", async () => {
     const model = new FakeListChatModel({ responses: ["The user budgets 400 a month."] });
     const seen: Record<string, unknown>[] = [];
-    const spy = { invoke: async (input: unknown, options: Record<string, unknown>) => (seen.push(options), model.invoke(input as never)) };
+    const inputs: BaseMessage[][] = [];
+    const spy = { invoke: async (input: BaseMessage[], options: Record<string, unknown>) => (seen.push(options), inputs.push(input), model.invoke(input as never)) };
     const summarizer = chatModelSummarizer(spy as never);
-    const text = await summarizer("user: hi", { previousSummary: "old", chunk: 1, chunks: 1, signal: new AbortController().signal });
+    const text = await summarizer("user: hi", { previousSummary: "old", chunk: 1, chunks: 1, maxTokens: 1000, signal: new AbortController().signal });
     expect(text).toBe("The user budgets 400 a month.");
+    // The model is told the bound, in words (three characters a token, five a word).
+    expect(String(inputs[0]?.[0]?.content)).toContain("Write at most 600 words.");
     expect(seen[0]?.["callbacks"]).toEqual([]);
     expect(seen[0]?.["tags"]).toEqual(expect.arrayContaining(["langsmith:nostream", "nostream"]));
   });

@@ -33,6 +33,7 @@ function decisions(report: Omit<ManagedReport, "elapsedMs">): Markup {
   ${fact("Compaction", c.kind)}
   ${fact("Summarizer calls", c.summarizerCalls)}
   ${fact("Summary cache hit", c.summaryCacheHit ? "yes" : "no")}
+  ${c.summaryExcerpted === true ? fact("Summary shown", "a marked excerpt, cut to fit") : null}
   ${c.summarizerFailure ? fact("Summarizer failure", c.summarizerFailure) : null}
   ${fact("Orphan results / unfinished calls", `${count(report.orphanResults)} / ${count(report.unfinishedCalls)}`)}
   ${fact("Labels inserted", report.labelsInserted)}
