@@ -83,6 +83,15 @@ function checkTimeout(value: number | undefined): number | undefined {
   return value;
 }
 
+/**
+ * The 'error' listener of a pool the store made (`fromConnString`) or shares with
+ * a saver that gave it none (`nextTo`). The pool emits an error of an idle
+ * connection, such as one the server ended, after discarding it; nothing is left
+ * to do, as the next call opens a new connection, but without a listener the
+ * event would end the process.
+ */
+const ignoreIdleError = (): void => undefined;
+
 function isPool(value: unknown): value is Pool {
   return typeof value === "object" && value !== null && typeof (value as Pool).query === "function" && typeof (value as Pool).connect === "function";
 }
@@ -97,6 +106,16 @@ function storeError(operation: string, cause: unknown): ContextViewError {
     { operation, ...(typeof code === "string" ? { pgCode: code } : {}) },
     { cause },
   );
+}
+
+/**
+ * What a call on a connection that was lost reports: the failed statement's own
+ * error when the server gave it a code (`57P01` for a terminated backend), else
+ * the connection's (a statement sent after the loss only says the client is not
+ * queryable).
+ */
+function causeOf(error: unknown, lost: Error | undefined): unknown {
+  return lost === undefined || typeof (error as { code?: unknown } | null)?.code === "string" ? error : lost;
 }
 
 /** PostgreSQL text holds no NUL character: such a key is refused before it reaches the server. */
@@ -145,7 +164,10 @@ export class PostgresContextStore implements ContextStore {
 
   /**
    * A store on a node-postgres `Pool`. The pool stays the caller's: `end()` does
-   * not end it.
+   * not end it, and its 'error' listener is the caller's to give (`pool.on("error", …)`):
+   * node-postgres emits there the error of an idle connection the server ended, and
+   * without a listener the process exits. Connections the store has checked out
+   * carry a listener of the store's; such a failure is the call's `STORE_ERROR`.
    *
    * @example
    * ```ts
@@ -166,7 +188,9 @@ export class PostgresContextStore implements ContextStore {
 
   /**
    * A store on its own pool to the database at `connString`, ended by `end()`.
-   * An idle connection the server drops is discarded; the next call reconnects.
+   * A connection the server ends (a restart, a failover, `pg_terminate_backend`,
+   * an idle timeout) is discarded, never an unhandled 'error' event: idle, it goes
+   * unnoticed; in use, the call fails with `STORE_ERROR`. The next call reconnects.
    *
    * @example
    * ```ts
@@ -184,8 +208,7 @@ export class PostgresContextStore implements ContextStore {
     resolveMaxMessageBytes(options.maxMessageBytes);
     resolveMaxViewRecords(options.maxViewRecords);
     const pool = new pg.Pool({ connectionString: connString });
-    // Without a listener, an idle connection dropped by a server restart would crash the process.
-    pool.on("error", () => undefined);
+    pool.on("error", ignoreIdleError);
     const store = new PostgresContextStore(pool, options);
     store.ownsPool = true;
     return store;
@@ -196,6 +219,13 @@ export class PostgresContextStore implements ContextStore {
    * private in its typings): the saver's pool and schema (or
    * `options.schema`), in tables of its own; the checkpointer's tables are never
    * touched. The pool stays the saver's: end it with `saver.end()`.
+   *
+   * `PostgresSaver.fromConnString` gives its pool no 'error' listener, so an idle
+   * connection the server ends (a restart, a failover, `pg_terminate_backend`)
+   * would end the process. When the pool has no 'error' listener, this adds one
+   * that ignores such errors (the pool has discarded the connection already; the
+   * next call, the saver's too, opens a new one). A listener of your own, added
+   * before `nextTo`, is left alone and stays the only one.
    *
    * @example
    * ```ts
@@ -209,6 +239,7 @@ export class PostgresContextStore implements ContextStore {
     if (!isPool(pool)) {
       throw new ContextViewError("INVALID_OPTION", "Expected `saver` to be a PostgresSaver (an object with a node-postgres `pool`)", { field: "saver" });
     }
+    if (pool.listenerCount("error") === 0) pool.on("error", ignoreIdleError);
     const saverSchema = (saver as SaverInternals).options?.schema;
     const schema = options.schema ?? (typeof saverSchema === "string" ? saverSchema : DEFAULT_SCHEMA);
     return new PostgresContextStore(pool, { ...options, schema });
@@ -456,7 +487,7 @@ export class PostgresContextStore implements ContextStore {
   /** `fn` in one transaction on one connection, after set-up; under `statementTimeoutMs` when set. */
   private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
     await this.setup();
-    const client = await this.#pool.connect();
+    const { client, lost, release } = await this.checkOut();
     let broken: Error | undefined;
     try {
       // The timeout is an integer checked in the constructor; SET takes no bound parameter.
@@ -465,27 +496,72 @@ export class PostgresContextStore implements ContextStore {
       await client.query("COMMIT");
       return result;
     } catch (error) {
-      await client.query("ROLLBACK").catch((rollbackError: Error) => {
-        broken = rollbackError;
-      });
-      throw error;
+      // On a lost connection the server has rolled back already, and a ROLLBACK would only fail.
+      if (lost() === undefined) {
+        await client.query("ROLLBACK").catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+      }
+      throw causeOf(error, lost());
     } finally {
       // A connection whose rollback failed is in an unknown state: the pool discards it.
-      client.release(broken);
+      release(broken);
     }
   }
 
   private async migrateOnce(): Promise<void> {
     if (this.#ended) throw new Error("the store was ended");
-    const client: PoolClient = await this.#pool.connect();
+    const { client, lost, release } = await this.checkOut();
     let broken: Error | undefined;
     try {
       await migrate(client, this.schema);
     } catch (error) {
-      broken = error instanceof Error ? error : new Error(String(error));
-      throw error;
+      broken = lost() ?? (error instanceof Error ? error : new Error(String(error)));
+      throw causeOf(error, lost());
     } finally {
-      client.release(broken);
+      release(broken);
     }
+  }
+
+  /**
+   * A client of the pool, with an 'error' listener for as long as it is checked
+   * out. The pool listens only to its idle clients: when the server ends the
+   * connection of a checked-out one (`pg_terminate_backend`, a failover, an idle
+   * timeout), node-postgres emits 'error' on the client, often after the failed
+   * statement has already rejected, and an 'error' event nobody listens to ends
+   * the process. The listener keeps the first such error (`lost()`, see
+   * {@link causeOf}); `release` hands the client back with it, so the pool
+   * discards the connection and the next call opens a new one, and removes the
+   * listener only after the pool has put its own back on the client.
+   *
+   * The callback form of `connect`: the pool calls it synchronously as it hands
+   * the client over, so the listener is on before another message of the
+   * connection is read. With `await pool.connect()` the client would have none
+   * until the awaiting code resumes, and a server's FATAL message parsed from the
+   * same network read as the previous reply lands in that gap (seen under
+   * repeated `pg_terminate_backend`).
+   */
+  private checkOut(): Promise<{ client: PoolClient; lost: () => Error | undefined; release: (broken?: Error) => void }> {
+    return new Promise((resolve, reject) => {
+      this.#pool.connect((error, client) => {
+        if (error || !client) {
+          reject(error ?? new Error("the pool gave no client"));
+          return;
+        }
+        let lost: Error | undefined;
+        const onError = (connectionError: Error) => {
+          lost ??= connectionError;
+        };
+        client.on("error", onError);
+        resolve({
+          client,
+          lost: () => lost,
+          release: (broken) => {
+            client.release(lost ?? broken);
+            client.removeListener("error", onError);
+          },
+        });
+      });
+    });
   }
 }
