@@ -35,7 +35,9 @@ export interface SqliteContextStoreOptions {
    */
   busyTimeoutMs?: number;
   /**
-   * UTF-8 bytes a single checkpoint message may carry before `update` refuses it.
+   * UTF-8 bytes of the largest user or assistant message `update` reads into
+   * evidence; a larger one is hashed but not excerpted, and counted in the
+   * state's `unreadable` (see `EvidenceUpdateOptions.maxMessageBytes`).
    * @default 16777216 (16 MiB)
    */
   maxMessageBytes?: number;

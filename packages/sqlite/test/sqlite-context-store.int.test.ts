@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ContextViewError, InMemoryContextStore } from "@contextview/core";
 import type { CompactionState } from "@contextview/core/store";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "../src/migrations.js";
@@ -142,11 +142,9 @@ describe("SqliteContextStore", () => {
       expect(await store.getCompaction({ userId: "alice", conversationId: "conv" })).toBeNull();
     });
 
-    const huge = "x".repeat(4096);
     it.each([
       ["not an array", () => "messages", /`messages` to be an array/],
       ["messages without ids", () => [...storeHistory(3), { type: "human", content: "no id" }], /`messages\[13\]\.id`/],
-      ["a huge message", () => [...storeHistory(3), new HumanMessage({ id: "big", content: huge })], /`messages\[13\]` to be at most 2048 UTF-8 bytes/],
       ["a lone surrogate", () => [...storeHistory(3), new HumanMessage({ id: "s", content: "\udfff" })], /`messages\[13\]\.content` to be well-formed/],
     ])("refuses %s with INVALID_MESSAGES and keeps the state", async (_, input, message) => {
       const store = open(undefined, { maxMessageBytes: 2048 });
@@ -155,6 +153,39 @@ describe("SqliteContextStore", () => {
       expect(error.code).toBe("INVALID_MESSAGES");
       expect(error.message).toMatch(message);
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
+    });
+
+    it("keeps evidence going past a 16 MiB tool result, which it never reads", async () => {
+      const file = join(tempDir(), "evidence.sqlite");
+      const store = open(file);
+      await store.update("user", "conv", storeHistory(1));
+      const withHugeResult = (turns: number) => {
+        const history = storeHistory(turns);
+        history[6] = new ToolMessage({ id: "t1", tool_call_id: "k1", content: `${TOOL_ONLY} ${"r".repeat(16 * 1024 * 1024)}` });
+        return history;
+      };
+      expect((await store.update("user", "conv", withHugeResult(2))).cursor).toBe(cursorOf(2));
+      const state = await store.update("user", "conv", withHugeResult(4));
+      expect(state.cursor).toBe(cursorOf(4));
+      const ids = Object.values(state.buckets).flatMap((entries) => entries.map((entry) => entry.messageId));
+      expect(ids).toEqual(expect.arrayContaining(["h2", "a2", "h3", "a3"]));
+      expect(state.unreadable).toBe(0);
+      expect(JSON.stringify(state)).not.toContain(TOOL_ONLY);
+      const reopened = open(file);
+      expect((await reopened.load("user", "conv")).toJSON()).toEqual(state.toJSON());
+    });
+
+    it("counts a user message over maxMessageBytes as unreadable, stores the count and reads on", async () => {
+      const file = join(tempDir(), "evidence.sqlite");
+      const store = open(file, { maxMessageBytes: 2048 });
+      await store.update("user", "conv", storeHistory(1));
+      const history = storeHistory(3);
+      history[4] = new HumanMessage({ id: "h1", content: `We must ${"x".repeat(4096)}` });
+      const state = await store.update("user", "conv", history);
+      expect(state.cursor).toBe(cursorOf(3));
+      expect(state.unreadable).toBe(1);
+      expect(state.buckets.constraints.map((entry) => entry.messageId)).not.toContain("h1");
+      expect((await open(file, { maxMessageBytes: 2048 }).load("user", "conv")).toJSON()).toEqual(state.toJSON());
     });
 
     it("rolls back a failed transaction", async () => {

@@ -8,9 +8,9 @@ import { EVIDENCE_BUCKETS, EvidenceState, type EvidenceBucket, type EvidenceEntr
 
 /**
  * Bytes of a serialized state with empty buckets, counted with the widest
- * cursor and omitted count. Bounding entries against this worst case makes
- * eviction depend on the entries alone, so one update over ten turns and ten
- * updates over one turn each end in the same state.
+ * cursor, omitted and unreadable counts. Bounding entries against this worst
+ * case makes eviction depend on the entries alone, so one update over ten turns
+ * and ten updates over one turn each end in the same state.
  */
 const FRAME_BYTES = utf8Length(
   JSON.stringify({
@@ -18,8 +18,9 @@ const FRAME_BYTES = utf8Length(
     cursor: Number.MAX_SAFE_INTEGER,
     prefixDigest: "0".repeat(64),
     omitted: Number.MAX_SAFE_INTEGER,
+    unreadable: Number.MAX_SAFE_INTEGER,
     buckets: { constraints: [], decisions: [], openWork: [], recentContext: [] },
-  }),
+  } satisfies Required<EvidenceStateJSON>),
 );
 /** `ceil(bytes / 3) <= maxStateTokens` exactly when `bytes <= 3 * maxStateTokens`. */
 const MAX_STATE_BYTES = 3 * EVIDENCE_LIMITS.maxStateTokens;
@@ -98,7 +99,8 @@ class BucketBuilder {
 /**
  * The state after summarizing messages `[state.cursor, end)` of a validated
  * snapshot: each user text and assistant text without tool calls becomes one
- * excerpt in the bucket its keywords select, in message order.
+ * excerpt in the bucket its keywords select, in message order; such text over
+ * `maxMessageBytes` is counted in `unreadable` instead.
  */
 export async function extendEvidence(
   state: EvidenceState,
@@ -108,8 +110,10 @@ export async function extendEvidence(
   slicer: Slicer,
 ): Promise<EvidenceState> {
   const builder = new BucketBuilder(state);
+  let unreadable = state.unreadable;
   for (let index = state.cursor; index < end; index++) {
     const message = messages[index];
+    if (message?.unreadable === true) unreadable++;
     const text = message?.text;
     if (message === undefined || text === undefined || text.trim() === "") continue;
     const label = classifyEvidence(text);
@@ -123,6 +127,6 @@ export async function extendEvidence(
     });
     if (slicer.due()) await slicer.pause();
   }
-  const json: EvidenceStateJSON = { version: EVIDENCE_STATE_VERSION, cursor: end, prefixDigest, omitted: builder.omitted, buckets: builder.buckets() };
+  const json: EvidenceStateJSON = { version: EVIDENCE_STATE_VERSION, cursor: end, prefixDigest, omitted: builder.omitted, unreadable, buckets: builder.buckets() };
   return EvidenceState.fromJSON(json);
 }

@@ -18,7 +18,7 @@ export const EVIDENCE_LIMITS = Object.freeze({
   maxStateTokens: 1800,
   /** Characters of a message's text that the keyword heuristics read. @default 16384 */
   classifyWindow: 16_384,
-  /** UTF-8 bytes one checkpoint message may carry before `update` refuses it. @default 16 MiB */
+  /** UTF-8 bytes of the largest user or assistant message `update` reads; a larger one is counted in `unreadable`. @default 16 MiB */
   maxMessageBytes: 16 * 1024 * 1024,
 });
 

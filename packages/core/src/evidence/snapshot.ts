@@ -6,9 +6,10 @@ import type { Slicer } from "./slicer.js";
 
 /**
  * What the evidence logic reads of one checkpoint message: the strings that
- * identify it (hashed for lineage) and, for user text and assistant text without
- * tool calls, the text that may enter evidence. Tool content, artifacts and
- * tool-call prose never get a `text`.
+ * identify it (hashed for lineage, whatever its size) and, for user text and
+ * assistant text without tool calls, the text that may enter evidence. Tool
+ * content, artifacts and tool-call prose never get a `text`, nor does text over
+ * `maxMessageBytes` (the message is then `unreadable`).
  */
 export interface SnapshotMessage {
   readonly kind: MessageKind;
@@ -17,6 +18,8 @@ export interface SnapshotMessage {
   readonly parts: readonly string[];
   /** Set only for text that may enter evidence. */
   readonly text: string | undefined;
+  /** True for user or assistant text evidence would read but that is over `maxMessageBytes`: hashed, not read, counted. */
+  readonly unreadable: boolean;
 }
 
 /** A validated snapshot and the index of its newest HumanMessage (-1 when none). */
@@ -58,6 +61,11 @@ function toolCallParts(fields: Record<string, unknown>, index: number): string[]
  * Reads and checks one message. Text that may enter evidence (and every id) must
  * be well-formed UTF-16: SQLite stores UTF-8, where a lone surrogate cannot be
  * kept. Other text is hashed in its well-formed form.
+ *
+ * `maxMessageBytes` bounds only what evidence reads: user or assistant text over it
+ * is left unread (`unreadable`), and the size of other messages is never counted,
+ * since nothing of them but the hash is used. Every message keeps all its parts,
+ * so the prefix digest covers it whole and an edit of a large message is seen.
  */
 export function readMessage(value: unknown, index: number, maxMessageBytes: number): SnapshotMessage {
   const kind = kindOf(value, index);
@@ -95,29 +103,32 @@ export function readMessage(value: unknown, index: number, maxMessageBytes: numb
   const toolCallId = fields["tool_call_id"];
   if (typeof toolCallId === "string") parts.push(toolCallId);
 
-  let units = 0;
-  for (const part of parts) units += part.length;
-  // A UTF-16 code unit takes at most 3 UTF-8 bytes, so most messages need no exact count.
-  if (units * 3 > maxMessageBytes) {
-    let bytes = 0;
-    for (const part of parts) bytes += utf8Length(part);
-    if (bytes > maxMessageBytes) {
-      throw invalid(`messages[${index}]`, `at most ${maxMessageBytes} UTF-8 bytes (\`maxMessageBytes\`)`, `${bytes} bytes`, index);
-    }
-  }
+  const unreadable = keepsText && overBytes(parts, maxMessageBytes);
   for (let p = 0; p < parts.length; p++) {
     const part = parts[p] as string;
     if (isWellFormedText(part)) continue;
     if (keepsText) throw invalid(`messages[${index}].content`, "well-formed text", "a lone surrogate", index);
     parts[p] = toWellFormedText(part);
   }
-  return { kind, id, parts, text: keepsText ? texts.join("\n") : undefined };
+  return { kind, id, parts, text: keepsText && !unreadable ? texts.join("\n") : undefined, unreadable };
+}
+
+/** True when `parts` take more than `maxBytes` UTF-8 bytes. */
+function overBytes(parts: readonly string[], maxBytes: number): boolean {
+  let units = 0;
+  for (const part of parts) units += part.length;
+  // A UTF-16 code unit takes at most 3 UTF-8 bytes, so most messages need no exact count.
+  if (units * 3 <= maxBytes) return false;
+  let bytes = 0;
+  for (const part of parts) bytes += utf8Length(part);
+  return bytes > maxBytes;
 }
 
 /**
  * Validates a checkpoint snapshot and reads what the evidence logic needs, in
  * slices that yield to the event loop. Throws `INVALID_MESSAGES` naming the
- * first offending message and field.
+ * first offending message and field; a message over `maxMessageBytes` is not an
+ * error (see {@link readMessage}).
  */
 export async function readSnapshot(messages: unknown, maxMessageBytes: number, slicer: Slicer): Promise<Snapshot> {
   checkMessageArray(messages);

@@ -37,9 +37,16 @@ export interface EvidenceUpdateOptions {
    */
   signal?: AbortSignal;
   /**
-   * UTF-8 bytes a single checkpoint message may carry; a larger one is refused
-   * with `INVALID_MESSAGES`.
+   * UTF-8 bytes of the largest user or assistant message evidence reads. A larger
+   * one is not excerpted and is counted in `EvidenceState.unreadable`; every
+   * message, whatever its size, is still hashed into the prefix digest (in slices
+   * that yield to the event loop), so later turns keep entering evidence and an
+   * edit of a large message is still seen as a changed prefix.
    * @default 16777216 (16 MiB)
+   * @example
+   * ```ts
+   * await updateEvidence(messages, access, { maxMessageBytes: 1024 * 1024 }); // stores take it as a constructor option
+   * ```
    */
   maxMessageBytes?: number;
   /**

@@ -4,6 +4,7 @@ import { ContextViewError, InMemoryContextStore } from "@contextview/core";
 import { utf8Length } from "../../src/text.js";
 import { EMPTY_PREFIX_DIGEST, EVIDENCE_BUCKETS, EVIDENCE_LIMITS, type EvidenceEntry } from "../../src/evidence/index.js";
 import { EvidenceState, updateEvidence, type EvidenceRecord } from "@contextview/core/store";
+import { PREFIX_DIGEST_TAG, summaryPrefixHash } from "../../src/summarize/prefix-hash.js";
 import { TOOL_ONLY, conversation, requestIndex, withRequest } from "./fixtures.js";
 
 const entries = (state: EvidenceState): EvidenceEntry[] => EVIDENCE_BUCKETS.flatMap((bucket) => [...state.buckets[bucket]]);
@@ -236,9 +237,20 @@ describe("EvidenceState.fromJSON", () => {
     expect(EvidenceState.fromJSON(JSON.parse(JSON.stringify(state))).toJSON()).toEqual(state.toJSON());
   });
 
+  it("reads a state stored before `unreadable` existed as 0, and writes it back unchanged", async () => {
+    const stored = JSON.parse(JSON.stringify(await fromScratch(withRequest(3)))) as Record<string, unknown>;
+    delete stored["unreadable"];
+    const state = EvidenceState.fromJSON(stored);
+    expect(state.unreadable).toBe(0);
+    expect(JSON.parse(JSON.stringify(state))).toEqual(stored);
+    expect(JSON.parse(state.asMessage()?.content as string).contextview_evidence).not.toHaveProperty("unreadable");
+  });
+
   it.each([
     [{ version: 2 }, "state.version"],
     [{ cursor: -1 }, "state.cursor"],
+    [{ unreadable: -1 }, "state.unreadable"],
+    [{ unreadable: 1.5 }, "state.unreadable"],
     [{ prefixDigest: "abc" }, "state.prefixDigest"],
     [{ buckets: { constraints: [], decisions: [], openWork: [] } }, "state.buckets.recentContext"],
     [{ buckets: { constraints: [{ role: "system" }], decisions: [], openWork: [], recentContext: [] } }, "state.buckets.constraints[0].role"],
@@ -249,11 +261,9 @@ describe("EvidenceState.fromJSON", () => {
 });
 
 describe("bad input", () => {
-  const huge = "x".repeat(2048);
   it.each([
     ["not an array", () => ({ not: "an array" }), /`messages` to be an array/],
     ["a message without id", () => [...withRequest(1), new HumanMessage("no id")], /`messages\[6\]\.id` to be a non-empty string/],
-    ["a huge message", () => [...withRequest(1), new ToolMessage({ id: "big", tool_call_id: "k", content: huge })], /`messages\[6\]` to be at most 1024 UTF-8 bytes/],
     ["a lone surrogate in user text", () => [...withRequest(1), new HumanMessage({ id: "s", content: "bad \ud800 text" })], /`messages\[6\]\.content` to be well-formed/],
     ["something that is no message", () => [...withRequest(1), 42], /`messages\[6\]`/],
   ])("refuses %s with INVALID_MESSAGES and keeps the state", async (_, input, message) => {
@@ -267,6 +277,81 @@ describe("bad input", () => {
     const messages = withRequest(2);
     messages[3] = new ToolMessage({ id: "m-t0", tool_call_id: "m-call0", content: "cut \ud83d" });
     await expect(fromScratch(messages)).resolves.toBeInstanceOf(EvidenceState);
+  });
+});
+
+describe("messages over maxMessageBytes", () => {
+  const LIMIT = 1024;
+  const big = (fill: string) => `${fill.repeat(LIMIT)} the end`;
+  /** `withRequest(turns)` whose first tool result (index 3) is over `LIMIT`. */
+  const withBigResult = (turns: number, fill = "x"): BaseMessage[] => {
+    const messages = withRequest(turns);
+    messages[3] = new ToolMessage({ id: "m-t0", tool_call_id: "m-call0", content: `${TOOL_ONLY} ${big(fill)}` });
+    return messages;
+  };
+
+  it("keeps summarizing past a tool result over it, which evidence never reads: the cursor moves on, nothing is counted", async () => {
+    const store = new InMemoryContextStore({ maxMessageBytes: LIMIT });
+    await store.update("u", "c", withRequest(0));
+    const first = await store.update("u", "c", withBigResult(1));
+    expect(first.cursor).toBe(requestIndex(1));
+    const later = await store.update("u", "c", withBigResult(3));
+    expect(later.cursor).toBe(requestIndex(3));
+    expect(ids(later)).toEqual(expect.arrayContaining(["m-h0", "m-a0", "m-h1", "m-a1", "m-h2", "m-a2"]));
+    expect(later.unreadable).toBe(0);
+    expect(later.toJSON()).not.toHaveProperty("unreadable");
+    // The limit changes nothing for a message evidence never reads.
+    expect(later.toJSON()).toEqual((await fromScratch(withBigResult(3))).toJSON());
+  });
+
+  it.each([
+    ["user", (fill: string) => new HumanMessage({ id: "m-h1", content: big(fill) })],
+    ["assistant", (fill: string) => new AIMessage({ id: "m-a1", content: big(fill) })],
+  ])("counts %s text over it as unreadable, leaves it out and reads the turns after it", async (role, make) => {
+    const messages = withRequest(3);
+    const index = role === "user" ? 5 : 8;
+    messages[index] = make("é");
+    const store = new InMemoryContextStore({ maxMessageBytes: LIMIT });
+    await store.update("u", "c", messages.slice(0, requestIndex(1) + 1));
+    const state = await store.update("u", "c", messages);
+    expect(state.cursor).toBe(requestIndex(3));
+    expect(state.unreadable).toBe(1);
+    expect(ids(state)).not.toContain(messages[index]?.id);
+    expect(ids(state)).toEqual(expect.arrayContaining(["m-h2", "m-a2"]));
+    expect(state.toJSON().unreadable).toBe(1);
+    expect(EvidenceState.fromJSON(JSON.parse(JSON.stringify(state))).toJSON()).toEqual(state.toJSON());
+    const envelope = JSON.parse(state.asMessage()?.content as string).contextview_evidence;
+    expect(envelope.unreadable).toBe(1);
+    expect(envelope.notice).toMatch(/`unreadable` counts/);
+    // Counted once, however the history arrives, and the same in a rebuild.
+    expect((await store.update("u", "c", messages)).unreadable).toBe(1);
+    const rebuilt = await new InMemoryContextStore({ maxMessageBytes: LIMIT }).update("u", "c", messages);
+    expect(rebuilt.toJSON()).toEqual(state.toJSON());
+    // Under a larger limit the same text is read.
+    expect((await fromScratch(messages)).unreadable).toBe(0);
+  });
+
+  it("hashes a large message whole: an edit inside it is a changed prefix", async () => {
+    const store = new InMemoryContextStore({ maxMessageBytes: LIMIT });
+    const state = await store.update("u", "c", withBigResult(2));
+    const edited = withBigResult(3);
+    const content = edited[3]?.content as string;
+    const middle = Math.floor(content.length / 2);
+    edited[3] = new ToolMessage({ id: "m-t0", tool_call_id: "m-call0", content: `${content.slice(0, middle)}y${content.slice(middle + 1)}` });
+    await expectCode(store.update("u", "c", edited), "PREFIX_CHANGED");
+    expect((await store.load("u", "c")).toJSON()).toEqual(state.toJSON());
+    const rebuilt = await store.update("u", "c", edited, { onPrefixChange: "rebuild" });
+    expect(rebuilt.toJSON()).toEqual((await fromScratch(edited)).toJSON());
+  });
+
+  it("gives the prefix digest the summary cache computes for the same messages, resumed or not", async () => {
+    const messages = withBigResult(4);
+    messages[9] = new HumanMessage({ id: "m-h2", content: big("x") });
+    const state = await new InMemoryContextStore({ maxMessageBytes: LIMIT }).update("u", "c", messages);
+    expect(state.unreadable).toBe(1);
+    const expected = `${PREFIX_DIGEST_TAG}${state.prefixDigest}`;
+    expect(await summaryPrefixHash(messages, state.cursor)).toBe(expected);
+    expect(await summaryPrefixHash([...messages], state.cursor)).toBe(expected);
   });
 });
 

@@ -31,6 +31,8 @@ export function evidenceEntries(text: string): Markup {
     )}</ul></li>`;
   }).filter((b) => b !== null);
   const omitted = typeof envelope["omitted"] === "number" && envelope["omitted"] > 0 ? html`<p class="empty">${count(envelope["omitted"])} older excerpts no longer fit.</p>` : null;
-  if (buckets.length === 0) return html`<p class="empty">Evidence given, with no entries yet (covers messages 1–${count(Number(envelope["cursor"] ?? 0))}).</p>`;
-  return html`<ul class="evidence">${buckets}</ul>${omitted}`;
+  const unreadable =
+    typeof envelope["unreadable"] === "number" && envelope["unreadable"] > 0 ? html`<p class="empty">${count(envelope["unreadable"])} earlier messages were too large to read (over <code>maxMessageBytes</code>).</p>` : null;
+  if (buckets.length === 0) return html`<p class="empty">Evidence given, with no entries yet (covers messages 1–${count(Number(envelope["cursor"] ?? 0))}).</p>${unreadable}`;
+  return html`<ul class="evidence">${buckets}</ul>${omitted}${unreadable}`;
 }
