@@ -1,11 +1,38 @@
 // buildContext against trimMessages and against the serialization floor.
 // Run: pnpm bench context (or pnpm bench for all)
-import { trimMessages } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
 import { agentConversation, medianMs, table } from "./fixtures";
 
 const budget = { contextWindow: 32768, promptBudget: 16000, responseReserve: 4096, safetyReserve: 2048 };
 const sizes = [1000, 4000, 10000, 50000];
+
+/** One request answered with `n` tool exchanges of 12-row JSON results. */
+function longTurn(n: number): BaseMessage[] {
+  const messages: BaseMessage[] = [new SystemMessage("You are a booking agent."), new HumanMessage({ id: "req", content: "Find and book three options." })];
+  for (let i = 0; i < n; i++) {
+    messages.push(new AIMessage({ id: `ai-${i}`, content: "", tool_calls: [{ id: `c${i}`, name: "get_reservation", args: { reservation_id: `RES-${i - 1}` } }] }));
+    const rows = Array.from({ length: 12 }, (_, r) => ({ id: `F${i}-${r}`, price: 100 + r, text: "seat ".repeat(20) }));
+    messages.push(new ToolMessage({ tool_call_id: `c${i}`, content: JSON.stringify({ reservation_id: `RES-${i}`, count: 12, rows }) }));
+  }
+  return messages;
+}
+
+/** A current turn of 300 exchanges against one of 30, at an 8,000-token budget. */
+async function longTurns(): Promise<void> {
+  const rows: Record<string, string | number>[] = [];
+  const ms = new Map<number, number>();
+  for (const n of [30, 300]) {
+    const messages = longTurn(n);
+    const view = buildContext({ messages, budget: { ...budget, promptBudget: 8000 } });
+    ms.set(n, await medianMs(() => buildContext({ messages, budget: { ...budget, promptBudget: 8000 }, estimator: createEstimator() }), 9));
+    const t = view.report.currentTurn;
+    rows.push({ exchanges: n, "buildContext ms": (ms.get(n) as number).toFixed(2), kept: t.kept, compacted: t.compacted, cleared: t.cleared, excerpted: t.excerpted, tokens: view.report.tokens.total });
+  }
+  console.log("a long current turn: one request, N tool exchanges, promptBudget 8000");
+  console.log(`target: 300 exchanges ≤ 2× 30 exchanges; measured ${((ms.get(300) as number) / (ms.get(30) as number)).toFixed(2)}×`);
+  console.log(table(rows));
+}
 
 async function main(): Promise<void> {
   const conversations = new Map(sizes.map((n) => [n, agentConversation(n)]));
@@ -58,6 +85,7 @@ async function main(): Promise<void> {
   console.log("buildContext vs trimMessages (same budget 16000, same counter) and the serialization floor (JSON.stringify of every content)");
   console.log("targets: 50k ≤ 2× 1k; 10k ≤ 3× floor; trimMessages ≥ 100× slower at 4k");
   console.log(table(rows));
+  await longTurns();
 }
 
 void main();

@@ -138,6 +138,8 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const pinned = pins === undefined ? null : new Set(pins);
   const input: BuildContextInput = {
     ...record.options.view,
+    // Recorded before the option existed, when pinned copies kept their images.
+    pinnedImages: (record.options.view as Partial<typeof record.options.view>).pinnedImages ?? true,
     messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
     // The summarized prefix, read for the opening request and pins, as the manager passed it.
     ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),

@@ -109,7 +109,7 @@ export const SETTINGS_SPEC = frozen({
   // LangGraph's per-request schema never took it: there the model's profile decides it per call.
   imageInputs: {
     group: "view", scope: "request", notInRequestConfig: true, type: "boolean", default: true, defaultNote: "false when the model's profile says `imageInputs: false`",
-    doc: "`false`: every image becomes a placeholder, the current turn's too; older turns always get placeholders",
+    doc: "`false`: every image becomes a placeholder, the current turn's too (older turns always get placeholders, pinned copies unless `pinnedImages`)",
   },
   clearStep: {
     group: "view", scope: "request", type: "integer", min: 1, default: 32,
@@ -119,6 +119,10 @@ export const SETTINGS_SPEC = frozen({
   pinOpeningRequest: { group: "view", scope: "request", type: "boolean", default: true, doc: "keep the first user message in every view, labelled, after the system message (see [concepts.md](concepts.md#pinned-context))" },
   maxOpeningRequestTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 1500, doc: "longest opening request kept verbatim; beyond it an excerpt of its beginning and end" },
   pinnedBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 3000, doc: "tokens shared by the messages pinned with `pinMessage` or `pin`; the oldest are excerpted, then left out (0 = off)" },
+  pinnedImages: {
+    group: "view", scope: "request", type: "boolean", default: false,
+    doc: "`true`: pinned copies (the opening request, pins) keep their images; by default each becomes a placeholder, counted in `imagesReplaced`",
+  },
 
   summarizerInputTokens: { group: "manager", scope: "factory", type: "integer", min: 1, default: 6000, doc: "largest transcript chunk per summarizer call" },
   // Node fires a longer timer after about 1 ms: refuse it rather than time every summary out.

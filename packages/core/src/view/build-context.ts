@@ -81,7 +81,8 @@ export function buildContext(input: BuildContextInput): ContextView {
     const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
     return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, older, compactor, options, estimator }) };
   };
-  const { pinned, charged, tally, older, compactor, current, fit } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
+  const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
+  tally.labels += labels;
 
   const chosen = chooseOlderTurns({ walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, options, estimator });
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
@@ -93,7 +94,7 @@ export function buildContext(input: BuildContextInput): ContextView {
 
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, tally, compactor,
-    olderPrepared: older.prepared, current, chosen, assembled, pinned: block, started,
+    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the pinned block

@@ -4,11 +4,12 @@ import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
-import { fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
+import { currentTurnFloor, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
+import { fitLongTurn } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { keptInTurn, type ClearStepState } from "./clear-step.js";
-import type { ViewOptions } from "./types.js";
+import type { CurrentTurnReport, ViewOptions } from "./types.js";
 
 /** Room left per tool result for its message framing (overhead, name, tool_call_id). */
 const RESULT_FRAMING_TOKENS = 24;
@@ -18,7 +19,10 @@ const PREVIOUS_TURN_SHARE = 0.15;
 /** Most of the current turn's room a summary (durable evidence) may keep when the current results would take it all. */
 const SUMMARY_SHARE = 0.25;
 
-type CompactOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep">;
+type CompactOptions = Pick<
+  Required<ViewOptions>,
+  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "maxOlderMessageTokens" | "maxToolCallProseTokens"
+>;
 
 interface CompactorState {
   results: ClearStepState;
@@ -70,10 +74,11 @@ export class ToolResultCompactor {
     this.state.narrowed += fitted.narrowed;
   }
 
-  /** Replace the counts of one fit of the current turn by those of another. */
-  recount(before: CurrentTurnFit, after: CurrentTurnFit): void {
+  /** Replace the counts of one fit of the current turn by those of another (that cleared `cleared` of its results). */
+  recount(before: CurrentTurnFit, after: CurrentTurnFit, cleared = 0): void {
     this.state.compacted += after.compacted - before.compacted;
     this.state.narrowed += after.narrowed - before.narrowed;
+    this.state.cleared += cleared;
   }
 
   /**
@@ -127,6 +132,10 @@ export interface CompactedToFit {
   current: PreparedTurn;
   /** Older turns that fit the room left, measured before compaction started. */
   fit: OlderFit;
+  /** How the current turn's exchanges entered the view. */
+  currentTurn: CurrentTurnReport;
+  /** Labels the current turn gained (or, negative, lost with excerpted exchanges) after it was prepared. */
+  labels: number;
 }
 
 /**
@@ -147,24 +156,47 @@ export interface CompactedToFit {
 export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const { fixed, limit, headTokens, older, compactor } = input;
   let current = input.current;
+  const exchanges = countExchanges(current);
+  let currentTurn: CurrentTurnReport = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0 };
+  let labels = 0;
   const fit = older.fitting(limit - fixed.tokens - current.tokens - headTokens);
   if (!fit.all || fixed.tokens + current.tokens + headTokens > limit) {
     older.compactWith((turn) => compactor.compact(turn));
     const room = limit - fixed.tokens;
-    let fitted = fitCurrentTurn(current, room, input.estimator);
+    // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
+    const long = exchanges > 1 && currentTurnFloor(current, input.estimator) > room;
+    let fitted: CurrentTurnFit = long ? { turn: current, compacted: 0, narrowed: 0 } : fitCurrentTurn(current, room, input.estimator);
     compactor.countCurrentTurn(current.toolResults, fitted);
-    fitted = leaveRoomForHistory(input, room, fitted);
-    fitted = keepOlderTurnsInPlace({ older, compactor, room, headTokens, options: input.options, estimator: input.estimator }, fitted);
+    if (!long) {
+      fitted = leaveRoomForHistory(input, room, fitted);
+      fitted = keepOlderTurnsInPlace({ older, compactor, room, headTokens, options: input.options, estimator: input.estimator }, fitted);
+    }
+    if (fixed.tokens + fitted.turn.tokens > limit) {
+      // A long turn: only the request and the newest exchange are mandatory; older exchanges degrade in steps.
+      const long = fitLongTurn({ current: input.current, room, options: input.options, estimator: input.estimator });
+      if (!("fit" in long)) {
+        const mandatory = long.request + long.newestExchange;
+        throw new ContextBudgetError({
+          limit,
+          required: fixed.tokens + mandatory,
+          parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: mandatory, request: long.request, newestExchange: long.newestExchange },
+        });
+      }
+      compactor.recount(fitted, long.fit, long.cleared);
+      fitted = long.fit;
+      currentTurn = long.report;
+      labels = long.labels;
+    }
     current = fitted.turn;
   }
-  if (fixed.tokens + current.tokens > limit) {
-    throw new ContextBudgetError({
-      limit,
-      required: fixed.tokens + current.tokens,
-      parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: current.tokens },
-    });
-  }
-  return { current, fit };
+  return { current, fit, currentTurn, labels };
+}
+
+/** Exchanges after the request: assistant messages (a tool-call message brings all its results). */
+function countExchanges(turn: PreparedTurn): number {
+  let exchanges = 0;
+  for (const message of turn.messages) if (message.type === "ai") exchanges++;
+  return exchanges;
 }
 
 

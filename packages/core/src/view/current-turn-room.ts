@@ -52,6 +52,25 @@ export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Esti
   return fitted;
 }
 
+/**
+ * What the turn needs at least however its results are fitted: every message but
+ * the results' text. A turn whose floor is over its room cannot fit by compacting
+ * its results, so {@link fitCurrentTurn} is not even tried.
+ *
+ * @example
+ * ```ts
+ * if (currentTurnFloor(current, estimator) > room) { ... } // only dropping exchanges helps
+ * ```
+ */
+export function currentTurnFloor(turn: PreparedTurn, estimator: Estimator): number {
+  let floor = 0;
+  for (const message of turn.messages) {
+    const tokens = estimator.estimateMessage(message);
+    floor += ToolMessage.isInstance(message) ? Math.max(0, tokens - estimator.estimateText(splitContent(message.content).text)) : tokens;
+  }
+  return floor;
+}
+
 /** Results up to this size are checked against their narrowing notice (see {@link fitOnce}). */
 const SMALL_RESULT_TOKENS = 256;
 

@@ -17,6 +17,8 @@ export interface PinnedBlock {
   readonly labels: number;
   /** Messages of the block that come from `messages` (not labels, not prior messages). */
   readonly inputMessages: number;
+  /** Images of the pinned messages shown that the block replaced by placeholders (or left out of an excerpt). */
+  readonly imagesReplaced: number;
   readonly report: PinnedReport;
 }
 
@@ -100,6 +102,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
 
   const messages: BaseMessage[] = [];
   let inputMessages = 0;
+  let imagesReplaced = 0;
   let openingReport: PinnedReport["openingRequest"] = null;
   const opening = candidates.opening;
   if (opening !== null) {
@@ -109,6 +112,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
     if (placement === "pinned") {
       messages.push(labelMessage(OPENING_REQUEST_LABEL), copy);
       if (opening.start >= 0) inputMessages++;
+      imagesReplaced += opening.imagesReplaced;
     }
   }
 
@@ -122,6 +126,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
       continue;
     }
     if (item.start >= 0) inputMessages += item.messages.length;
+    imagesReplaced += item.imagesReplaced;
     item.messages.forEach((message, j) => {
       const wasExcerpted = item.excerpted[j] === true;
       if (wasExcerpted) excerpted++;
@@ -140,6 +145,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
     tokens: estimator.estimateMessages(messages),
     labels,
     inputMessages,
+    imagesReplaced,
     report: { openingRequest: openingReport, messages: reports, inView: inViewCount, excerpted, dropped: candidates.dropped, unpinnable: candidates.unpinnable },
   };
 }

@@ -48,12 +48,18 @@ export function textTokens(message: BaseMessage, estimator: Estimator): number {
 /**
  * A copy of a pinned message whose text is at most `maxTokens` (an excerpt of its
  * beginning and end), or the message itself when it fits. Tool-call arguments are
- * never changed; images of an excerpted message are named, not kept.
+ * never changed; images of an excerpted message are named, not kept, and counted
+ * in `imagesOmitted`.
  */
-export function boundPinnedText(message: BaseMessage, kind: MessageKind, maxTokens: number, estimator: Estimator): { message: BaseMessage; excerpted: boolean } {
+export function boundPinnedText(
+  message: BaseMessage,
+  kind: MessageKind,
+  maxTokens: number,
+  estimator: Estimator,
+): { message: BaseMessage; excerpted: boolean; imagesOmitted: number } {
   const text = textOf(message.content);
-  if (estimator.estimateText(text) <= maxTokens) return { message, excerpted: false };
+  if (estimator.estimateText(text) <= maxTokens) return { message, excerpted: false, imagesOmitted: 0 };
   const images = countImages(message.content);
   const note = images > 0 ? `\n[${images} image(s) of this pinned message omitted]` : "";
-  return { message: copyMessage(message, kind, { content: fitEndsExcerpt(text, maxTokens, estimator) + note }), excerpted: true };
+  return { message: copyMessage(message, kind, { content: fitEndsExcerpt(text, maxTokens, estimator) + note }), excerpted: true, imagesOmitted: images };
 }

@@ -3,11 +3,11 @@ import { invalidOption } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import { copyMessage, kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 import { groupExchanges } from "./exchanges.js";
-import { withoutImages } from "./images.js";
+import { pinnedCopy, type PinnedImageChoice } from "./images.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
 import { markedIndices } from "./pin-message.js";
 import { boundPinnedText, MIN_PINNED_EXCERPT_TOKENS, textTokens } from "./pinned-bound.js";
-import { EXCERPT_MARKER_TOKENS } from "./older.js";
+import { EXCERPT_MARKER_TOKENS, type OlderCounts } from "./older.js";
 import type { PinPredicate } from "./types.js";
 
 /**
@@ -42,6 +42,8 @@ export interface PinnedItem {
   readonly tokens: number;
   /** True for an AI tool call with its results (it may need a continuation label). */
   readonly calls: boolean;
+  /** Images of `originals` its copies do not show: replaced by placeholders, or left out of an excerpt. */
+  readonly imagesReplaced: number;
 }
 
 /** What {@link collectPinned} found, bounded, and the tokens to reserve for it. */
@@ -79,8 +81,10 @@ export interface CollectPinnedInput {
   readonly pinnedBudget: number;
   readonly pin?: PinPredicate | undefined;
   readonly estimator: Estimator;
-  /** False when the model takes no image input: pinned copies get placeholders too. @default true */
+  /** False when the model takes no image input: pinned copies get its placeholders. @default true */
   readonly imageInputs?: boolean;
+  /** True when pinned copies keep their images (the `pinnedImages` view option). @default false */
+  readonly pinnedImages?: boolean;
 }
 
 /**
@@ -90,6 +94,7 @@ export interface CollectPinnedInput {
  * exchange (a tool result brings its call and all sibling results), bound the
  * opening request to `maxOpeningRequestTokens` and the pins to `pinnedBudget`
  * (oldest excerpted first, then left out), and say how many tokens to reserve.
+ * Images of the copies become placeholders unless `pinnedImages` is true.
  *
  * Reads the pin field of every message (a few property reads each) and, with a
  * `pin` predicate, every message whole; the rest of the view reads only what it keeps.
@@ -134,8 +139,10 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
     if (openingPos >= 0) {
       const original = toBaseMessage(at(openingPos), indexOf(openingPos));
       const bounded = boundPinnedText(original, "human", input.maxOpeningRequestTokens, estimator);
-      const copy = noImages(input, bounded.excerpted ? bounded.message : copyMessage(original, "human"), "human");
-      opening = { start: startOf(openingPos), originals: [original], messages: [copy], excerpted: [bounded.excerpted], tokens: estimator.estimateMessage(copy), calls: false };
+      const counts: OlderCounts = { excerpted: 0, imagesReplaced: bounded.imagesOmitted };
+      const copy = pinnedCopy(input, bounded.excerpted ? bounded.message : copyMessage(original, "human"), "human", counts);
+      const tokens = estimator.estimateMessage(copy);
+      opening = { start: startOf(openingPos), originals: [original], messages: [copy], excerpted: [bounded.excerpted], tokens, calls: false, imagesReplaced: counts.imagesReplaced };
     }
   }
 
@@ -150,7 +157,7 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
         inCurrent++;
         continue;
       }
-      const item = pinnedExchange(pos, kind, at, indexOf, total, estimator, input.imageInputs);
+      const item = pinnedExchange(pos, kind, at, indexOf, total, estimator, input);
       if (item === null) unpinnable++;
       else if (item.from === openingPos) openingAlsoPinned = true;
       else if (!seen.has(item.from)) {
@@ -198,7 +205,7 @@ function pinnedExchange(
   indexOf: (pos: number) => number,
   total: number,
   estimator: Estimator,
-  imageInputs: boolean | undefined,
+  images: PinnedImageChoice,
 ): { from: number; item: Omit<PinnedItem, "start"> } | null {
   const k = kind(pos);
   if (k === "system") return null;
@@ -225,10 +232,11 @@ function pinnedExchange(
     if (!exchange.messages.some((m) => m.type === "tool" && (m as ToolMessage).tool_call_id === id)) return null;
   }
   const originals = exchange.messages;
-  const copies = originals.map((m) => noImages({ imageInputs }, copyMessage(m, m.type as MessageKind), m.type as MessageKind));
+  const counts: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
+  const copies = originals.map((m) => pinnedCopy(images, copyMessage(m, m.type as MessageKind), m.type as MessageKind, counts));
   return {
     from,
-    item: { originals, messages: copies, excerpted: copies.map(() => false), tokens: estimator.estimateMessages(copies), calls: exchange.kind === "tools" },
+    item: { originals, messages: copies, excerpted: copies.map(() => false), tokens: estimator.estimateMessages(copies), calls: exchange.kind === "tools", imagesReplaced: counts.imagesReplaced },
   };
 }
 
@@ -243,15 +251,17 @@ function boundToBudget(pins: PinnedItem[], budget: number, estimator: Estimator)
     if (textTotal === 0) continue;
     const keep = Math.max(0, textTotal - (total - budget) - EXCERPT_MARKER_TOKENS * texts.length);
     const excerpted = [...item.excerpted];
+    let imagesReplaced = item.imagesReplaced;
     const messages = item.messages.map((m, j) => {
       const max = Math.max(MIN_PINNED_EXCERPT_TOKENS, Math.floor(((texts[j] as number) * keep) / textTotal));
       const bounded = boundPinnedText(m, m.type as MessageKind, max, estimator);
       if (bounded.excerpted) excerpted[j] = true;
+      imagesReplaced += bounded.imagesOmitted;
       return bounded.message;
     });
     const tokens = estimator.estimateMessages(messages);
     total += tokens - item.tokens;
-    out[i] = { ...item, messages, excerpted, tokens };
+    out[i] = { ...item, messages, excerpted, tokens, imagesReplaced };
   }
   let dropped = 0;
   while (total > budget && out.length > 0) {
@@ -272,10 +282,4 @@ export function reserveOf(c: Omit<PinnedCandidates, "reserve">, estimator: Estim
     for (const pin of c.pins) reserve += pin.tokens + (pin.calls ? continuation : 0);
   }
   return reserve;
-}
-
-/** A pinned copy as the model may take it: images become placeholders when it takes no image input. */
-function noImages(input: { imageInputs?: boolean | undefined }, message: BaseMessage, kind: MessageKind): BaseMessage {
-  // Pinned copies are counted in report.pinned, not in imagesReplaced.
-  return input.imageInputs === false ? withoutImages(message, kind, { excerpted: 0, imagesReplaced: 0 }) : message;
 }

@@ -6,7 +6,7 @@ import type { ToolResultCompactor } from "./compact-to-fit.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
-import type { ContextReport } from "./types.js";
+import type { ContextReport, CurrentTurnReport } from "./types.js";
 
 /** Everything the stages of {@link buildContext} learned, for {@link reportView}. */
 export interface ViewFacts {
@@ -20,6 +20,7 @@ export interface ViewFacts {
   compactor: ToolResultCompactor;
   olderPrepared: readonly PreparedTurn[];
   current: PreparedTurn;
+  currentTurn: CurrentTurnReport;
   chosen: ChosenOlderTurns;
   assembled: AssembledView;
   /** The pinned block placed after the system message. */
@@ -64,12 +65,13 @@ export function reportView(facts: ViewFacts): ContextReport {
     messages: { in: n, kept, dropped: n - kept, unread },
     exchanges: { read: exchangesRead, kept: assembled.keptExchanges, dropped: exchangesRead - assembled.keptExchanges },
     turns: { read: olderRead + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead - chosen.kept },
+    currentTurn: facts.currentTurn,
     allHistoryRead: unread === 0,
     orphanResults: counts.orphanResults,
     unfinishedCalls: counts.unfinishedCalls,
     misplacedSystemMessages: counts.misplacedSystem,
     excerpted: tally.older.excerpted,
-    imagesReplaced: tally.older.imagesReplaced,
+    imagesReplaced: tally.older.imagesReplaced + facts.pinned.imagesReplaced,
     memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
     summary: facts.summaryGiven
       ? chosen.summaryIncluded

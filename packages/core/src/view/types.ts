@@ -1,3 +1,4 @@
+// size: the view's public types — its input options, the report and each of its parts — one documented interface each, kept together so the report reads as one
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Budget, ResolvedBudget } from "../budget.js";
 import type { Estimator } from "../estimate.js";
@@ -89,6 +90,17 @@ export interface ViewOptions {
    * @default 3000
    */
   pinnedBudget?: number;
+  /**
+   * Keep the images of pinned copies (the opening request, the application's pins),
+   * which are sent on every call; by default each becomes a placeholder, as in
+   * older turns, counted in `report.imagesReplaced`.
+   * @default false
+   * @example
+   * ```ts
+   * buildContext({ messages, pinnedImages: true }); // the opening request's photo stays in every view
+   * ```
+   */
+  pinnedImages?: boolean;
 }
 
 /**
@@ -181,6 +193,29 @@ export interface TokenReport {
   total: number;
 }
 
+/**
+ * How the current turn's exchanges (tool calls with all their results, and
+ * assistant text, after the request) entered the view. Each is counted once:
+ * `kept` + `compacted` + `cleared` + `excerpted` = `exchanges`.
+ *
+ * @example
+ * ```ts
+ * const { exchanges, excerpted } = view.report.currentTurn;
+ * if (excerpted > 0) log.info(`${excerpted} of ${exchanges} steps of this turn shown as excerpt lines`);
+ * ```
+ */
+export interface CurrentTurnReport {
+  exchanges: number;
+  /** Shown in the form the turn fits whole (results compacted to fit only as a one-exchange turn is); the newest always. */
+  kept: number;
+  /** Older exchanges of a long turn shown with their results compacted (ids and totals kept). */
+  compacted: number;
+  /** Older exchanges shown with their results cleared to markers that keep ids and pairing. */
+  cleared: number;
+  /** The oldest exchanges of a long turn replaced by lines of one marked excerpt (left out with it when not even the excerpt has room). */
+  excerpted: number;
+}
+
 /** What a view kept, dropped and changed. Counts and estimates only, never message content. */
 export interface ContextReport {
   /** The prompt limit the view fits. */
@@ -199,6 +234,8 @@ export interface ContextReport {
   turns: { read: number; kept: number; dropped: number };
   /** True when the walk read the whole conversation (nothing `unread`). */
   allHistoryRead: boolean;
+  /** The current turn's exchanges: kept, compacted, cleared or excerpted to fit (see {@link CurrentTurnReport}). */
+  currentTurn: CurrentTurnReport;
   /** Tool results whose call is not in the preceding AI message. */
   orphanResults: number;
   /** Tool calls without a result (cancelled runs); their whole exchange is left out. */
@@ -207,7 +244,7 @@ export interface ContextReport {
   misplacedSystemMessages: number;
   /** Older messages whose text became an excerpt. */
   excerpted: number;
-  /** Images replaced by placeholders: in older turns, and in every turn when `imageInputs` is `false`. */
+  /** Images replaced by placeholders: in older turns, in pinned copies shown (unless `pinnedImages`), and everywhere when `imageInputs` is `false`. */
   imagesReplaced: number;
   /** Memories given and kept within `memoryBudget`. */
   memories: { in: number; kept: number };

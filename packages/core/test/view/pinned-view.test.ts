@@ -8,7 +8,7 @@ import {
   pinMessage,
   type Summarizer,
 } from "@contextview/core";
-import { isSummaryMessage, OPENING_REQUEST_LABEL, PINNED_LABEL } from "@contextview/core/internal";
+import { IMAGE_PLACEHOLDER, isSummaryMessage, OPENING_REQUEST_LABEL, PINNED_LABEL } from "@contextview/core/internal";
 import { resolveViewOptions } from "../../src/view/options.js";
 import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";
 
@@ -70,6 +70,26 @@ describe("buildContext: pinned context", () => {
     expect(textOfView(view)).not.toContain(DETAIL);
     expect(report.tokens.pinned).toBe(0);
     expect(report.pinned.openingRequest).toBeNull();
+  });
+
+  it("sends the pinned opening request's photo as a placeholder, counted, unless pinnedImages", () => {
+    const photo = { type: "image_url", image_url: { url: `data:image/png;base64,${"iVBORw0KGgo".repeat(400)}` } };
+    const thread = longThread();
+    thread[1] = new HumanMessage({ id: thread[1]?.id as string, content: [{ type: "text", text: GOAL }, photo] });
+    const messages = deepFreeze(thread);
+    const before = snapshot(messages);
+    const { messages: view, report } = buildContext({ messages, budget });
+    expect(snapshot(messages)).toBe(before);
+    expect(report.pinned.openingRequest).toMatchObject({ placement: "pinned", excerpted: false });
+    expect(view[2]?.content).toEqual([{ type: "text", text: GOAL }, { type: "text", text: IMAGE_PLACEHOLDER }]);
+    expect(report.imagesReplaced).toBe(1);
+    expect(report.tokens.total).toBe(estimator.estimateMessages(view));
+
+    const kept = buildContext({ messages, budget, pinnedImages: true });
+    expect(kept.messages[2]?.content).toEqual(messages[1]?.content);
+    expect(kept.report.imagesReplaced).toBe(0);
+    expect(kept.report.tokens.pinned - report.tokens.pinned).toBe(estimator.estimateMessage(messages[1] as BaseMessage) - estimator.estimateMessage(view[2] as BaseMessage));
+    expect(kept.report.tokens.pinned - report.tokens.pinned).toBeGreaterThan(1000);
   });
 
   it("takes a pin predicate", () => {

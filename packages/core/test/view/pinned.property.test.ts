@@ -1,11 +1,17 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { buildContext, createEstimator, pinMessage, type BuildContextInput, type ContextView } from "@contextview/core";
-import { OPENING_REQUEST_LABEL } from "@contextview/core/internal";
+import { IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core/internal";
 import { conversation, conversationArb, deepFreeze, itHoldsOver, refusedCase, snapshot, viewProblems, type LawCase } from "@contextview/test-support";
 
 /** The default estimator: every view here is built with it. */
 const estimator = createEstimator();
+
+/** A content with each image block (the kinds `conversation` makes) as the older-turn placeholder. */
+const withPlaceholders = (content: BaseMessage["content"]): BaseMessage["content"] =>
+  typeof content === "string"
+    ? content
+    : (content.map((block) => (block.type === "image_url" || block.type === "image" ? { type: "text", text: IMAGE_PLACEHOLDER } : block)) as BaseMessage["content"]);
 
 /**
  * Random conversations with random pins, pin bounds, budgets and summarized prefixes:
@@ -19,6 +25,7 @@ describe("buildContext with pinned context (property)", () => {
     pinOpeningRequest: fc.boolean(),
     maxOpeningRequestTokens: fc.integer({ min: 50, max: 2000 }),
     pinnedBudget: fc.integer({ min: 0, max: 4000 }),
+    pinnedImages: fc.boolean(),
     promptBudget: fc.integer({ min: 300, max: 16000 }),
     serialized: fc.boolean(),
     summary: fc.boolean(),
@@ -60,6 +67,7 @@ describe("buildContext with pinned context (property)", () => {
         pinOpeningRequest: s.pinOpeningRequest,
         maxOpeningRequestTokens: s.maxOpeningRequestTokens,
         pinnedBudget: s.pinnedBudget,
+        pinnedImages: s.pinnedImages,
         ...(prior.length > 0 ? { priorMessages: asInput(prior) } : {}),
         ...(s.summary ? { summaryMessage: new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") } : {}),
       };
@@ -87,7 +95,7 @@ describe("buildContext with pinned context (property)", () => {
     }
   });
 
-  it("puts a pinned opening request right after the system message, labelled, verbatim unless excerpted", () => {
+  it("puts a pinned opening request right after the system message, labelled, verbatim unless excerpted (images as placeholders unless pinnedImages)", () => {
     for (const { s, built, result } of views()) {
       const { messages: view, report } = result;
       const start = view[0]?.type === "system" ? 1 : 0;
@@ -96,7 +104,7 @@ describe("buildContext with pinned context (property)", () => {
         expect(view[start]?.content).toBe(OPENING_REQUEST_LABEL);
         const original = built.find((m) => m.type === "human") as BaseMessage;
         expect(view[start + 1]?.id).toBe(original.id);
-        if (!opening.excerpted) expect(view[start + 1]?.content).toEqual(original.content);
+        if (!opening.excerpted) expect(view[start + 1]?.content).toEqual(s.pinnedImages ? original.content : withPlaceholders(original.content));
       }
       if (!s.pinOpeningRequest) expect(opening).toBeNull();
     }

@@ -1,9 +1,10 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextViewError, createEstimator, pinMessage } from "@contextview/core";
-import { CONTINUATION_LABEL, OPENING_REQUEST_LABEL, PINNED_LABEL, PIN_FIELD } from "@contextview/core/internal";
+import { CONTINUATION_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL, PINNED_LABEL, PIN_FIELD } from "@contextview/core/internal";
 import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from "../../src/view/pinned";
 import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";
+import { NO_IMAGE_INPUT_PLACEHOLDER } from "../../src/view/images";
 import { isMarkedPinned, markedIndices } from "../../src/view/pin-message";
 import { deepFreeze, snapshot, thrownBy } from "@contextview/test-support";
 
@@ -277,6 +278,76 @@ describe("collectPinned and pinnedBlock: the application's pins", () => {
   });
 });
 
+describe("images of pinned copies", () => {
+  const photo = { type: "image_url", image_url: { url: `data:image/png;base64,${"iVBORw0KGgo".repeat(400)}` } };
+  const GOAL = "Goal: migrate the billing service to Postgres.";
+  /** {@link thread} whose opening request carries a photo. */
+  const withPhoto = (): BaseMessage[] => {
+    const messages = thread();
+    messages[1] = new HumanMessage({ id: "h0", content: [{ type: "text", text: GOAL }, photo] });
+    return messages;
+  };
+
+  it("replaces the opening request's image by a placeholder in its pinned copy, counted, and leaves the input as it was", () => {
+    const messages = deepFreeze(withPhoto());
+    const before = snapshot(messages);
+    const pinned = collectPinned(base(messages));
+    const copy = pinned.opening?.messages[0] as BaseMessage;
+    expect(copy.content).toEqual([{ type: "text", text: GOAL }, { type: "text", text: IMAGE_PLACEHOLDER }]);
+    expect(copy.id).toBe("h0");
+    expect(pinned.opening?.tokens).toBe(estimator.estimateMessage(copy));
+    expect(pinned.opening?.tokens).toBeLessThan(estimator.estimateMessage(messages[1] as BaseMessage) - 1000);
+    const block = pinnedBlock(pinned, 8, messages.slice(8), estimator);
+    expect(block.messages[1]?.content).toEqual(copy.content);
+    expect(block.imagesReplaced).toBe(1);
+    expect(block.tokens).toBe(pinned.reserve);
+    expect(snapshot(messages)).toBe(before);
+    expect((messages[1] as BaseMessage).content).toEqual([{ type: "text", text: GOAL }, photo]);
+  });
+
+  it("keeps the image with pinnedImages: true", () => {
+    const messages = deepFreeze(withPhoto());
+    const pinned = collectPinned(base(messages, { pinnedImages: true }));
+    expect(pinned.opening?.messages[0]?.content).toEqual(messages[1]?.content);
+    expect(pinned.opening?.tokens).toBe(estimator.estimateMessage(messages[1] as BaseMessage));
+    expect(pinnedBlock(pinned, 8, messages.slice(8), estimator).imagesReplaced).toBe(0);
+  });
+
+  it("counts nothing while the opening request's turn is in the view: that is the turn's own copy", () => {
+    const messages = withPhoto();
+    const block = pinnedBlock(collectPinned(base(messages)), 1, messages.slice(1), estimator);
+    expect(block.report.openingRequest?.placement).toBe("in-view");
+    expect(block.messages).toEqual([]);
+    expect(block.imagesReplaced).toBe(0);
+  });
+
+  it("counts the images an excerpted opening request names instead of showing", () => {
+    const messages = withPhoto();
+    messages[1] = new HumanMessage({ id: "h0", content: [{ type: "text", text: `${GOAL} ${"spec line. ".repeat(2000)}` }, photo] });
+    const block = pinnedBlock(collectPinned(base(messages, { maxOpeningRequestTokens: 200, pinnedImages: true })), 8, messages.slice(8), estimator);
+    expect(String(block.messages[1]?.content)).toMatch(/\[1 image\(s\) of this pinned message omitted\]$/);
+    expect(block.imagesReplaced).toBe(1);
+  });
+
+  it("replaces the images of the application's pins too, unless pinnedImages", () => {
+    const messages = thread();
+    messages[6] = pinMessage(new HumanMessage({ id: "h1", content: [{ type: "text", text: "Constraint: this diagram." }, photo] }));
+    const block = pinnedBlock(collectPinned(base(messages)), 8, messages.slice(8), estimator);
+    expect(block.messages.at(-1)?.content).toEqual([{ type: "text", text: "Constraint: this diagram." }, { type: "text", text: IMAGE_PLACEHOLDER }]);
+    expect(block.imagesReplaced).toBe(1);
+    const kept = pinnedBlock(collectPinned(base(messages, { pinnedImages: true })), 8, messages.slice(8), estimator);
+    expect(kept.messages.at(-1)?.content).toEqual(messages[6]?.content);
+    expect(kept.imagesReplaced).toBe(0);
+  });
+
+  it("uses the no-image-input placeholder when the model takes no image input, whatever pinnedImages says", () => {
+    const messages = withPhoto();
+    const block = pinnedBlock(collectPinned(base(messages, { imageInputs: false, pinnedImages: true })), 8, messages.slice(8), estimator);
+    expect(block.messages[1]?.content).toEqual([{ type: "text", text: GOAL }, { type: "text", text: NO_IMAGE_INPUT_PLACEHOLDER }]);
+    expect(block.imagesReplaced).toBe(1);
+  });
+});
+
 describe("fitPinned", () => {
   it("leaves out the oldest pins first, then the opening request, to leave room for the current request", () => {
     const messages = withPins(thread(), ["t1", "h1"]);
@@ -299,7 +370,8 @@ describe("fitPinned", () => {
 
 describe("an opening request the application pinned too", () => {
   it("counts as a pinned message left out when there is no room for it", () => {
-    // Found by the pinned-context property test: a 1,000-token image request, pinned, with a 300-token budget.
+    // Found by the pinned-context property test: a 1,000-token image request, pinned, with a 300-token budget
+    // (its image kept: as a placeholder the request would fit).
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
     const messages = deepFreeze([
       pinMessage(new HumanMessage({ id: "h-1", content: [{ type: "text", text: "budget" }, image] })),
@@ -308,7 +380,7 @@ describe("an opening request the application pinned too", () => {
       new AIMessage({ id: "a-4", content: "" }),
       new HumanMessage({ id: "h-5", content: "budget" }),
     ]);
-    const { report } = buildContext({ messages, budget: { contextWindow: 32768, promptBudget: 300, responseReserve: 4096 }, maxOpeningRequestTokens: 50, pinnedBudget: 1 });
+    const { report } = buildContext({ messages, budget: { contextWindow: 32768, promptBudget: 300, responseReserve: 4096 }, maxOpeningRequestTokens: 50, pinnedBudget: 1, pinnedImages: true });
     expect(report.pinned.openingRequest?.placement).toBe("no-room");
     expect(report.pinned.dropped).toBe(1);
   });

@@ -1,0 +1,99 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { buildContext, ContextBudgetError, createEstimator } from "@contextview/core";
+import { deepFreeze, snapshot, thrownBy, viewProblems } from "@contextview/test-support";
+
+const estimator = createEstimator();
+const noEnv = { contextWindow: 32768, responseReserve: 4096 };
+
+/** One user request answered with `n` tool exchanges; exchange i returns `rows` rows and reuses an id found in exchange i - 1. */
+function longTurn(n: number, rows = 12, parallel = 1): BaseMessage[] {
+  const messages: BaseMessage[] = [
+    new SystemMessage("You are a booking agent."),
+    new HumanMessage({ id: "h0", content: "Book me the cheapest flight to Lisbon." }),
+    new AIMessage({ id: "a0", content: "Sure." }),
+    new HumanMessage({ id: "req", content: "Find and book three options, then pay with my saved card." }),
+  ];
+  for (let i = 0; i < n; i++) {
+    const calls = Array.from({ length: parallel }, (_, p) => ({ id: `call-${i}-${p}`, name: i % 3 === 0 ? "search_flights" : "get_reservation", args: { query: `leg ${i}`, reservation_id: `RES-${i - 1}`, note: "x".repeat(i % 5 === 0 ? 600 : 20) } }));
+    messages.push(new AIMessage({ id: `ai-${i}`, content: i % 4 === 0 ? `Step ${i}: checking.` : "", tool_calls: calls }));
+    for (const call of calls) {
+      const data = { reservation_id: `RES-${i}`, count: rows, rows: Array.from({ length: rows }, (_, r) => ({ id: `F${i}-${r}`, price: 100 + r, text: "seat ".repeat(20) })) };
+      messages.push(new ToolMessage({ id: `tool-${call.id}`, tool_call_id: call.id, name: call.name, content: JSON.stringify(data) }));
+    }
+  }
+  return messages;
+}
+
+describe("a long current turn", () => {
+  it.each([
+    [30, 3000],
+    [150, 8000],
+    [300, 5000],
+    [12, 3000],
+  ])("of %i tool exchanges at a %i-token budget fits, keeps the newest exchange whole and counts every exchange", (n, promptBudget) => {
+    const messages = deepFreeze(longTurn(n));
+    const before = snapshot(messages);
+    const input = { messages, budget: { ...noEnv, promptBudget } };
+    const view = buildContext(input);
+    expect(viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => buildContext(input).messages }, view)).toEqual([]);
+    expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+    // The newest exchange: the call with intact arguments and its result.
+    const last = messages.at(-2) as AIMessage;
+    const shownCall = view.messages.find((m) => m.type === "ai" && (m as AIMessage).tool_calls?.[0]?.id === last.tool_calls?.[0]?.id) as AIMessage | undefined;
+    expect(shownCall?.tool_calls?.[0]?.args).toEqual(last.tool_calls?.[0]?.args);
+    expect(view.messages.at(-1)?.type).toBe("tool");
+    const { currentTurn } = view.report;
+    expect(currentTurn.exchanges).toBe(n);
+    expect(currentTurn.kept + currentTurn.compacted + currentTurn.cleared + currentTurn.excerpted).toBe(n);
+    expect(currentTurn.kept).toBeGreaterThanOrEqual(1);
+    // The request is the first message of the current turn.
+    expect(view.messages.some((m) => m.id === "req" && m.content === (messages[3] as HumanMessage).content)).toBe(true);
+  });
+
+  it("degrades older exchanges newest first: never a fuller form than a newer one, the oldest as excerpt lines with their arguments", () => {
+    const messages = deepFreeze(longTurn(60));
+    const view = buildContext({ messages, budget: { ...noEnv, promptBudget: 6000 } });
+    const { currentTurn } = view.report;
+    expect(currentTurn.excerpted).toBeGreaterThan(0);
+    expect(currentTurn.kept + currentTurn.compacted + currentTurn.cleared).toBeGreaterThan(2);
+    const excerpt = view.messages.find((m) => m.type === "ai" && String(m.content).startsWith("Earlier steps of this turn"));
+    expect(excerpt).toBeDefined();
+    // An excerpted call still shows its arguments' values (the ids the agent found).
+    expect(String(excerpt?.content)).toMatch(/reservation_id":"RES-\d+"/);
+    expect(String(excerpt?.content)).toContain("untrusted".replace("u", "U"));
+    // Shown older exchanges come in conversation order, after the excerpt, before the newest.
+    const shownIds = view.messages.filter((m) => m.type === "ai" && m.id?.startsWith("ai-")).map((m) => Number(m.id?.slice(3)));
+    expect(shownIds).toEqual([...shownIds].sort((a, b) => a - b));
+    expect(shownIds.at(-1)).toBe(59);
+    expect(shownIds[0]).toBe(currentTurn.excerpted);
+    expect(view.report.toolResults.cleared).toBeGreaterThanOrEqual(0);
+  });
+
+  it("compacts or clears older results before it excerpts their exchanges, keeping each result's tool_call_id", () => {
+    const messages = deepFreeze(longTurn(80, 40));
+    const view = buildContext({ messages, budget: { ...noEnv, promptBudget: 4000 } });
+    const tools = view.messages.filter((m): m is ToolMessage => m.type === "tool");
+    for (const tool of tools) {
+      const call = view.messages.find((m) => (m as AIMessage).tool_calls?.some((c) => c.id === tool.tool_call_id));
+      expect(call).toBeDefined();
+    }
+    expect(view.report.currentTurn.cleared + view.report.currentTurn.compacted).toBeGreaterThan(0);
+  });
+
+  it("with parallel calls, never splits a call from its results", () => {
+    const messages = deepFreeze(longTurn(40, 10, 3));
+    const before = snapshot(messages);
+    const view = buildContext({ messages, budget: { ...noEnv, promptBudget: 4000 } });
+    expect(viewProblems({ conversation: messages, messages, before, estimator }, view)).toEqual([]);
+  });
+
+  it("raises only when the request and the newest exchange do not fit, naming both", () => {
+    const messages = [...longTurn(10)];
+    messages.push(new AIMessage({ id: "big", content: "", tool_calls: [{ id: "big-call", name: "write_file", args: { text: "y".repeat(30_000) } }] }));
+    messages.push(new ToolMessage({ tool_call_id: "big-call", content: "ok" }));
+    const error = thrownBy<ContextBudgetError>(() => buildContext({ messages, budget: { ...noEnv, promptBudget: 3000 } }), ContextBudgetError.isBudgetError);
+    expect(error.parts["newestExchange"]).toBeGreaterThan(9000);
+    expect(error.parts["request"]).toBeGreaterThan(0);
+    expect(error.message).toMatch(/newestExchange \d+/);
+  });
+});
