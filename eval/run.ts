@@ -7,6 +7,7 @@ import { brokenExchanges, clearedCurrentResults, factsKept, orderViolations, qua
 import { CACHE_MODELS, cacheSeries, conversationCost, newTokens, PRICE_PRESETS, promptBlocks, type CacheModel, type CallCache, type Prices, type PromptBlock } from "./cache.js";
 import { prefixBreaks, resentByCause, type BreakCause } from "./prefix-breaks.js";
 import { answersOf, callPoints } from "./replay.js";
+import { grounding, type Grounding } from "./grounding.js";
 import type { Fixture, LoadedFixture, RequiredFact, Strategy, StrategyRun } from "./types.js";
 
 /** One system on one fixture, measured. */
@@ -35,6 +36,8 @@ export interface SystemResult {
   requestLost: number;
   /** Results of the current turn a view showed cleared (each one makes the model call the tool again). */
   recallsFromClearing: number;
+  /** Argument values of the recorded tool calls seen earlier, and how many their call's view showed (see eval/grounding.ts). */
+  grounding: Grounding;
   checkpointRewritten: boolean | null;
   timeMs: { total: number; median: number; max: number };
   summarizerCalls: number;
@@ -229,6 +232,7 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
     orderExamples: [...examples].slice(0, 4),
     requestLost: lost,
     recallsFromClearing: recalls,
+    grounding: grounding(loaded.messages, points, points.map((_, i) => run.calls[i]?.view), perCall.map((t) => t !== null && t <= shared.limit)),
     checkpointRewritten: run.checkpointRewritten,
     timeMs: { total: times.reduce((a, b) => a + b, 0), median: quantile(times, 0.5) || 0, max: times.length ? Math.max(...times) : 0 },
     summarizerCalls: run.summarizerCalls,

@@ -23,6 +23,7 @@ export function detailRows(result: EvaluationResult): Row[] {
     "order violations": String(r.orderViolations),
     "request lost": String(r.requestLost),
     "re-calls from clearing": String(r.recallsFromClearing),
+    grounding: groundingCell(r.grounding.visible, r.grounding.values),
     "checkpoint rewritten": rewritten(r.checkpointRewritten),
     "context ms": ms(r.timeMs.total),
     ...(r.error ? { error: r.error } : {}),
@@ -44,6 +45,7 @@ export function comparisonRows(result: EvaluationResult): Row[] {
       "order violations": String(sum((r) => r.orderViolations)),
       "request lost": String(sum((r) => r.requestLost)),
       "re-calls from clearing": String(sum((r) => r.recallsFromClearing)),
+      grounding: groundingCell(sum((r) => r.grounding.visible), sum((r) => r.grounding.values)),
       "checkpoint rewritten": observed.join(", "),
       "context ms": ms(sum((r) => r.timeMs.total)),
       "cached (OpenAI)": pct(sum((r) => r.cache.openai.cached) / Math.max(1, sum((r) => r.cache.openai.prompt))),
@@ -52,6 +54,9 @@ export function comparisonRows(result: EvaluationResult): Row[] {
     };
   });
 }
+
+/** Argument values shown / reused: the share of tool-call values seen earlier that the call's view showed. */
+const groundingCell = (visible: number, values: number) => (values ? `${pct(visible / values)} (${visible}/${values})` : "–");
 
 const dollars = (value: number) => value.toFixed(value >= 10 ? 2 : 3);
 
