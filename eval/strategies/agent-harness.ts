@@ -78,8 +78,9 @@ export async function runAgent(fixture: Fixture, loaded: LoadedFixture, context:
   const timer = new HookTimer();
   const model = new ReplayChatModel(answersOf(transcript), context.count, () => timer.take());
   const agent = createAgent({ model, tools: replayTools(transcript), systemPrompt: fixture.systemPrompt, checkpointer: new MemorySaver(), middleware: middleware(timer) as never });
-  const config = { configurable: { thread_id: `eval-${fixture.name}` }, recursionLimit: 200 };
   const points = callPoints(transcript);
+  // A turn of many tool calls takes a few graph steps per model call.
+  const config = { configurable: { thread_id: `eval-${fixture.name}` }, recursionLimit: Math.max(200, 4 * points.length) };
   let error: string | undefined;
   try {
     for (const { message } of userTurns(transcript)) await agent.invoke({ messages: [cloneMessage(message)] } as never, config as never);

@@ -74,8 +74,9 @@ export const contextNodeStrategy: Strategy = {
       .addConditionalEdges("model", (state) => ((state.messages.at(-1) as AIMessage | undefined)?.tool_calls?.length ? "tools" : END), ["tools", END])
       .addEdge("tools", "context")
       .compile({ checkpointer });
-    const config = { configurable: { thread_id: `eval-${fixture.name}`, user_id: "eval" }, recursionLimit: 200 };
     const points = callPoints(transcript);
+    // A turn of many tool calls takes three graph steps (context, model, tools) per model call.
+    const config = { configurable: { thread_id: `eval-${fixture.name}`, user_id: "eval" }, recursionLimit: Math.max(200, 4 * points.length) };
     let error: string | undefined;
     try {
       for (const { message } of userTurns(transcript)) await graph.invoke({ messages: [cloneMessage(message)] }, config);
