@@ -5,6 +5,7 @@
 //   pnpm eval --no-tokenizer --out /tmp/report   skip the js-tiktoken comparison, write elsewhere
 //   pnpm eval --markdown                         also print the tables as Markdown (for the docs)
 //   pnpm eval --prices 2.5,1.25,10 --cache-model openai   add a price list: input,cached input,output[,cache write] $ per million tokens
+//   pnpm eval recall [--source locomo|generated] [--budget 4000] [--max-questions 0]   evidence recall (eval/recall/cli.ts)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,6 +19,7 @@ import { PRICE_PRESETS, type CacheModel, type Prices } from "./cache.js";
 import { cacheRows, comparisonRows, detailRows, estimateTargetLines, markdownTable, pinningRows, priceRows, resentRows, terminalTable, tokenizerRows } from "./tables.js";
 
 async function main(): Promise<void> {
+  if (process.argv[2] === "recall") return (await import("./recall/cli.js")).recallMain(process.argv.slice(3));
   const { values } = parseArgs({
     options: {
       fixture: { type: "string", multiple: true },
