@@ -1,0 +1,45 @@
+// The recall measurement of `pnpm eval recall` (eval/recall) behaves: the generator is
+// deterministic and plants what its questions name, the visibility rule counts a view
+// that shows the evidence and only that, and a fact planted at turn 3 is visible to
+// the BM25 reference but not to trimMessages on a long chat.
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { generateConversation } from "../eval/recall/generator.js";
+import { conversationMessages, evidenceRecall, questionMessage, turnVisible, viewText } from "../eval/recall/measure.js";
+import { runRecall } from "../eval/recall/run.js";
+import { bm25System, trimMessagesSystem } from "../eval/recall/systems.js";
+import type { RecallSource } from "../eval/recall/types.js";
+
+const conversation = generateConversation(26_000, 400);
+const turns = new Map(conversation.turns.map((t) => [t.id, t]));
+const third = conversation.questions.filter((q) => q.evidence.includes("D1:3"));
+
+describe("recall evaluation", () => {
+  it("generates the same conversation from the same seed, with a fact planted at turn 3", () => {
+    expect(JSON.stringify(generateConversation(26_000, 400))).toBe(JSON.stringify(conversation));
+    expect(conversation.turns).toHaveLength(400);
+    expect(third.map((q) => q.category).sort()).toEqual(["overlap", "paraphrase"]);
+    for (const q of conversation.questions) for (const id of q.evidence) expect(turns.has(id)).toBe(true);
+  });
+
+  it("counts an evidence turn as visible by id, or by its first 40 characters in any text, and nothing else", () => {
+    const turn = turns.get("D1:3")!;
+    const question = third[0]!;
+    const [message] = conversationMessages(conversation).slice(2, 3);
+    expect(message!.id).toBe("D1:3");
+    expect(evidenceRecall(question, turns, viewText([message!, questionMessage(question)]))).toBe(1);
+    const excerpt = new AIMessage({ id: "evidence", content: `Earlier: "${turn.text.slice(0, 45)}…"` });
+    expect(turnVisible(turn, viewText([excerpt]))).toBe(true);
+    const cut = new AIMessage({ id: "evidence", content: `Earlier: "${turn.text.slice(0, 30)}…"` });
+    expect(turnVisible(turn, viewText([cut]))).toBe(false);
+    expect(evidenceRecall(question, turns, viewText([new HumanMessage({ id: "D1:4", content: "Nice, good for you." })]))).toBe(0);
+  });
+
+  it("BM25 recalls the fact from turn 3 that trimMessages cannot see", async () => {
+    const source: RecallSource = { name: "test", description: "", conversations: [{ ...conversation, questions: third }] };
+    const [bm25, trim] = await runRecall(source, [bm25System, trimMessagesSystem], [4000]);
+    expect(trim!.recall).toBe(0);
+    expect(bm25!.recall).toBeGreaterThan(trim!.recall);
+    expect(bm25!.byCategory["overlap"]!.recall).toBe(1);
+    expect([bm25!.overBudget, trim!.overBudget]).toEqual([0, 0]);
+  });
+});
