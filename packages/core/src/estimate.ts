@@ -1,6 +1,7 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import { ContextViewError, describeValue, invalidOption } from "./errors.js";
 import { estimateTextTokens } from "./estimators/text-tokens.js";
+import { boundedTextCount } from "./estimators/large-text.js";
 import { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 import { safeJson, summingEstimator, toolSchemaOf } from "./estimators/tool-schema.js";
 
@@ -152,7 +153,9 @@ const checked = new WeakSet<Estimator>();
  * `tool_call_id`, content-block arrays and tool schemas.
  *
  * Results are cached per message object (and rechecked against its content), so
- * estimating the same checkpoint messages again is cheap.
+ * estimating the same checkpoint messages again is cheap; texts of 64 Ki characters
+ * or more are remembered by value (copies of a message share them), and a text over
+ * 4 Mi characters is estimated from samples (see {@link boundedTextCount}).
  *
  * @example
  * ```ts
@@ -172,7 +175,8 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
   const tokenizer = options.tokenizer;
   if (tokenizer !== undefined && typeof tokenizer !== "function") throw invalidOption("tokenizer", "a function (text) => number", tokenizer);
 
-  const count = tokenizer ? (text: string) => (text ? checkTokens("tokenizer", tokenizer(text)) : 0) : estimateTextTokens;
+  // A 50 MB result is estimated from samples, and every large text once, however often a view asks.
+  const count = boundedTextCount(tokenizer ? (text: string) => (text ? checkTokens("tokenizer", tokenizer(text)) : 0) : estimateTextTokens);
   const scaled = scale === 1 ? (n: number) => n : (n: number) => Math.ceil(n * scale);
 
   const contentTokens = (content: MessageContent): number => {
