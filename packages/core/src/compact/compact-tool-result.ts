@@ -4,9 +4,10 @@ import { ContextViewError, describeValue, invalidOption } from "../errors.js";
 import { safeJson } from "../estimate.js";
 import { blockText, copyMessage, isImageBlock } from "../messages.js";
 import { jsonNestsDeeperThan, readPayloadAsJson, type PayloadOrigin } from "./inspect.js";
-import { compactionMarkerOf, withCompaction, type CompactionOrigin, type JsonCompactionMarker } from "./marker.js";
-import { resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
-import { createProjector, type Projection, type Projector, type ReferenceMode } from "./project.js";
+import { compactionMarkerOf, withCompaction, type CompactionMarker, type CompactionOrigin, type JsonCompactionMarker } from "./marker.js";
+import { isSharedResolution, resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
+import { createProjector, type ReferenceMode } from "./project.js";
+import { attemptOf, freshMemo, keepTree, memoOf, type Attempt, type ResultMemo } from "./result-memo.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
 
 /**
@@ -82,7 +83,53 @@ function chooseSource(message: ToolMessage, text: string, options: ResolvedCompa
   return { kind: "text", excerpt: sourceOfText(text), origin: "content", fresh: true };
 }
 
-function jsonMarker(origin: CompactionOrigin, limitTokens: number, projection: Projection, mode: ReferenceMode): JsonCompactionMarker {
+type Memo = ResultMemo<Source>;
+
+/** The memo of `message`'s compaction: remembered for large results compacted with shared options, else used once. */
+function memoFor(message: ToolMessage, text: string, options: ResolvedCompactOptions): Memo {
+  return isSharedResolution(options) ? memoOf<Source>(text, message.artifact, compactionMarkerOf(message), options) : freshMemo<Source>(text.length);
+}
+
+/** The source of a result, read (and a JSON content parsed) once per memo. */
+function sourceOf(memo: Memo, message: ToolMessage, text: string, options: ResolvedCompactOptions): Source {
+  if (memo.tree === undefined) {
+    try {
+      keepTree(memo, { source: chooseSource(message, text, options) });
+    } catch (error) {
+      keepTree(memo, { error });
+    }
+  }
+  const tree = memo.tree!;
+  if ("error" in tree) throw tree.error;
+  return tree.source;
+}
+
+/** The projection of a tree source at `level` in `mode`, tried once per memo. */
+function attemptAt(memo: Memo, source: Extract<Source, { kind: "tree" }>, options: ResolvedCompactOptions, level: number, mode: ReferenceMode): Attempt {
+  const key = `${mode}:${level}`;
+  const known = memo.attempts.get(key);
+  if (known !== undefined) return known;
+  const json = projectedJson(memo, source, options, level, mode);
+  const projection = json.projection;
+  const attempt = attemptOf({ level, mode, tokens: options.estimator.estimateText(json.text), shortened: projection.shortened, omittedRows: projection.omittedRows, omittedChars: projection.omittedChars, projected: projection.projected }, json.text);
+  memo.attempts.set(key, attempt);
+  return attempt;
+}
+
+function projectedJson(memo: Memo, source: Extract<Source, { kind: "tree" }>, options: ResolvedCompactOptions, level: number, mode: ReferenceMode) {
+  const tree = memo.tree !== undefined && "source" in memo.tree ? memo.tree : undefined;
+  const projector = tree?.projector ?? createProjector(source.value, options, source.trusted);
+  if (tree !== undefined) tree.projector = projector;
+  const projection = projector(level, mode);
+  return { projection, text: JSON.stringify(projection.value) };
+}
+
+/** The JSON of an attempt: kept when small, else projected again (a source dropped from the memo is read again first). */
+function jsonOf(memo: Memo, source: Extract<Source, { kind: "tree" }>, options: ResolvedCompactOptions, attempt: Attempt): string {
+  return attempt.json ?? projectedJson(memo, source, options, attempt.level, attempt.mode).text;
+}
+
+function jsonMarker(origin: CompactionOrigin, limitTokens: number, projection: Omit<Attempt, "json">, mode: ReferenceMode): JsonCompactionMarker {
   return {
     form: "json",
     origin,
@@ -114,26 +161,25 @@ const LEVEL_TOLERANCE = 1 / 32;
  * probes (falling back to bisection when a prediction does not halve the bracket):
  * a handful of probes, each proportional to the output, not the payload.
  */
-function fitTree(source: Extract<Source, { kind: "tree" }>, limit: number, original: number, options: ResolvedCompactOptions): Fitted {
-  const projector = createProjector(source.value, options, source.trusted);
-  const full = searchLevels(projector, "full", limit, options);
+function fitTree(memo: Memo, source: Extract<Source, { kind: "tree" }>, limit: number, original: number, options: ResolvedCompactOptions): Fitted {
+  const full = searchLevels(memo, source, "full", limit, options);
   if (full.fitted !== undefined) return full.fitted;
-  const ids = searchLevels(projector, "ids", limit, options);
+  const ids = searchLevels(memo, source, "ids", limit, options);
   if (ids.fitted !== undefined) return ids.fitted;
   throw limitError(limit, ids.floor, original, source.origin, { referencesTokens: full.floor });
 }
 
 interface Fitted {
   json: string;
-  projection: Projection;
+  projection: Omit<Attempt, "json">;
   mode: ReferenceMode;
 }
 
-function searchLevels(projector: Projector, mode: ReferenceMode, limit: number, options: ResolvedCompactOptions): { fitted?: Fitted; floor: number } {
+function searchLevels(memo: Memo, source: Extract<Source, { kind: "tree" }>, mode: ReferenceMode, limit: number, options: ResolvedCompactOptions): { fitted?: Fitted; floor: number } {
+  // Probes are remembered: a later limit probes mostly levels already tried (level 0 above all, the floor).
   const attempt = (level: number) => {
-    const projection = projector(level, mode);
-    const json = JSON.stringify(projection.value);
-    return { level, json, projection, mode, tokens: options.estimator.estimateText(json) };
+    const projection = attemptAt(memo, source, options, level, mode);
+    return { level, projection, tokens: projection.tokens };
   };
   let best = attempt(0);
   if (best.tokens > limit) return { floor: best.tokens };
@@ -158,7 +204,7 @@ function searchLevels(projector: Projector, mode: ReferenceMode, limit: number, 
     }
     last = next;
   }
-  return { fitted: best, floor: 0 };
+  return { fitted: { json: jsonOf(memo, source, options, best.projection), projection: best.projection, mode }, floor: 0 };
 }
 
 /**
@@ -204,15 +250,32 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
 
   const previous = compactionMarkerOf(message);
   if (previous?.form === "cleared" || previous?.form === "narrowed") throw limitError(limitTokens, original, original, "content");
-  const source = chooseSource(message, text, resolved);
+  const memo = memoFor(message, text, resolved);
+  let compacted = memo.compacted.get(limitTokens);
+  if (compacted === undefined) {
+    try {
+      compacted = compactSource(memo, message, text, limitTokens, original, resolved);
+    } catch (error) {
+      compacted = { error };
+    }
+    memo.compacted.set(limitTokens, compacted);
+  }
+  if ("error" in compacted) throw compacted.error;
+  return withCompaction(message, withImages(compacted.text), { ...compacted.marker });
+}
+
+/** The compacted text and marker of a result over its limit (see {@link compactToolResult}); images are added back by the caller. */
+function compactSource(memo: Memo, message: ToolMessage, text: string, limitTokens: number, original: number, resolved: ResolvedCompactOptions): { text: string; marker: CompactionMarker } {
+  const estimate = (value: string) => resolved.estimator.estimateText(value);
+  const source = sourceOf(memo, message, text, resolved);
   if (source.kind === "tree") {
-    const { json, projection, mode } = fitTree(source, limitTokens, original, resolved);
-    return withCompaction(message, withImages(json), jsonMarker(source.origin, limitTokens, projection, mode));
+    const { json, projection, mode } = fitTree(memo, source, limitTokens, original, resolved);
+    return { text: json, marker: jsonMarker(source.origin, limitTokens, projection, mode) };
   }
   if (source.fresh && estimate(source.excerpt.head) <= limitTokens) {
     // A text `model_context` the tool prepared that fits is shown as it is.
     const total = source.excerpt.total;
-    return withCompaction(message, withImages(source.excerpt.head), {
+    return { text: source.excerpt.head, marker: {
       form: "text",
       origin: source.origin,
       limitTokens,
@@ -220,10 +283,10 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
       tailChars: 0,
       omittedChars: 0,
       totalChars: total,
-    });
+    } };
   }
   const excerpt = fitTextExcerpt(source.excerpt, limitTokens, estimate);
-  return withCompaction(message, withImages(renderTextExcerpt(excerpt)), {
+  return { text: renderTextExcerpt(excerpt), marker: {
     form: "text",
     origin: source.origin,
     limitTokens,
@@ -231,7 +294,7 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
     tailChars: excerpt.tail.length,
     omittedChars: excerpt.omitted,
     totalChars: excerpt.total,
-  });
+  } };
 }
 
 /** What {@link compactOrNarrow} did to a tool result. */
@@ -286,15 +349,16 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
   const { text, images } = splitContent(subject.content);
   let rows: number | undefined;
   let source: Source | undefined;
+  const memo = memoFor(subject, text, options);
   try {
-    source = chooseSource(subject, text, options);
+    source = sourceOf(memo, subject, text, options);
   } catch (error) {
     if (!ContextViewError.isInstance(error)) throw error;
   }
   if (source?.kind === "tree") {
-    const projection = createProjector(source.value, options, source.trusted)(0, "none");
-    const json = JSON.stringify(projection.value);
-    if (options.estimator.estimateText(json) <= limitTokens) {
+    const projection = attemptAt(memo, source, options, 0, "none");
+    if (projection.tokens <= limitTokens) {
+      const json = jsonOf(memo, source, options, projection);
       const content: MessageContent = images.length > 0 ? ([{ type: "text", text: json }, ...images] as MessageContent) : json;
       return withCompaction(message, content, jsonMarker(source.origin, limitTokens, projection, "none"));
     }

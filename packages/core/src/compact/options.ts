@@ -155,11 +155,34 @@ function referenceMatcher(fields: readonly string[]): (key: string) => boolean {
 
 let defaultResolved: ResolvedCompactOptions | undefined;
 
-/** Validate options; throws `INVALID_OPTION` naming the field. The defaults are resolved once. */
+/** Options that name only an estimator (as every view passes them), resolved once per estimator. */
+const resolvedByEstimator = new WeakMap<object, ResolvedCompactOptions>();
+
+const sharedResolutions = new WeakSet<ResolvedCompactOptions>();
+
+function shared(resolved: ResolvedCompactOptions): ResolvedCompactOptions {
+  sharedResolutions.add(resolved);
+  return resolved;
+}
+
+/** True for options every call with the same estimator resolves to: results compacted with them may be remembered. */
+export function isSharedResolution(resolved: ResolvedCompactOptions): boolean {
+  return sharedResolutions.has(resolved);
+}
+
+/** Validate options; throws `INVALID_OPTION` naming the field. The defaults are resolved once, and once per estimator. */
 export function resolveCompactOptions(options: CompactToolResultOptions | undefined): ResolvedCompactOptions {
-  if (options === undefined) return (defaultResolved ??= resolveFresh({}));
+  if (options === undefined) return (defaultResolved ??= shared(resolveFresh({})));
   if (typeof options !== "object" || options === null) throw invalidOption("options", "an object", options);
-  return resolveFresh(options);
+  const estimator: unknown = options.estimator;
+  // The same resolved object for the same estimator also lets compaction remember large results (see result-memo.ts).
+  if (typeof estimator !== "object" || estimator === null || Object.keys(options).some((key) => key !== "estimator")) return resolveFresh(options);
+  let resolved = resolvedByEstimator.get(estimator);
+  if (resolved === undefined) {
+    resolved = shared(resolveFresh(options));
+    resolvedByEstimator.set(estimator, resolved);
+  }
+  return resolved;
 }
 
 function resolveFresh(options: CompactToolResultOptions): ResolvedCompactOptions {

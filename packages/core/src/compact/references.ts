@@ -75,12 +75,26 @@ type Kind = "id" | "date" | "link";
  * strings, objects, booleans, null).
  */
 function kindOf(key: string, value: unknown): Kind | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? (DATE_KEY.test(key) ? "date" : "id") : undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? (keyClass(key).date ? "date" : "id") : undefined;
   if (typeof value !== "string" || value === "") return undefined;
-  const link = URL_VALUE.test(value) || LINK_KEY.test(key);
+  const named = keyClass(key);
+  const link = named.link || URL_VALUE.test(value);
   if (link) return value.includes("{") || value.length > MAX_LINK_CHARS ? undefined : "link";
   if (value.length > MAX_REFERENCE_CHARS) return undefined;
-  return DATE_KEY.test(key) ? "date" : "id";
+  return named.date ? "date" : "id";
+}
+
+/** What a key's name says, read once per key: a collection of a million rows has a handful of keys. */
+const keyClasses = new Map<string, { link: boolean; date: boolean }>();
+const KEY_CLASSES_LIMIT = 4096;
+
+function keyClass(key: string): { link: boolean; date: boolean } {
+  let known = keyClasses.get(key);
+  if (known === undefined) {
+    known = { link: LINK_KEY.test(key), date: DATE_KEY.test(key) };
+    if (keyClasses.size < KEY_CLASSES_LIMIT) keyClasses.set(key, known);
+  }
+  return known;
 }
 
 /** The link key a collection keeps: a human link first, then the first link seen. */
@@ -187,10 +201,11 @@ export function createReferenceReader(
     };
     const columns = new Map<string, number>();
     const lastRow: number[] = [];
-    const found: Array<Array<[number, unknown]>> = [];
+    // Each row's cells as its columns are met; rows read before a column appeared are padded once at the end.
+    const cells: unknown[][] = new Array<unknown[]>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      const refs: Array<[number, unknown]> = [];
+      const cellsOfRow = new Array<unknown>(columns.size).fill(null);
       if (isRecord(row)) {
         const ownPresent = own.length > 0 && hasOwn(row);
         for (const key of Object.keys(row)) {
@@ -203,17 +218,14 @@ export function createReferenceReader(
             columns.set(key, column);
           }
           lastRow[column] = i;
-          refs.push([column, typeof value === "object" && value !== null ? copy(value) : value]);
+          while (cellsOfRow.length < column) cellsOfRow.push(null);
+          cellsOfRow[column] = typeof value === "object" && value !== null ? copy(value) : value;
         }
       }
-      found.push(refs);
+      cells[i] = cellsOfRow;
     }
     const width = columns.size;
-    const cells = found.map((refs) => {
-      const cellsOfRow = new Array<unknown>(width).fill(null);
-      for (const [column, value] of refs) cellsOfRow[column] = value;
-      return cellsOfRow;
-    });
+    for (const cellsOfRow of cells) while (cellsOfRow.length < width) cellsOfRow.push(null);
     const idField = pattern?.id ?? ids[0];
     return { fields: [...columns.keys()], lastRow, cells, pattern, idField };
   };

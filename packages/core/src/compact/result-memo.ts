@@ -1,0 +1,110 @@
+// What compacting a large tool result reads and tries, kept across calls: a view fits its
+// current results several times (shares, slack, room for history) and every later view
+// compacts the same results again, so a 1,000,000-row payload would be parsed and
+// projected a dozen times per view otherwise.
+import type { CompactionMarker } from "./marker.js";
+import type { ResolvedCompactOptions } from "./options.js";
+import type { Projector, ReferenceMode } from "./project.js";
+
+/** Results whose text is at least this long are remembered; smaller ones cost less than the bookkeeping. */
+export const MEMO_RESULT_CHARS = 1 << 16;
+/** Results remembered at once, newest used first. */
+const MEMO_RESULTS = 8;
+/** Parsed payloads kept, in characters of their text: beyond it the oldest is parsed again if needed (the newest is always kept). */
+const TREE_BUDGET_CHARS = 1 << 25;
+/** A projection's JSON is kept only up to this length: longer ones never fit a prompt and only their size is needed again. */
+const KEPT_JSON_CHARS = 1 << 18;
+
+/** One projection tried: its size, what it left out, and its JSON while that is small. */
+export interface Attempt {
+  readonly level: number;
+  readonly mode: ReferenceMode;
+  readonly tokens: number;
+  readonly shortened: number;
+  readonly omittedRows: number;
+  readonly omittedChars: number;
+  readonly projected: number;
+  readonly json: string | undefined;
+}
+
+/** A compacted form: its text (images are added back from the caller's message) and marker, or the error compacting threw. */
+export type Compacted = { readonly text: string; readonly marker: CompactionMarker } | { readonly error: unknown };
+
+/**
+ * The memo of one tool result (its text, artifact, earlier marker, options).
+ * `tree` is the source read from it and the projector over that source, dropped
+ * when parsed payloads exceed their budget; attempts and outputs stay.
+ */
+export interface ResultMemo<S> {
+  readonly chars: number;
+  tree: { source: S; projector?: Projector } | { error: unknown } | undefined;
+  readonly attempts: Map<string, Attempt>;
+  /** Outputs of compactToolResult by limit. */
+  readonly compacted: Map<number, Compacted>;
+}
+
+interface Keyed<S> {
+  readonly artifact: unknown;
+  readonly marker: string;
+  readonly options: ResolvedCompactOptions;
+  readonly memo: ResultMemo<S>;
+}
+
+/** Text → the memos of results with that text (a copy of a message, or a later call, finds the same one). */
+const results = new Map<string, Array<Keyed<unknown>>>();
+
+/** A memo used once: a small result, or options resolved afresh (never seen again). */
+export function freshMemo<S>(chars: number): ResultMemo<S> {
+  return { chars, tree: undefined, attempts: new Map(), compacted: new Map() };
+}
+
+/**
+ * The memo of a result, created on first use. Results under
+ * {@link MEMO_RESULT_CHARS} characters get a fresh one each call, so small
+ * results behave exactly as without a memo and nothing of them is retained.
+ */
+export function memoOf<S>(text: string, artifact: unknown, marker: CompactionMarker | undefined, options: ResolvedCompactOptions): ResultMemo<S> {
+  if (text.length < MEMO_RESULT_CHARS) return freshMemo(text.length);
+  const markerKey = marker === undefined ? "" : JSON.stringify(marker);
+  const variants = results.get(text) ?? [];
+  results.delete(text);
+  results.set(text, variants);
+  let found = variants.find((entry) => entry.artifact === artifact && entry.marker === markerKey && entry.options === options);
+  if (found === undefined) {
+    found = { artifact, marker: markerKey, options, memo: freshMemo<unknown>(text.length) };
+    variants.push(found);
+  }
+  while (results.size > MEMO_RESULTS) results.delete(results.keys().next().value as string);
+  return found.memo as ResultMemo<S>;
+}
+
+/** Keep `memo`'s parsed source, dropping the oldest others' while parsed payloads exceed their budget. */
+export function keepTree<S>(memo: ResultMemo<S>, tree: NonNullable<ResultMemo<S>["tree"]>): void {
+  memo.tree = tree;
+  if (memo.chars < MEMO_RESULT_CHARS) return;
+  let total = 0;
+  const holding: Array<ResultMemo<unknown>> = [];
+  for (const variants of results.values()) {
+    for (const entry of variants) {
+      if (entry.memo.tree === undefined || entry.memo === (memo as ResultMemo<unknown>)) continue;
+      holding.push(entry.memo);
+      total += entry.memo.chars;
+    }
+  }
+  total += memo.chars;
+  for (const entry of holding) {
+    if (total <= TREE_BUDGET_CHARS) break;
+    entry.tree = undefined;
+    total -= entry.chars;
+  }
+}
+
+/** An attempt to remember: its JSON only while it is small. */
+export function attemptOf(fields: Omit<Attempt, "json">, json: string): Attempt {
+  return { ...fields, json: json.length <= KEPT_JSON_CHARS ? json : undefined };
+}
+
+/** Forget every remembered result (tests). */
+export function clearResultMemo(): void {
+  results.clear();
+}
