@@ -1,0 +1,108 @@
+// One large tool result in the current turn: buildContext against the floor of one
+// JSON.parse plus one JSON.stringify of the payload, a second build of the same messages
+// (compaction is remembered per result), and the longest event-loop block of a
+// LangGraph context node (createContextNode, InMemoryContextStore) building the view.
+// Run: pnpm bench large-result
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { buildContext, InMemoryContextStore } from "@contextview/core";
+import { createContextNode } from "@contextview/langgraph";
+import { table } from "./fixtures";
+
+const MB = 1024 * 1024;
+const budget = { contextWindow: 32768, promptBudget: 16000, responseReserve: 4096, safetyReserve: 2048 };
+
+/** A JSON array of `count` transaction rows; `prefix` makes the ids (and so the text) of each use distinct. */
+function rowsJson(count: number, prefix: string): string {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    date: `2024-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 28) + 1).padStart(2, "0")}`,
+    amount: ((i * 37) % 10000) / 100,
+    payee: `Payee ${i % 500}`,
+  }));
+  return JSON.stringify(rows);
+}
+
+/** A plain-text log of about `bytes` bytes. */
+function logText(bytes: number, prefix: string): string {
+  const line = `${prefix} request served in 12 ms, status 200, path /api/items?page=3 and more words\n`;
+  return line.repeat(Math.ceil(bytes / line.length));
+}
+
+function conversation(content: string): BaseMessage[] {
+  return [
+    new HumanMessage({ id: "h1", content: "List every transaction of the year." }),
+    new AIMessage({ id: "a1", content: "", tool_calls: [{ id: "c1", name: "search_transactions", args: { year: 2024 }, type: "tool_call" }] }),
+    new ToolMessage({ id: "t1", tool_call_id: "c1", name: "search_transactions", content }),
+  ];
+}
+
+function timed(run: () => unknown): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+/** Longest event-loop block (ms) while a context node builds the view twice (two steps of one run). */
+async function nodeBlock(content: string): Promise<{ ms: number; block: number }> {
+  const node = createContextNode({ store: new InMemoryContextStore(), budget });
+  const config = { configurable: { thread_id: "bench", user_id: "bench-user" } };
+  const messages = conversation(content);
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  // Resolves while the loop turns, so the histogram samples the whole build.
+  const ticking = setInterval(() => undefined, 5);
+  histogram.enable();
+  // The histogram records from its second tick on: let it tick before the build starts.
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  const start = performance.now();
+  await node.invoke({ messages }, config);
+  await node.invoke({ messages }, config);
+  const ms = performance.now() - start;
+  // Let the histogram's timer fire once more: it records a block when the loop next turns.
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  histogram.disable();
+  clearInterval(ticking);
+  return { ms, block: histogram.max / 1e6 };
+}
+
+const cases: Array<{ name: string; content: (prefix: string) => string; json: boolean }> = [
+  { name: "10k rows", content: (p) => rowsJson(10_000, p), json: true },
+  { name: "100k rows", content: (p) => rowsJson(100_000, p), json: true },
+  { name: "300k rows", content: (p) => rowsJson(300_000, p), json: true },
+  { name: "1M rows", content: (p) => rowsJson(1_000_000, p), json: true },
+  { name: "18 MB text", content: (p) => logText(18 * MB, p), json: false },
+  { name: "50 MB text", content: (p) => logText(50 * MB, p), json: false },
+];
+
+async function main(): Promise<void> {
+  const rows: Record<string, string | number>[] = [];
+  // Warm the compiler on a small result, so the first case does not pay for it.
+  buildContext({ messages: conversation(rowsJson(2_000, "warm")), budget });
+  await nodeBlock(rowsJson(2_000, "warm-node"));
+  for (const { name, content: build, json } of cases) {
+    let content = build("tx");
+    const messages = conversation(content);
+    // The floor: what reading the payload once and writing it once costs (a text result is written and read as a JSON string).
+    const floor = json ? timed(() => JSON.stringify(JSON.parse(content))) : timed(() => JSON.parse(JSON.stringify(content)));
+    const first = timed(() => buildContext({ messages, budget }));
+    const second = timed(() => buildContext({ messages, budget }));
+    // Another text of the same shape, so the node compacts a result it has never seen.
+    content = build("ty");
+    const node = await nodeBlock(content);
+    rows.push({
+      result: name,
+      MB: (content.length / MB).toFixed(1),
+      "buildContext ms": first.toFixed(0),
+      "floor ms": floor.toFixed(0),
+      "÷ floor": (first / floor).toFixed(2),
+      "2nd call ms": second.toFixed(1),
+      "node 2 steps ms": node.ms.toFixed(0),
+      "max block ms": node.block.toFixed(0),
+    });
+  }
+  console.log("one large tool result in the current turn, promptBudget 16000");
+  console.log("targets: buildContext ≤ 2× floor; 2nd call on the same messages ≈ 0; max event-loop block ≤ 250 ms up to 50 MB");
+  console.log(table(rows));
+}
+
+void main();
