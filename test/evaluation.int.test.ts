@@ -10,7 +10,8 @@ import { buildContextStrategy, contextEditingStrategy, contextNodeStrategy, summ
 import type { Fixture, Strategy } from "../eval/types.js";
 import { measurePinningCost } from "../eval/pinning-cost.js";
 
-jest.setTimeout(180_000);
+// tau-airline (124 model calls) through buildContext, the tokenizer check and the node: minutes on 2 shared cores.
+jest.setTimeout(480_000);
 
 const byName = (name: string) => FIXTURES.find((f) => f.name === name) as Fixture;
 
@@ -19,8 +20,8 @@ const byName = (name: string) => FIXTURES.find((f) => f.name === name) as Fixtur
 // their dates) no longer fit beside the pinned request and the previous turn, so rows 87-480 are ids only and
 // the last row's date goes (the old byte estimate keeps all 7; without the pin 4 are kept).
 const MIN_KEPT: Record<string, Record<string, number>> = {
-  "contextview buildContext": { finance: 7, notes: 6, "transaction-search": 6, "mixed-agent": 5, pinned: 5, "api-search": 6 },
-  "contextview node": { notes: 6, "transaction-search": 7, "mixed-agent": 7, "api-search": 6 },
+  "contextview buildContext": { finance: 7, notes: 6, "transaction-search": 6, "mixed-agent": 5, pinned: 5, "api-search": 6, "tau-airline": 3 },
+  "contextview node": { notes: 6, "transaction-search": 7, "mixed-agent": 7, "api-search": 6, "tau-airline": 3 },
 };
 
 // OpenAI-style cached share each contextview system reaches at least, per fixture (measured, rounded down; see docs/evaluation.md).
@@ -28,10 +29,20 @@ const MIN_KEPT: Record<string, Record<string, number>> = {
 // is an older, compacted result: the prefix breaks twice), the pinned block and the digit-aware estimator.
 // api-search: every call's current result (100 search rows) takes the room, so little repeats.
 // Raised with clearStep 32 (buildContext) and results that wait for their summary (node), summary segments.
+// tau-airline (one current turn of 123 tool calls): measured 55.1% for both; its results change form as the turn grows.
 const MIN_CACHED: Record<string, Record<string, number>> = {
-  "contextview buildContext": { finance: 0.63, notes: 0.84, "transaction-search": 0.47, "mixed-agent": 0.75, pinned: 0.64, "api-search": 0.2 },
-  "contextview node": { notes: 0.88, "transaction-search": 0.65, "mixed-agent": 0.78, "api-search": 0.22 },
+  "contextview buildContext": { finance: 0.63, notes: 0.84, "transaction-search": 0.47, "mixed-agent": 0.75, pinned: 0.64, "api-search": 0.2, "tau-airline": 0.5 },
+  "contextview node": { notes: 0.88, "transaction-search": 0.65, "mixed-agent": 0.78, "api-search": 0.22, "tau-airline": 0.5 },
 };
+
+// Fixtures whose current turn is one long tool loop: its older exchanges degrade by design (compacted,
+// cleared, excerpted), so the re-call count (current-turn results shown cleared) is bounded, not zero.
+// tau-airline measured 3785 for both contextview systems (trimMessages 7031, summarizationMiddleware 4588,
+// contextEditingMiddleware 5677, last 20 messages 6441 in pnpm eval).
+const MAX_RECALLS: Record<string, number> = { "tau-airline": 4000 };
+
+// Grounding each contextview system reaches at least, per fixture (measured, with a margin; see docs/evaluation.md).
+const MIN_GROUNDING: Record<string, number> = { "tau-airline": 0.9 };
 
 const results: SystemResult[] = [];
 let tokenizerReport: EvaluationReport;
@@ -40,7 +51,7 @@ let tokenizerReport: EvaluationReport;
 beforeAll(async () => {
   const runs: [Strategy, Fixture[]][] = [
     [buildContextStrategy, FIXTURES.slice()],
-    [contextNodeStrategy, ["notes", "transaction-search", "mixed-agent", "api-search"].map(byName)],
+    [contextNodeStrategy, ["notes", "transaction-search", "mixed-agent", "api-search", "tau-airline"].map(byName)],
     [summarizationStrategy, [byName("transaction-search")]],
     [contextEditingStrategy, [byName("transaction-search")]],
   ];
@@ -54,7 +65,7 @@ beforeAll(async () => {
 const contextview = () => results.filter((r) => r.system.startsWith("contextview"));
 
 test("contextview keeps at least the measured required facts on every fixture", () => {
-  expect(contextview()).toHaveLength(FIXTURES.length + 4);
+  expect(contextview()).toHaveLength(FIXTURES.length + 5);
   for (const r of contextview()) {
     const min = MIN_KEPT[r.system]?.[r.fixture];
     expect({ at: `${r.system} / ${r.fixture}`, ok: min !== undefined && r.retention.kept >= min }).toEqual({ at: `${r.system} / ${r.fixture}`, ok: true });
@@ -67,8 +78,11 @@ test("every contextview view fits the prompt limit, keeps exchanges whole and ob
     expect({ at, error: r.error, made: r.calls.made }).toEqual({ at, error: undefined, made: r.calls.expected });
     expect({ at, within: r.budget.within, maxInput: r.tokens.maxInput <= r.limit }).toEqual({ at, within: r.calls.expected, maxInput: true });
     expect({ at, broken: r.brokenExchanges, order: r.orderViolations, requestLost: r.requestLost }).toEqual({ at, broken: 0, order: 0, requestLost: 0 });
-    // A result the model answers from is never cleared, so it never has to call the same tool again.
-    expect({ at, recalls: r.recallsFromClearing }).toEqual({ at, recalls: 0 });
+    // A result the model answers from is never cleared, so it never has to call the same tool again
+    // (in a long tool loop, older exchanges of the turn are cleared by design: a measured ceiling).
+    const maxRecalls = MAX_RECALLS[r.fixture];
+    if (maxRecalls === undefined) expect({ at, recalls: r.recallsFromClearing }).toEqual({ at, recalls: 0 });
+    else expect({ at, recalls: r.recallsFromClearing <= maxRecalls }).toEqual({ at, recalls: true });
   }
 });
 
@@ -83,6 +97,17 @@ test("contextview's views stay cacheable: the measured prefix-cache share, and a
   for (const other of results.filter((r) => !r.system.startsWith("contextview"))) expect({ system: other.system, ok: node.cache.openai.share >= other.cache.openai.share }).toEqual({ system: other.system, ok: true });
 });
 
+test("contextview's tool calls see the values they reuse: the measured grounding, and at least LangChain's on transaction-search", () => {
+  for (const r of contextview()) {
+    const at = `${r.system} / ${r.fixture}`;
+    const min = MIN_GROUNDING[r.fixture];
+    if (min !== undefined) expect({ at, ok: r.grounding.ratio >= min }).toEqual({ at, ok: true });
+  }
+  const tx = contextview().filter((r) => r.fixture === "transaction-search");
+  for (const other of results.filter((r) => !r.system.startsWith("contextview")))
+    for (const r of tx) expect({ system: other.system, ok: r.grounding.ratio >= other.grounding.ratio }).toEqual({ system: other.system, ok: true });
+});
+
 test("the checkpoint: contextview's node leaves it whole; LangChain's middlewares rewrite it (observed)", () => {
   const observed = Object.fromEntries(results.filter((r) => r.system !== "contextview buildContext").map((r) => [`${r.system} / ${r.fixture}`, r.checkpointRewritten]));
   expect(observed).toEqual({
@@ -90,6 +115,7 @@ test("the checkpoint: contextview's node leaves it whole; LangChain's middleware
     "contextview node / transaction-search": false,
     "contextview node / mixed-agent": false,
     "contextview node / api-search": false,
+    "contextview node / tau-airline": false,
     "summarizationMiddleware / transaction-search": true,
     "contextEditingMiddleware / transaction-search": true,
   });
