@@ -41,6 +41,13 @@ export const buildContextSystem: RecallSystem = {
   prepare: (_c, history, promptBudget) => async (question) => buildContext({ messages: [...history, question], budget: recallBudget(promptBudget) }).messages,
 };
 
+/** buildContext with the recall stage switched on (`recallBudget`, off by default). */
+export const buildContextRecallSystem: RecallSystem = {
+  name: "contextview buildContext + recall",
+  settings: "buildContext defaults with recallBudget 1000",
+  prepare: (_c, history, promptBudget) => async (question) => buildContext({ messages: [...history, question], budget: recallBudget(promptBudget), recallBudget: 1000 }).messages,
+};
+
 /**
  * What the pre-model node does with evidence "update" and no summarizer: the
  * extractive evidence store updated with the checkpoint messages (InMemoryContextStore,
@@ -80,4 +87,4 @@ export const bm25System: RecallSystem = {
   },
 };
 
-export const RECALL_SYSTEMS: readonly RecallSystem[] = [buildContextSystem, nodeStoreSystem, trimMessagesSystem, bm25System];
+export const RECALL_SYSTEMS: readonly RecallSystem[] = [buildContextSystem, buildContextRecallSystem, nodeStoreSystem, trimMessagesSystem, bm25System];

@@ -22,6 +22,7 @@ type Expected = {
   pinOpeningRequest?: boolean | undefined;
   maxOpeningRequestTokens?: number | undefined;
   pinnedBudget?: number | undefined;
+  recallBudget?: number | undefined;
   pinnedImages?: boolean | undefined;
 };
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

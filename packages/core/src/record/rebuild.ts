@@ -140,6 +140,8 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     ...record.options.view,
     // Recorded before the option existed, when pinned copies kept their images.
     pinnedImages: (record.options.view as Partial<typeof record.options.view>).pinnedImages ?? true,
+    // Records made before recall had none.
+    recallBudget: (record.options.view as Partial<typeof record.options.view>).recallBudget ?? 0,
     messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
     // The summarized prefix, read for the opening request and pins, as the manager passed it.
     ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),

@@ -119,6 +119,10 @@ export const SETTINGS_SPEC = frozen({
   pinOpeningRequest: { group: "view", scope: "request", type: "boolean", default: true, doc: "keep the first user message in every view, labelled, after the system message (see [concepts.md](concepts.md#pinned-context))" },
   maxOpeningRequestTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 1500, doc: "longest opening request kept verbatim; beyond it an excerpt of its beginning and end" },
   pinnedBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 3000, doc: "tokens shared by the messages pinned with `pinMessage` or `pin`; the oldest are excerpted, then left out (0 = off)" },
+  recallBudget: {
+    group: "view", scope: "request", type: "integer", min: 0, default: 0,
+    doc: "tokens older turns leave, when some must go, to the messages outside the view that best match the request, brought back in one labelled block before the current turn (at most half the history room; 0 = off, the default for now: see [concepts](concepts.md#relevance-what-the-request-needs) for what it costs and brings)",
+  },
   pinnedImages: {
     group: "view", scope: "request", type: "boolean", default: false,
     doc: "`true`: pinned copies (the opening request, pins) keep their images; by default each becomes a placeholder, counted in `imagesReplaced`",

@@ -2,10 +2,8 @@ import { type BaseMessage } from "@langchain/core/messages";
 import { ContextViewError, describeValue } from "../errors.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
 import { checkMessageArray } from "../messages.js";
-import { assembleView } from "./assemble-view.js";
 import { markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
-import { chooseOlderTurns } from "./choose-older-turns.js";
 import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
 import { findTurns } from "./find-turns.js";
 import { asHistoryMessage, HISTORY_LABEL, labelMessage } from "./head.js";
@@ -13,7 +11,8 @@ import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { collectPinned, type PinnedCandidates } from "./pinned.js";
-import { pinnedBlock, withRoomForCurrent } from "./pinned-block.js";
+import { withRoomForCurrent } from "./pinned-block.js";
+import { placeHistory } from "./place-history.js";
 import { reportView } from "./report-view.js";
 import type { BuildContextInput, ContextView } from "./types.js";
 
@@ -46,7 +45,7 @@ const defaultEstimator = createEstimator();
  *
  * The stages, each its own function: {@link findTurns} → {@link chargeFixedPart} →
  * {@link prepareTurn} (the current turn) → {@link compactToFit} →
- * {@link chooseOlderTurns} → {@link assembleView} → {@link pinnedBlock} → {@link reportView};
+ * {@link placeHistory} (older turns, the pinned block, recalled messages) → {@link reportView};
  * {@link collectPinned} finds and bounds what is pinned before the charge.
  */
 export function buildContext(input: BuildContextInput): ContextView {
@@ -84,23 +83,26 @@ export function buildContext(input: BuildContextInput): ContextView {
   const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
   tally.labels += labels;
 
-  const chosen = chooseOlderTurns({ walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, options, estimator });
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
-  const assembled = assembleView(fixed, chosen, older.prepared, current, leadKept);
-  const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
-  const block = pinnedBlock(pinned, cut, assembled.messages, estimator);
+  const { chosen, assembled, block, recalled } = placeHistory({
+    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, fixed, current, leadKept, pinned,
+    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted > 0, options, estimator,
+  });
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
   tally.labels += block.labels;
+  // Right before the current turn: the prefix before it is the one the previous call sent.
+  assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
+  tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, tally, compactor,
-    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, started,
+    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the pinned block
   // (spliced in right after it) and the summary or excerpts.
   const headEnd = (fixed.systemMessage ? 1 : 0) + block.messages.length + chosen.head.length - 1;
-  const olderEnd = assembled.messages.length - current.messages.length - 1;
+  const olderEnd = assembled.messages.length - current.messages.length - recalled.messages.length - 1;
   const messages = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
   return { messages, report };
 }

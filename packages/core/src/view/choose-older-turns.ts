@@ -10,8 +10,8 @@ import type { ViewOptions } from "./types.js";
 export interface ChooseOlderInput {
   walk: TurnWalk;
   older: OlderTurns;
-  /** Older turns that fit before compaction (reused when nothing was compacted). */
-  fit: OlderFit;
+  /** Older turns that fit `room` before compaction (reused when nothing was compacted); measured again when absent. */
+  fit?: OlderFit;
   /** Room for history: the limit less the fixed part and the current turn. */
   room: number;
   /** The summary head (label and summary), empty when no summary was given. */

@@ -21,7 +21,7 @@ const SUMMARY_SHARE = 0.25;
 
 type CompactOptions = Pick<
   Required<ViewOptions>,
-  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "maxOlderMessageTokens" | "maxToolCallProseTokens"
+  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "maxOlderMessageTokens" | "maxToolCallProseTokens" | "recallBudget"
 >;
 
 interface CompactorState {
@@ -164,16 +164,19 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     older.compactWith((turn) => compactor.compact(turn));
     const room = limit - fixed.tokens;
     // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
-    const long = exchanges > 1 && currentTurnFloor(current, input.estimator) > room;
-    let fitted: CurrentTurnFit = long ? { turn: current, compacted: 0, narrowed: 0 } : fitCurrentTurn(current, room, input.estimator);
+    const surelyLong = exchanges > 1 && currentTurnFloor(current, input.estimator) > room;
+    let fitted: CurrentTurnFit = surelyLong ? { turn: current, compacted: 0, narrowed: 0 } : fitCurrentTurn(current, room, input.estimator);
     compactor.countCurrentTurn(current.toolResults, fitted);
-    if (!long) {
+    if (!surelyLong) {
       fitted = leaveRoomForHistory(input, room, fitted);
       fitted = keepOlderTurnsInPlace({ older, compactor, room, headTokens, options: input.options, estimator: input.estimator }, fitted);
     }
-    if (fixed.tokens + fitted.turn.tokens > limit) {
-      // A long turn: only the request and the newest exchange are mandatory; older exchanges degrade in steps.
-      const long = fitLongTurn({ current: input.current, room, options: input.options, estimator: input.estimator });
+    // A long turn: only the request and the newest exchange are mandatory; older exchanges
+    // degrade in steps. Also when sharing the room narrowed results to their totals: the
+    // newest exchange then keeps its results, which the next call is decided from.
+    const over = fixed.tokens + fitted.turn.tokens > limit;
+    const long = over || (exchanges > 1 && fitted.narrowed > 0) ? fitLongTurn({ current: input.current, room, options: input.options, estimator: input.estimator }) : undefined;
+    if (long !== undefined && (over || ("fit" in long && long.fit.narrowed < fitted.narrowed))) {
       if (!("fit" in long)) {
         const mandatory = long.request + long.newestExchange;
         throw new ContextBudgetError({

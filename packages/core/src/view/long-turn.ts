@@ -217,7 +217,7 @@ function formOf(step: BaseMessage[], level: number, input: LongTurnInput): { mes
   const results = step.filter((m) => m.type === "tool").length;
   const max = level === 1 ? options.maxToolResultTokens : Math.min(options.maxToolResultTokens, SMALL_RESULT_TOKENS);
   const result = microCompact(bounded, { keepRecentToolResults: level === 3 ? 0 : results, maxToolResultTokens: max, estimator });
-  return { messages: result.messages, cleared: result.cleared, compacted: result.compacted - result.cleared };
+  return { messages: result.messages, cleared: result.cleared, compacted: result.compacted };
 }
 
 /** The turn: head, the excerpt of the oldest exchanges (when any go, within `excerptRoom`), the shown older exchanges, the newest. */

@@ -9,10 +9,11 @@ import type { ToolResultCompactor } from "./compact-to-fit.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
 import type { OlderTurns } from "./older-turns.js";
 import { EVERY_TOOL_RESULT } from "./options.js";
+import { recallReserve } from "./recall.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 
-type OlderFormOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep">;
+type OlderFormOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "recallBudget">;
 
 /** What {@link keepOlderTurnsInPlace} needs from the view being compacted. */
 export interface OlderFormInput {
@@ -44,8 +45,13 @@ export interface OlderFormInput {
 export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurnFit): CurrentTurnFit {
   const { older, room, headTokens, options, estimator } = input;
   if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return fitted;
-  // Older turns kept beside a current turn of `tokens`, as chooseOlderTurns will count them.
-  const beside = (tokens: number) => countKept(older, room - tokens, headTokens, options, estimator);
+  // Older turns kept beside a current turn of `tokens`, as placeHistory will count them: when some
+  // must go, less the room they leave to recall.
+  const beside = (tokens: number) => {
+    const plain = countKept(older, room - tokens, headTokens, options, estimator);
+    const reserve = plain.all ? 0 : recallReserve(room - tokens, plain.headTokens, options.recallBudget);
+    return reserve === 0 ? plain : countKept(older, room - tokens - reserve, headTokens, options, estimator);
+  };
   const whole = beside(fitted.turn.tokens);
   if (whole.all) return fitted;
   // The most the older form could free: every result over the limit cut to it.

@@ -6,6 +6,7 @@ import type { ToolResultCompactor } from "./compact-to-fit.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
+import type { RecallReport } from "./recall.js";
 import type { ContextReport, CurrentTurnReport } from "./types.js";
 
 /** Everything the stages of {@link buildContext} learned, for {@link reportView}. */
@@ -22,6 +23,8 @@ export interface ViewFacts {
   current: PreparedTurn;
   currentTurn: CurrentTurnReport;
   chosen: ChosenOlderTurns;
+  /** What the recall stage brought back. */
+  recall: RecallReport;
   assembled: AssembledView;
   /** The pinned block placed after the system message. */
   pinned: PinnedBlock;
@@ -60,12 +63,14 @@ export function reportView(facts: ViewFacts): ContextReport {
       summary: summaryTokens,
       history: assembled.historyTokens - summaryTokens,
       current: current.tokens,
-      total: fixed.tokens + facts.pinned.tokens + assembled.historyTokens + current.tokens,
+      recall: facts.recall.tokens,
+      total: fixed.tokens + facts.pinned.tokens + assembled.historyTokens + facts.recall.tokens + current.tokens,
     },
     messages: { in: n, kept, dropped: n - kept, unread },
     exchanges: { read: exchangesRead, kept: assembled.keptExchanges, dropped: exchangesRead - assembled.keptExchanges },
     turns: { read: olderRead + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead - chosen.kept },
     currentTurn: facts.currentTurn,
+    recall: facts.recall,
     allHistoryRead: unread === 0,
     orphanResults: counts.orphanResults,
     unfinishedCalls: counts.unfinishedCalls,

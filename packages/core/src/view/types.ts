@@ -101,6 +101,20 @@ export interface ViewOptions {
    * ```
    */
   pinnedImages?: boolean;
+  /**
+   * Tokens older turns leave, when some must go, to the messages outside the view
+   * that best match the current request (BM25 over the whole conversation), brought
+   * back in one labelled block right before the current turn; they also take the
+   * room the older turns' stable anchors leave unused. At most half the room for
+   * history. `0` turns recall off (the default for now: on agent conversations the
+   * block costs prompt-cache share; see docs/concepts.md, "Relevance").
+   * @default 0
+   * @example
+   * ```ts
+   * buildContext({ messages, recallBudget: 2000 }); // more room for what the request is about
+   * ```
+   */
+  recallBudget?: number;
 }
 
 /**
@@ -190,6 +204,8 @@ export interface TokenReport {
   history: number;
   /** The current request and the rest of its turn. */
   current: number;
+  /** The block of messages brought back for the request, with its label (see `report.recall`). */
+  recall: number;
   total: number;
 }
 
@@ -236,6 +252,11 @@ export interface ContextReport {
   allHistoryRead: boolean;
   /** The current turn's exchanges: kept, compacted, cleared or excerpted to fit (see {@link CurrentTurnReport}). */
   currentTurn: CurrentTurnReport;
+  /**
+   * The relevance stage: distinct search terms of the query, messages outside the
+   * view that matched it, how many were brought back, and their block's tokens.
+   */
+  recall: { queryTerms: number; candidates: number; recalled: number; tokens: number };
   /** Tool results whose call is not in the preceding AI message. */
   orphanResults: number;
   /** Tool calls without a result (cancelled runs); their whole exchange is left out. */

@@ -79,6 +79,8 @@ describe("long current turns (property)", () => {
       if (t.kept + t.compacted + t.cleared + t.excerpted !== t.exchanges || t.exchanges !== spec.exchanges.length) {
         problems.push({ law: "omissions counted", detail: `currentTurn ${JSON.stringify(t)} for ${spec.exchanges.length} exchanges` });
       }
+      const { cleared, compacted, narrowed } = view.report.toolResults;
+      if (cleared < 0 || compacted < 0 || narrowed < 0) problems.push({ law: "omissions counted", detail: `toolResults ${JSON.stringify(view.report.toolResults)}` });
       cases.push({ problems });
     }
   });

@@ -1,0 +1,95 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { Estimator } from "../estimate.js";
+import type { MessageInput } from "../messages.js";
+import { assembleView, type AssembledView } from "./assemble-view.js";
+import type { FixedPart } from "./charge-fixed-part.js";
+import { chooseOlderTurns, type ChosenOlderTurns } from "./choose-older-turns.js";
+import type { TurnWalk } from "./find-turns.js";
+import type { OlderFit, OlderTurns } from "./older-turns.js";
+import { pinnedBlock, type PinnedBlock } from "./pinned-block.js";
+import type { PinnedCandidates } from "./pinned.js";
+import type { PreparedTurn } from "./prepare-turn.js";
+import { noRecall, recallBlock, recallReserve, type RecalledBlock } from "./recall.js";
+import type { ViewOptions } from "./types.js";
+
+/** What {@link placeHistory} needs: the stages' results before the history is placed. */
+export interface PlaceHistoryInput {
+  walk: TurnWalk;
+  older: OlderTurns;
+  fit: OlderFit;
+  /** Room for history: the limit less the charged fixed part and the current turn. */
+  room: number;
+  summaryHead: BaseMessage[];
+  fixed: FixedPart;
+  current: PreparedTurn;
+  leadKept: number;
+  pinned: PinnedCandidates;
+  /** The summarized prefix, not in `walk.source` (see `priorMessages`). */
+  prior: readonly MessageInput[];
+  /** True when the current turn is long (some of its exchanges excerpted): its newest steps join the query. */
+  longTurn: boolean;
+  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget">;
+  estimator: Estimator;
+}
+
+/** The history of the view: the older turns kept, the view assembled, the pinned block and the recalled block. */
+export interface PlacedHistory {
+  chosen: ChosenOlderTurns;
+  assembled: AssembledView;
+  /** Index in `walk.source` of the oldest message kept from history. */
+  cut: number;
+  block: PinnedBlock;
+  recalled: RecalledBlock;
+}
+
+/**
+ * Place the history: stage 6 of {@link buildContext}, one allocation of the room
+ * left beside the current turn between recency and relevance. The newest whole
+ * older turns come first (see {@link chooseOlderTurns}); when some must go and
+ * `recallBudget` is above 0, they leave up to `recallBudget` (at most half the room)
+ * to the messages outside the view that best match the request (see
+ * {@link recallBlock}), which also take whatever the turns' stable anchors leave
+ * unused. The reserve depends on the room, never on what recall finds, so the head
+ * of the view moves in the same steps as without it.
+ * The view is then assembled with the pinned block; the recalled block goes right
+ * before the current turn, so the prefix before it stays where it was.
+ *
+ * @example
+ * ```ts
+ * const { chosen, assembled, block, recalled } = placeHistory({ walk, older, fit, room, summaryHead, fixed, current, leadKept, pinned, prior, options, estimator });
+ * ```
+ */
+export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
+  const { walk, older, room, estimator, prior } = input;
+  const place = (r: number): Omit<PlacedHistory, "recalled"> => {
+    // The fit measured before compaction holds for the whole room only.
+    const chosen = chooseOlderTurns({ walk, older, ...(r === room ? { fit: input.fit } : {}), room: r, summaryHead: input.summaryHead, options: input.options, estimator });
+    const assembled = assembleView(input.fixed, chosen, older.prepared, input.current, input.leadKept);
+    const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
+    return { chosen, assembled, cut, block: pinnedBlock(input.pinned, cut, assembled.messages, estimator) };
+  };
+  let placed = place(room);
+  const shift = prior.length;
+  const dropped = walk.olderTurnExists(placed.chosen.kept);
+  if (input.options.recallBudget === 0 || (!dropped && shift === 0)) return { ...placed, recalled: noRecall() };
+
+  const conversation = shift > 0 ? [...walk.source.slice(0, walk.lead), ...prior, ...walk.source.slice(walk.lead)] : walk.source;
+  const request = walk.currentStart < walk.n && walk.kind(walk.currentStart) === "human" ? walk.currentStart + shift : -1;
+  // Older turns leave the reserve only when some go anyway; it does not depend on what
+  // recall finds, so the head of the view moves in the same steps as without recall.
+  const reserve = recallReserve(room, placed.chosen.summaryIncluded ? placed.chosen.headTokens : 0, input.options.recallBudget);
+  if (dropped && reserve > 0) placed = place(room - reserve);
+  // The first call of a turn may fill all the room left; the later calls of an agent's
+  // tool loop keep to the reserve, so the block (and the prefix up to the newest step)
+  // stays the same from call to call while the turn grows.
+  const left = room - placed.assembled.historyTokens;
+  const firstCall = !input.current.messages.some((m) => m.type === "ai");
+  const shownIds = new Set<string>();
+  for (const message of placed.block.messages) if (message.id !== undefined) shownIds.add(message.id);
+  const recalled = recallBlock({
+    conversation, lead: walk.lead, end: placed.cut + shift, request, shownIds, estimator,
+    budget: firstCall ? left : Math.min(left, reserve),
+    queryFromTurn: input.longTurn,
+  });
+  return { ...placed, recalled };
+}

@@ -1,0 +1,133 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { buildContext, createEstimator } from "@contextview/core";
+import { RECALL_LABEL } from "@contextview/core/internal";
+import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";
+import { searchTerms, termOf } from "../../src/lexical/search-terms";
+import { deepFreeze, snapshot, viewProblems } from "@contextview/test-support";
+
+const estimator = createEstimator();
+const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };
+/** Recall is off by default: these views opt in. */
+const recallBudget = 1000;
+
+/** A long chat: `n` turns of small talk, with a fact planted at turn `at`, then a question about it. */
+function chat(n: number, at: number, question = "What is the name of my dog?"): BaseMessage[] {
+  const messages: BaseMessage[] = [new SystemMessage("You are a friendly assistant.")];
+  for (let i = 0; i < n; i++) {
+    const user = i === at ? "We adopted a beagle last spring, his name is Biscuit and he loves the park." : `Turn ${i}: the weather was ${i % 2 ? "sunny" : "grey"} and I cooked pasta with ${i % 3 ? "tomatoes" : "mushrooms"} again, nothing special happened today.`;
+    messages.push(new HumanMessage({ id: `u${i}`, content: user }), new AIMessage({ id: `a${i}`, content: `That sounds ${i % 2 ? "lovely" : "calm"}. Tell me more about your week and your plans for turn ${i + 1}.` }));
+  }
+  messages.push(new HumanMessage({ id: "q", content: question }));
+  return messages;
+}
+
+describe("search terms", () => {
+  it.each([
+    ["Bookings of flights", ["book", "flight"]],
+    ["RES-42 on 2023-05-08", ["res", "42", "2023", "05", "08", "res-42", "2023-05-08"]],
+    ["Café CAFÉ café's", ["café", "café", "café"]],
+    ["the a of I", []],
+  ])("%s", (text, expected) => {
+    expect(searchTerms(text)).toEqual(expected);
+  });
+
+  it("folds endings only on stems of three letters or more", () => {
+    expect(termOf("dogs")).toBe("dog");
+    expect(termOf("was")).toBe("was");
+    expect(termOf("2023")).toBe("2023");
+  });
+});
+
+describe("the conversation index", () => {
+  it("ranks by BM25, ties by index, and only what `accept` admits", () => {
+    const messages = chat(40, 5);
+    const index = new ConversationIndex();
+    index.sync(messages);
+    const question = messages.length - 1;
+    const ranked = index.rank(searchTerms("name of my dog beagle"), (i) => i < question, 5);
+    expect(ranked[0]?.index).toBe(1 + 2 * 5);
+    expect(index.rank(searchTerms("beagle"), (i) => i !== 11, 5)).toEqual([]);
+    // Two messages with the same text score the same: the older comes first.
+    const twins = new ConversationIndex();
+    twins.sync([new HumanMessage({ id: "x", content: "red kite" }), new AIMessage({ id: "y", content: "blue" }), new HumanMessage({ id: "z", content: "red kite" })]);
+    expect(twins.rank(searchTerms("kite"), () => true, 5).map((r) => r.index)).toEqual([0, 2]);
+  });
+
+  it("indexes only what was appended, and starts again after a fork", () => {
+    const messages = chat(20, 3);
+    const index = conversationIndex(messages);
+    expect(index.size).toBe(messages.length);
+    const grown = [...messages, new AIMessage({ id: "late", content: "Biscuit the beagle says hi" })];
+    expect(conversationIndex(grown)).toBe(index);
+    expect(index.size).toBe(grown.length);
+    // The same messages read anew (a checkpoint deserialized again): same ids and text, same index.
+    const copies = grown.map((m) => (m.type === "human" ? new HumanMessage({ id: m.id!, content: m.content }) : m));
+    expect(conversationIndex(copies)).toBe(index);
+    // An edited message in the prefix: rebuilt.
+    const forked = [...copies];
+    forked[7] = new HumanMessage({ id: forked[7]!.id!, content: "an edited message about giraffes" });
+    conversationIndex(forked);
+    expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([7]);
+  });
+
+  it("searches tool names, call arguments and result text, not system messages", () => {
+    const call = new AIMessage({ id: "c", content: "", tool_calls: [{ id: "t1", name: "find_order", args: { order_id: "ORD-77" } }] });
+    expect(searchableText(call, 0)).toContain("ORD-77");
+    expect(searchableText(new ToolMessage({ tool_call_id: "t1", name: "find_order", content: "shipped" }), 1)).toBe("find_order shipped");
+    expect(searchableText(new SystemMessage("secret rules"), 0)).toBe("");
+  });
+});
+
+describe("the recall stage of buildContext", () => {
+  it("brings a fact from turn 3 of 300 back into a 4,000-token view, labelled, before the current turn", () => {
+    const messages = deepFreeze(chat(300, 3));
+    const before = snapshot(messages);
+    const input = { messages, budget, recallBudget };
+    const view = buildContext(input);
+    expect(viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => buildContext(input).messages }, view)).toEqual([]);
+    const text = JSON.stringify(view.messages);
+    expect(text).toContain("Biscuit");
+    const label = view.messages.findIndex((m) => m.content === RECALL_LABEL);
+    expect(label).toBeGreaterThan(0);
+    expect(view.messages[label + 1]?.type).toBe("ai");
+    expect(String(view.messages[label + 1]?.content)).toContain("[#7 · user · id u3]");
+    expect(view.messages[label + 2]?.id).toBe("q");
+    expect(view.report.recall.recalled).toBeGreaterThan(0);
+    expect(view.report.tokens.recall).toBe(estimator.estimateMessages(view.messages.slice(label, label + 2)));
+    // Without recall (the default) the fact is out of reach.
+    const off = buildContext({ messages, budget });
+    expect(JSON.stringify(off.messages)).not.toContain("Biscuit");
+    expect(off.report.recall).toEqual({ queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
+  });
+
+  it("never brings back what the view shows, nor an orphan result or an unfinished call", () => {
+    const messages: BaseMessage[] = [...chat(120, 60, "Where is the parcel ORD-77 and did Biscuit like it?")];
+    // Old tool traffic about ORD-77: an orphan result, an unfinished call, and a proper exchange.
+    messages.splice(20, 0,
+      new ToolMessage({ id: "orphan", tool_call_id: "nobody", name: "find_order", content: "ORD-77 orphan result" }),
+      new AIMessage({ id: "unfinished", content: "", tool_calls: [{ id: "never", name: "find_order", args: { order_id: "ORD-77" } }] }),
+      new HumanMessage({ id: "u-mid", content: "ok" }),
+      new AIMessage({ id: "call", content: "", tool_calls: [{ id: "t9", name: "find_order", args: { order_id: "ORD-77" } }] }),
+      new ToolMessage({ id: "result", tool_call_id: "t9", name: "find_order", content: "ORD-77 is in Lisbon" }),
+      new AIMessage({ id: "told", content: "Your parcel ORD-77 is in Lisbon." }),
+    );
+    const view = buildContext({ messages: deepFreeze(messages), budget, recallBudget });
+    const block = view.messages.find((_m, i) => view.messages[i - 1]?.content === RECALL_LABEL);
+    const text = String(block?.content);
+    expect(text).toContain("ORD-77 is in Lisbon");
+    expect(text).not.toContain("orphan result");
+    expect(text).not.toContain("id unfinished");
+    // Nothing recalled is also shown whole: every recalled id is absent from the rest of the view.
+    const ids = [...text.matchAll(/id ([\w-]+)\]/g)].map((m) => m[1]);
+    for (const id of ids) expect(view.messages.some((m) => m.id === id)).toBe(false);
+  });
+
+  it("leaves the older turns where they were whatever it finds: the same head for two requests", () => {
+    const base = chat(200, 3);
+    const a = buildContext({ messages: [...base.slice(0, -1), new HumanMessage({ id: "q1", content: "What is the name of my dog?" })], budget, recallBudget });
+    const b = buildContext({ messages: [...base.slice(0, -1), new HumanMessage({ id: "q2", content: "Which pasta did I cook?" })], budget, recallBudget });
+    expect(a.report.cut).toBe(b.report.cut);
+    const olderOf = (v: typeof a) => v.messages.slice(0, v.messages.findIndex((m) => m.content === RECALL_LABEL));
+    expect(JSON.stringify(olderOf(a))).toBe(JSON.stringify(olderOf(b)));
+  });
+});
