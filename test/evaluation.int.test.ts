@@ -39,7 +39,8 @@ const MIN_CACHED: Record<string, Record<string, number>> = {
 // cleared, excerpted), so the re-call count (current-turn results shown cleared) is bounded, not zero.
 // tau-airline measured 3785 for both contextview systems (trimMessages 7031, summarizationMiddleware 4588,
 // contextEditingMiddleware 5677, last 20 messages 6441 in pnpm eval).
-const MAX_RECALLS: Record<string, number> = { "tau-airline": 4000 };
+// Measured 4,203 since a turn whose shared fit narrows results takes the long-turn fit (more older exchanges cleared, the newest kept whole; was 3,785).
+const MAX_RECALLS: Record<string, number> = { "tau-airline": 4400 };
 
 // Grounding each contextview system reaches at least, per fixture (measured, with a margin; see docs/evaluation.md).
 const MIN_GROUNDING: Record<string, number> = { "tau-airline": 0.9 };
