@@ -14,7 +14,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
 import type { ContextLogger } from "./observability.js";
-import { CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
+import { CONTEXT_SETTING_KEYS, parseContextConfig, unknownSetting } from "./request-config.js";
 import { MEMORIES_EXPECTED, memoriesOptionSchema, type MemoriesFromStore } from "./memories-from-store.js";
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
@@ -163,6 +163,59 @@ export interface ResolvedContextOptions {
 
 const INTEGRATION_KEYS = Object.keys(integrationOptionsSchema.shape) as (keyof IntegrationOptions)[];
 
+/** Options of the core manager that are neither integration options nor per-request settings. */
+const MANAGER_KEYS = [
+  "profile",
+  "estimator",
+  "summarizer",
+  "summarizerInputTokens",
+  "summarizerTimeoutMs",
+  "maxSummarizerFailures",
+  "summarizerCooldownMs",
+  "calibrate",
+  "isOverflow",
+  "onCompaction",
+  "writeBack",
+  "onStoreError",
+  "pin",
+  "now",
+  "imageInputs",
+] as const satisfies readonly (keyof ContextOptions)[];
+
+/** Every key a factory accepts, in the order error messages list them. */
+const OPTION_KEYS: readonly string[] = [...new Set<string>([...CONTEXT_SETTING_KEYS, ...MANAGER_KEYS, ...INTEGRATION_KEYS])];
+// Fails to compile when `ContextOptions` gains a key that OPTION_KEYS does not list.
+type UnlistedOption = Exclude<keyof ContextOptions, (typeof CONTEXT_SETTING_KEYS)[number] | (typeof MANAGER_KEYS)[number] | keyof IntegrationOptions>;
+const everyOptionListed: [UnlistedOption] extends [never] ? true : UnlistedOption = true;
+void everyOptionListed;
+
+/** Former option names still read (with one warning each per process) when the current name is not given. */
+const DEPRECATED_OPTIONS: Readonly<Record<string, keyof ContextOptions>> = Object.freeze({
+  keepRecent: "keepRecentToolResults",
+  maxResultTokens: "maxToolResultTokens",
+});
+const warnedAliases = new Set<string>();
+
+/**
+ * The options with each former name replaced by its current one; throws on a key
+ * no option has, as a request's `context` does.
+ */
+function knownOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...options };
+  for (const key of Object.keys(options)) {
+    if (OPTION_KEYS.includes(key)) continue;
+    const current = DEPRECATED_OPTIONS[key];
+    if (current === undefined) throw unknownSetting("INVALID_OPTION", key, OPTION_KEYS);
+    if (!warnedAliases.has(key)) {
+      warnedAliases.add(key);
+      process.emitWarning(`contextview: the option \`${key}\` is deprecated; use \`${current}\``, { type: "DeprecationWarning", code: "CONTEXTVIEW_DEPRECATED_OPTION" });
+    }
+    delete out[key];
+    if (out[current] === undefined) out[current] = options[key];
+  }
+  return out;
+}
+
 /**
  * Validate factory options once. Throws a {@link ContextIntegrationError}
  * (`INVALID_OPTION`) naming the option, or a core `ContextViewError` for core options.
@@ -172,6 +225,7 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ContextIntegrationError("INVALID_OPTION", `Expected \`options\` to be an object, got ${describeValue(options)}`, { field: "options" });
   }
+  options = knownOptions(options as Record<string, unknown>) as ContextOptions;
   const picked: Record<string, unknown> = {};
   for (const key of INTEGRATION_KEYS) if (options[key] !== undefined) picked[key] = options[key];
   const parsed = integrationOptionsSchema.safeParse(picked);

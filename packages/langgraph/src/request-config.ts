@@ -100,12 +100,23 @@ export function parseContextConfig(value: unknown, prefix = "context", code: "IN
   if (issue.code === "unrecognized_keys") {
     const field = fieldName(prefix, [...path, issue.keys[0] ?? ""]);
     const allowed = path.length === 0 ? CONTEXT_SETTING_KEYS : Object.keys(contextConfigSchema.shape.budget.unwrap().shape);
-    throw new ContextIntegrationError(code, `Unknown setting \`${field}\`; expected one of ${allowed.map((key) => `\`${key}\``).join(", ")}`, { field });
+    throw unknownSetting(code, field, allowed);
   }
   const field = fieldName(prefix, path);
   const leaf = path[path.length - 1];
   const expected = leaf === undefined ? "an object of context settings" : leaf === "budget" ? "an object of budget fields" : settingExpectation(leaf as SettingName);
   throw new ContextIntegrationError(code, `Expected \`${field}\` to be ${expected}, got ${describeValue(valueAt(value, path))}`, { field });
+}
+
+/**
+ * The error for a key no setting has: ``Unknown setting `budgt`; expected one of `budget`, …``,
+ * with a hint when the key is a budget field given beside `budget` instead of inside it.
+ */
+export function unknownSetting(code: "INVALID_REQUEST_CONFIG" | "INVALID_OPTION", field: string, allowed: readonly string[]): ContextIntegrationError {
+  const leaf = field.slice(field.lastIndexOf(".") + 1);
+  const inBudget = !field.endsWith(`budget.${leaf}`) && Object.keys(contextConfigSchema.shape.budget.unwrap().shape).includes(leaf);
+  const hint = inBudget ? ` (budget fields go inside \`budget\`: \`budget: { ${leaf}: … }\`)` : "";
+  return new ContextIntegrationError(code, `Unknown setting \`${field}\`; expected one of ${allowed.map((key) => `\`${key}\``).join(", ")}${hint}`, { field });
 }
 
 function fieldName(prefix: string, path: readonly string[]): string {

@@ -1,6 +1,8 @@
 import { ContextViewError } from "@contextview/core";
 import { ContextIntegrationError, createContextNode, withContext } from "@contextview/langgraph";
 import { conversationKeyOf } from "../src/conversation-key.js";
+import { resolveContextOptions } from "../src/options.js";
+import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { RecordingChatModel, thrownBy } from "@contextview/test-support";
 
 const errorOf = (run: () => unknown) => thrownBy<{ code?: string; field?: string; message: string }>(run);
@@ -48,5 +50,51 @@ describe("conversationKeyOf", () => {
     [{ configurable: { thread_id: "t", user_id: 7 } }, "config.configurable.user_id"],
   ])("%j is missing %s", (config, field) => {
     expect(errorOf(() => conversationKeyOf(config))).toMatchObject({ code: "MISSING_CONVERSATION_KEY", field });
+  });
+});
+
+describe("unknown factory options are rejected like unknown budget fields", () => {
+  const factories: [string, (options: object) => unknown][] = [
+    ["createContextNode", (options) => createContextNode(options as never)],
+    ["withContext", (options) => withContext(new RecordingChatModel(), options as never)],
+    ["contextMiddleware", (options) => contextMiddleware(options as never)],
+  ];
+
+  describe.each(factories)("%s", (_name, create) => {
+    it.each([
+      [{ budgt: { promptBudget: 8000 } }, "budgt"],
+      [{ budget: { contextWindow: 8192 }, promptBudget: 4000 }, "promptBudget"],
+      [{ keepRecentResults: 2 }, "keepRecentResults"],
+    ])("%j names %s", (options, field) => {
+      const error = errorOf(() => create(options));
+      expect(ContextIntegrationError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: "INVALID_OPTION", field });
+      expect(error.message).toMatch(new RegExp(`^Unknown setting \`${field}\`; expected one of .*\`budget\`.*\`store\``));
+    });
+
+    it("accepts every documented option", () => {
+      expect(() => create({ budget: { promptBudget: 8000 }, keepRecentToolResults: 2, summarizerTimeoutMs: 1000, calibrate: false, evidence: "off", recordViews: false })).not.toThrow();
+    });
+  });
+
+  it("says where a budget field given beside `budget` belongs, as the budget's own message does for a stray key", () => {
+    expect(errorOf(() => createContextNode({ promptBudget: 4000 } as never)).message).toContain("budget fields go inside `budget`: `budget: { promptBudget: … }`");
+    expect(errorOf(() => createContextNode({ budget: { promptBudgt: 4000 } } as never)).message).toMatch(/^Unknown setting `budget.promptBudgt`; expected one of `contextWindow`/);
+  });
+
+  it("reads the former `keepRecent` as `keepRecentToolResults`, with one deprecation warning per process", () => {
+    const warn = jest.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+    try {
+      withContext(new RecordingChatModel(), { keepRecent: 0, evidence: "off" } as never);
+      withContext(new RecordingChatModel(), { keepRecent: 0, evidence: "off" } as never);
+      const calls = warn.mock.calls.filter(([message]) => String(message).includes("`keepRecent`"));
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.[0]).toBe("contextview: the option `keepRecent` is deprecated; use `keepRecentToolResults`");
+      expect(calls[0]?.[1]).toMatchObject({ type: "DeprecationWarning", code: "CONTEXTVIEW_DEPRECATED_OPTION" });
+      expect(resolveContextOptions({ keepRecent: 2 } as never).settings.keepRecentToolResults).toBe(2);
+      expect(resolveContextOptions({ keepRecent: 2, keepRecentToolResults: 5 } as never).settings.keepRecentToolResults).toBe(5);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
