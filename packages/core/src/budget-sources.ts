@@ -37,6 +37,15 @@ export interface BudgetLayers {
 
 const FIELDS = Object.keys(DEFAULT_BUDGET) as (keyof Budget)[];
 
+/** How a budget error names where a number came from. */
+const SOURCE_PHRASE: Readonly<Record<BudgetSource, (field: keyof Budget) => string>> = {
+  request: (field) => `from the request's \`context.budget.${field}\``,
+  option: (field) => `from the \`budget.${field}\` option`,
+  env: (field) => `from \`${BUDGET_ENV[field] ?? field}\``,
+  profile: (field) => `from the model's profile \`${field === "contextWindow" ? "maxInputTokens" : "maxOutputTokens"}\``,
+  default: () => "by default",
+};
+
 const positiveInt = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
 
 function defaultEnv(): Record<string, string | undefined> {
@@ -87,10 +96,7 @@ export function resolveBudgetSources(layers: BudgetLayers): { budget: ResolvedBu
   const profile = budgetFromProfile(layers.profile);
   for (const field of FIELDS) if (fromEnv(field)) delete profile[field];
   const merged = { ...profile, ...layers.option, ...layers.request };
-  const budget = resolveBudget(merged, env);
-  const sources = {} as Record<keyof Budget, BudgetSource>;
-  for (const field of FIELDS) {
-    sources[field] =
+  const sourceOf = (field: keyof Budget): BudgetSource =>
       layers.request?.[field] !== undefined
         ? "request"
         : layers.option?.[field] !== undefined
@@ -100,6 +106,8 @@ export function resolveBudgetSources(layers: BudgetLayers): { budget: ResolvedBu
             : profile[field] !== undefined
               ? "profile"
               : "default";
-  }
+  const budget = resolveBudget(merged, env, (field) => SOURCE_PHRASE[sourceOf(field)](field));
+  const sources = {} as Record<keyof Budget, BudgetSource>;
+  for (const field of FIELDS) sources[field] = sourceOf(field);
   return { budget, sources: Object.freeze(sources) };
 }

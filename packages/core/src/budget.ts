@@ -17,12 +17,12 @@ export interface Budget {
   promptBudget: number;
   /**
    * Room kept for the model's answer (its maximum output tokens).
-   * @default 4096 (env `RESPONSE_RESERVE_TOKENS`)
+   * @default 4096 (env `RESPONSE_RESERVE_TOKENS`), at most half of `contextWindow`
    */
   responseReserve: number;
   /**
    * Room kept for estimation error.
-   * @default 2048
+   * @default 2048, at most an eighth of `contextWindow`
    */
   safetyReserve: number;
   /**
@@ -77,21 +77,27 @@ function defaultEnv(): Record<string, string | undefined> {
 
 /**
  * Resolve a budget: explicit overrides win over environment variables, which win
- * over {@link DEFAULT_BUDGET}. Throws a `ContextViewError` (`INVALID_OPTION`) that
- * names the field when a value is negative, not an integer, or leaves no room.
+ * over {@link DEFAULT_BUDGET}. A reserve left to its default takes at most a share of
+ * the window: `responseReserve` half, `safetyReserve` an eighth (a 3,000-token window
+ * keeps 375 for estimation error; 16,384 tokens and more keep 2,048). Throws a
+ * `ContextViewError` (`INVALID_OPTION`) that names the field when a value is negative,
+ * not an integer, or leaves no room, and says where each number of the sum came from.
  *
  * @param overrides - Fields to set; `undefined` fields are ignored.
  * @param env - Where to read `CONTEXT_WINDOW_TOKENS`, `PROMPT_BUDGET_TOKENS` and
  *   `RESPONSE_RESERVE_TOKENS`. Defaults to `process.env`; pass `{}` to ignore it.
+ * @param describeSource - Where a field's value came from, for the no-room message
+ *   (e.g. "from the model's profile"); by default "as set", the variable, or "by default".
  * @example
  * ```ts
  * const budget = resolveBudget({ contextWindow: 8192 }, {});
- * budget.promptLimit; // min(16000, 8192 - 4096 - 2048) = 2048
+ * budget.promptLimit; // min(16000, 8192 - 4096 - 1024) = 3072
  * ```
  */
 export function resolveBudget(
   overrides: Partial<Budget> | undefined = {},
   env: Readonly<Record<string, string | undefined>> = defaultEnv(),
+  describeSource: (field: keyof Budget) => string | undefined = () => undefined,
 ): ResolvedBudget {
   if (overrides === null || typeof overrides !== "object" || Array.isArray(overrides)) {
     throw invalidOption("budget", "an object of budget fields", overrides);
@@ -119,11 +125,19 @@ export function resolveBudget(
       throw invalidOption(`budget.${key}`, `one of ${FIELDS.map((f) => `\`${f}\``).join(", ")} (unknown field)`, key);
     }
   }
+  const set = (field: keyof Budget): boolean => overrides[field] !== undefined || (BUDGET_ENV[field] !== undefined && (env[BUDGET_ENV[field]] ?? "").trim() !== "");
+  // Default reserves shrink with a small window, so a 4k-window model works without settings.
+  if (!set("responseReserve")) out.responseReserve = Math.min(out.responseReserve, Math.floor(out.contextWindow / 2));
+  if (!set("safetyReserve")) out.safetyReserve = Math.min(out.safetyReserve, Math.floor(out.contextWindow / 8));
   const room = out.contextWindow - out.responseReserve - out.safetyReserve;
   if (room <= 0) {
+    const figure = (field: keyof Budget): string => {
+      const source = describeSource(field) ?? (overrides[field] !== undefined ? "as set" : set(field) ? `from \`${BUDGET_ENV[field]}\`` : "by default");
+      return `${out[field]} ${source}`;
+    };
     throw new ContextViewError(
       "INVALID_OPTION",
-      `Expected \`responseReserve\` + \`safetyReserve\` (${out.responseReserve} + ${out.safetyReserve}) to be less than \`contextWindow\` (${out.contextWindow}), leaving room for the prompt`,
+      `Expected \`responseReserve\` + \`safetyReserve\` (${figure("responseReserve")} + ${figure("safetyReserve")}) to be less than \`contextWindow\` (${figure("contextWindow")}), leaving room for the prompt`,
       { field: "responseReserve", contextWindow: out.contextWindow, responseReserve: out.responseReserve, safetyReserve: out.safetyReserve },
     );
   }

@@ -39,7 +39,22 @@ describe("resolveBudgetSources", () => {
   });
 
   it("throws the budget's own typed error when the profile's window leaves no room", () => {
-    expect(() => resolveBudgetSources({ profile: { maxInputTokens: 4096 }, env: {} })).toThrow(ContextViewError);
+    expect(() => resolveBudgetSources({ profile: { maxInputTokens: 3000 }, option: { responseReserve: 2800 }, env: {} })).toThrow(ContextViewError);
+  });
+
+  it("serves a small model's window with reserves scaled to it", () => {
+    const { budget, sources } = resolveBudgetSources({ profile: { maxInputTokens: 3000, maxOutputTokens: 1000 }, env: {} });
+    expect(budget).toMatchObject({ contextWindow: 3000, responseReserve: 1000, safetyReserve: 375, promptLimit: 1625 });
+    expect(sources).toMatchObject({ contextWindow: "profile", responseReserve: "profile", safetyReserve: "default" });
+  });
+
+  it("says where each number of a budget without room came from", () => {
+    expect(() => resolveBudgetSources({ profile: { maxInputTokens: 3000 }, option: { responseReserve: 2800 }, env: {} })).toThrow(
+      "Expected `responseReserve` + `safetyReserve` (2800 from the `budget.responseReserve` option + 375 by default) to be less than `contextWindow` (3000 from the model's profile `maxInputTokens`), leaving room for the prompt",
+    );
+    expect(() => resolveBudgetSources({ profile: { maxInputTokens: 3000, maxOutputTokens: 1000 }, request: { safetyReserve: 2000 }, env: {} })).toThrow(
+      "(1000 from the model's profile `maxOutputTokens` + 2000 from the request's `context.budget.safetyReserve`)",
+    );
   });
 });
 

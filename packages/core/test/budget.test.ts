@@ -9,7 +9,7 @@ describe("resolveBudget", () => {
   });
 
   it.each([
-    [{ contextWindow: 8192 }, 8192 - 4096 - 2048],
+    [{ contextWindow: 8192 }, 8192 - 4096 - 1024],
     [{ promptBudget: 1000 }, 1000],
     [{ contextWindow: 200000, promptBudget: 100000 }, 100000],
     [{ contextWindow: 10000, responseReserve: 0, safetyReserve: 0 }, 10000],
@@ -53,7 +53,29 @@ describe("resolveBudget", () => {
   });
 
   it("rejects reserves that leave no room for the prompt", () => {
-    expect(() => resolveBudget({ contextWindow: 6000 }, {})).toThrow(/`responseReserve` \+ `safetyReserve` \(4096 \+ 2048\) to be less than `contextWindow` \(6000\)/);
+    expect(() => resolveBudget({ contextWindow: 6000, responseReserve: 4096, safetyReserve: 2048 }, {})).toThrow(
+      "Expected `responseReserve` + `safetyReserve` (4096 as set + 2048 as set) to be less than `contextWindow` (6000 as set), leaving room for the prompt",
+    );
+    expect(() => resolveBudget({ responseReserve: 30000 }, { CONTEXT_WINDOW_TOKENS: "32000" })).toThrow(
+      "(30000 as set + 2048 by default) to be less than `contextWindow` (32000 from `CONTEXT_WINDOW_TOKENS`)",
+    );
+  });
+
+  it.each([
+    // window, responseReserve, safetyReserve left to their defaults
+    [3000, 1500, 375],
+    [4096, 2048, 512],
+    [8192, 4096, 1024],
+    [16384, 4096, 2048],
+    [32768, 4096, 2048],
+    [200000, 4096, 2048],
+  ])("a %d-token window keeps default reserves of %d and %d", (contextWindow, responseReserve, safetyReserve) => {
+    expect(resolveBudget({ contextWindow }, {})).toMatchObject({ responseReserve, safetyReserve, promptLimit: Math.min(16000, contextWindow - responseReserve - safetyReserve) });
+  });
+
+  it("scales only the reserves left to their defaults", () => {
+    expect(resolveBudget({ contextWindow: 3000, safetyReserve: 100 }, {})).toMatchObject({ responseReserve: 1500, safetyReserve: 100 });
+    expect(resolveBudget({ contextWindow: 3000 }, { RESPONSE_RESERVE_TOKENS: "2000" })).toMatchObject({ responseReserve: 2000, safetyReserve: 375 });
   });
 
   it("rejects unknown fields and non-objects", () => {

@@ -75,8 +75,8 @@ function frozen<T extends Record<string, SettingSpec>>(spec: T): T {
 export const SETTINGS_SPEC = frozen({
   contextWindow: { group: "budget", scope: "request", type: "integer", min: 1, default: 32768, env: "CONTEXT_WINDOW_TOKENS", doc: "the smallest context window across the models you call" },
   promptBudget: { group: "budget", scope: "request", type: "integer", min: 1, default: 16000, env: "PROMPT_BUDGET_TOKENS", doc: "target for the whole prompt, tools and instructions included" },
-  responseReserve: { group: "budget", scope: "request", type: "integer", min: 0, default: 4096, env: "RESPONSE_RESERVE_TOKENS", doc: "room for the answer (its maximum output tokens)" },
-  safetyReserve: { group: "budget", scope: "request", type: "integer", min: 0, default: 2048, doc: "room for estimation error" },
+  responseReserve: { group: "budget", scope: "request", type: "integer", min: 0, default: 4096, defaultNote: "at most half of `contextWindow`, and the profile's `maxOutputTokens` when smaller", env: "RESPONSE_RESERVE_TOKENS", doc: "room for the answer (its maximum output tokens)" },
+  safetyReserve: { group: "budget", scope: "request", type: "integer", min: 0, default: 2048, defaultNote: "at most an eighth of `contextWindow`: 375 for 3000", doc: "room for estimation error" },
   memoryBudget: { group: "budget", scope: "request", type: "integer", min: 0, default: 1000, doc: "separate budget for saved memories" },
 
   summarize: { group: "summarize", scope: "request", type: "boolean", default: true, doc: "per-request switch: `false` drops older turns instead of summarizing them" },
