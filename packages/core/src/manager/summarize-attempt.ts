@@ -1,7 +1,7 @@
 import type { Estimator } from "../estimate.js";
 import { newestRequestIndex, toBaseMessage, type MessageInput } from "../messages.js";
 import type { CompactionState } from "../store/contracts.js";
-import { MAX_SUMMARY_CHARS, runSummarizer, type SummaryOutcome } from "../summarize/run-summarizer.js";
+import { MAX_SUMMARY_CHARS, runSummarizer, type SummaryFailureReason, type SummaryOutcome } from "../summarize/run-summarizer.js";
 import { SETTINGS_SPEC } from "../settings/spec.js";
 import { findSafeCut, type KeepOptions } from "../summarize/safe-cut.js";
 import type { Summarizer } from "../summarize/summarizer.js";
@@ -93,7 +93,7 @@ export interface SummarizeAttemptInputs {
 export type SummarizeAttempt =
   | { status: "no-cut" }
   | { status: "ok"; prefixN: number; text: string; calls: number; inputChars: number; excerpted: boolean }
-  | { status: "failed"; reason: "error" | "empty" | "timeout" | "aborted"; calls: number; inputChars: number };
+  | { status: "failed"; reason: SummaryFailureReason; calls: number; inputChars: number };
 
 /**
  * Summarize the messages from `offset` up to a safe cut before the newest user

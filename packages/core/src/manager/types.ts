@@ -177,7 +177,12 @@ export interface ManagedReport extends ContextReport {
     summarizerCalls: number;
     /** Characters of transcript sent to the summarizer. */
     summarizerInputChars: number;
-    summarizerFailure?: "error" | "empty" | "timeout" | "aborted" | "cooldown";
+    /**
+     * Why no summary came: the summarizer threw (`error`), answered nothing visible
+     * (`empty`), answered over 40,000 characters (`too-long`), timed out, was
+     * aborted, or is skipped after repeated failures (`cooldown`).
+     */
+    summarizerFailure?: "error" | "empty" | "too-long" | "timeout" | "aborted" | "cooldown";
     consecutiveFailures: number;
     /** Actual/estimated token ratio applied to the limit. */
     calibration: number;

@@ -1,17 +1,46 @@
 import type { Summarizer } from "./summarizer.js";
 
+/**
+ * Why a summary failed: the summarizer threw (`error`), answered nothing visible
+ * (`empty`: null, not a string, or only whitespace and invisible characters), answered
+ * more than {@link MAX_SUMMARY_CHARS} (`too-long`), was slower than the timeout, or
+ * the request was cancelled.
+ */
+export type SummaryFailureReason = "error" | "empty" | "too-long" | "timeout" | "aborted";
+
 /** Outcome of summarizing a transcript in chunks. */
 export type SummaryOutcome =
   | { ok: true; text: string; calls: number; transcriptChars: number }
-  | { ok: false; reason: "error" | "empty" | "timeout" | "aborted"; calls: number; transcriptChars: number; error?: unknown };
+  | { ok: false; reason: SummaryFailureReason; calls: number; transcriptChars: number; error?: unknown };
 
 /** Longest summary accepted, in characters; a longer reply is junk, not a summary. */
 export const MAX_SUMMARY_CHARS = 40_000;
 
 /**
+ * Characters that show nothing on their own: whitespace and separators, controls,
+ * format characters (zero-width space and joiners, word joiner, byte-order mark, soft
+ * hyphen, bidi marks), combining marks, and the blank fillers of Hangul and Braille.
+ */
+const INVISIBLE = /^[\s\p{Z}\p{Cc}\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]*$/u;
+
+/**
+ * True when a text shows nothing: empty, or only whitespace and invisible characters
+ * (`"\u200b"`, `"\ufeff"`, …). Such an answer is no summary.
+ *
+ * @example
+ * ```ts
+ * isInvisibleText("\u200b\u200d "); // true
+ * isInvisibleText("\u200b- budget 400 EUR"); // false
+ * ```
+ */
+export function isInvisibleText(text: string): boolean {
+  return INVISIBLE.test(text);
+}
+
+/**
  * Fold `chunks` into one summary, chunk by chunk, each call given the running
- * summary. Any throw, null, empty or oversized reply, timeout or abort fails the
- * whole summary: a partial or error text is never returned as a summary.
+ * summary. Any throw, null, empty, invisible or oversized reply, timeout or abort
+ * fails the whole summary: a partial or error text is never returned as a summary.
  */
 export async function runSummarizer(
   summarizer: Summarizer,
@@ -44,8 +73,10 @@ export async function runSummarizer(
       ]);
       if (reply === "timeout") return { ok: false, reason: "timeout", calls, transcriptChars };
       if (signal?.aborted) return { ok: false, reason: "aborted", calls, transcriptChars };
-      if (typeof reply !== "string" || reply.trim() === "" || reply.length > MAX_SUMMARY_CHARS) return { ok: false, reason: "empty", calls, transcriptChars };
-      running = reply.trim();
+      if (typeof reply !== "string" || isInvisibleText(reply)) return { ok: false, reason: "empty", calls, transcriptChars };
+      const text = reply.trim();
+      if (text.length > MAX_SUMMARY_CHARS) return { ok: false, reason: "too-long", calls, transcriptChars };
+      running = text;
     } catch (error) {
       return { ok: false, reason: signal?.aborted ? "aborted" : "error", calls, transcriptChars, error };
     } finally {

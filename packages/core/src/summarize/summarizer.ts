@@ -3,6 +3,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { invalidOption } from "../errors.js";
 import { textOf } from "../messages.js";
+import { isInvisibleText } from "./run-summarizer.js";
 
 /** What a summarizer is told besides the transcript. */
 export interface SummarizerContext {
@@ -102,6 +103,6 @@ export function chatModelSummarizer(model: Pick<BaseChatModel, "invoke">, option
       } as never,
     );
     const text = textOf(reply.content).trim();
-    return text === "" ? null : text;
+    return isInvisibleText(text) ? null : text;
   };
 }
