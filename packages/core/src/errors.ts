@@ -33,8 +33,26 @@ function markAs(error: object, mark: symbol): void {
   Object.defineProperty(error, mark, { value: true, enumerable: false });
 }
 
+/** How many `cause` links a guard follows: langchain wraps once per middleware layer. */
+const CAUSE_DEPTH = 8;
+
+/**
+ * `value` or the first error of its `cause` chain that carries `mark`. createAgent
+ * rethrows a middleware's error as langchain's `MiddlewareError` (name and message
+ * copied, the error itself on `cause`), so a guard that read `value` alone would
+ * miss every contextview error of the middleware.
+ */
+function markedIn(value: unknown, mark: symbol): (object & { code?: unknown }) | undefined {
+  let current = value;
+  for (let depth = 0; depth <= CAUSE_DEPTH && typeof current === "object" && current !== null; depth++) {
+    if ((current as Record<symbol, unknown>)[mark] === true) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 function hasMarkOf(value: unknown, mark: symbol): boolean {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[mark] === true;
+  return markedIn(value, mark) !== undefined;
 }
 
 function mark(error: object): void {
@@ -79,7 +97,11 @@ export class ContextViewBaseError<Code extends string = string> extends Error {
     if (classMark !== undefined) markAs(this, classMark);
   }
 
-  /** True for an error of any contextview package, whichever copy threw it. */
+  /**
+   * True for an error of any contextview package, whichever copy threw it, and for
+   * an error whose `cause` chain holds one (langchain's `MiddlewareError` on the
+   * createAgent path: read `code` and the figures from its `cause`).
+   */
   static isInstance(value: unknown): value is ContextViewBaseError | ContextBudgetError {
     return hasMarkOf(value, BASE_MARK);
   }
@@ -184,9 +206,13 @@ export class ContextBudgetError extends ContextOverflowError {
     mark(this);
   }
 
-  /** True for a budget error from any copy of contextview. */
+  /**
+   * True for a budget error from any copy of contextview, and for an error whose
+   * `cause` chain holds one (langchain's `MiddlewareError` on the createAgent path,
+   * where `ContextOverflowError.isInstance` is false: the figures are on its `cause`).
+   */
   static isBudgetError(value: unknown): value is ContextBudgetError {
-    return hasMark(value) && value.code === "CONTEXT_BUDGET_EXCEEDED";
+    return markedIn(value, MARK)?.code === "CONTEXT_BUDGET_EXCEEDED";
   }
 }
 
