@@ -22,4 +22,4 @@ export { summaryPrefixHash } from "./summarize/prefix-hash.js";
 export { EVIDENCE_BUCKETS, EVIDENCE_MESSAGE_ID_PREFIX } from "./evidence/index.js";
 export { memoryLine } from "./memories/index.js";
 export { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "./memo/conversation-memo.js";
-export { viewRecordOf, rebuildView, recordedMessagesMatch, type RebuiltView } from "./record/index.js";
+export { prepareViewRecord, viewRecordOf, rebuildView, recordedMessagesMatch, type RebuiltView } from "./record/index.js";

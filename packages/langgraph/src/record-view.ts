@@ -1,4 +1,4 @@
-import { viewRecordOf } from "@contextview/core/internal";
+import { prepareViewRecord, viewRecordOf } from "@contextview/core/internal";
 import type { ContextStore, ManagedView } from "@contextview/core";
 import type { ContextLogger, ContextSource } from "./observability.js";
 import type { PreparedRequest } from "./context-pipeline.js";
@@ -22,6 +22,8 @@ export async function recordCall(
     const configurable = prepared.config?.configurable as Record<string, unknown> | undefined;
     const map = configurable?.["checkpoint_map"] as Record<string, unknown> | undefined;
     const checkpointId = map?.[""] ?? configurable?.["checkpoint_id"];
+    // A large message read anew from the checkpoint is hashed in slices first, not in one block.
+    await prepareViewRecord(prepared.request, view, prepared.request.signal);
     const entry = viewRecordOf(prepared.request, view, {
       source: meta.source,
       overflowRecovery: meta.overflowRecovery,

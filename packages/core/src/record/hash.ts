@@ -1,6 +1,8 @@
 import { safeJson } from "../estimate.js";
 import { kindOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
+import { Slicer } from "../evidence/slicer.js";
 import { Sha256 } from "../sha256.js";
+import { safeCutBefore } from "../text.js";
 import { markedIndices } from "../view/pin-message.js";
 
 const DOMAIN = "contextview.view-record.v1\n";
@@ -16,28 +18,75 @@ export function sha256Hex(text: string): string {
  */
 const digests = new WeakMap<object, { content: unknown; calls: unknown; digest: string }>();
 
-/** SHA-256 (hex) of one message: role, id, content, tool calls and `tool_call_id`, length-prefixed. */
-function messageDigest(value: MessageInput, index: number): string {
-  const content = (value as { content?: unknown }).content;
-  const calls = (value as { tool_calls?: unknown }).tool_calls;
-  const hit = typeof value === "object" && value !== null ? digests.get(value) : undefined;
-  if (hit && hit.content === content && hit.calls === calls) return hit.digest;
-  const hash = Sha256.create();
-  const add = (part: string) => hash.update(`${part.length}:`).update(part);
+/** The texts one message's digest is made of, in order: role, id, content, tool calls and `tool_call_id`, each length-prefixed. */
+function* digestParts(value: MessageInput, index: number): Generator<string> {
   const message = toBaseMessage(value, index);
-  add(kindOf(value, index));
-  add(message.id ?? "");
-  add(typeof message.content === "string" ? message.content : safeJson(message.content));
-  for (const call of toolCallsOf(message)) {
-    add(call.id ?? "");
-    add(call.name);
-    add(safeJson(call.args ?? {}));
-  }
+  const parts = [kindOf(value, index), message.id ?? "", typeof message.content === "string" ? message.content : safeJson(message.content)];
+  for (const call of toolCallsOf(message)) parts.push(call.id ?? "", call.name, safeJson(call.args ?? {}));
   const toolCallId = (message as { tool_call_id?: unknown }).tool_call_id;
-  if (typeof toolCallId === "string") add(toolCallId);
-  const digest = hash.hex();
-  if (typeof value === "object" && value !== null) digests.set(value, { content, calls, digest });
+  if (typeof toolCallId === "string") parts.push(toolCallId);
+  for (const part of parts) {
+    yield `${part.length}:`;
+    yield part;
+  }
+}
+
+function cachedDigest(value: MessageInput): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const hit = digests.get(value);
+  return hit && hit.content === (value as { content?: unknown }).content && hit.calls === (value as { tool_calls?: unknown }).tool_calls ? hit.digest : undefined;
+}
+
+function remember(value: MessageInput, digest: string): string {
+  if (typeof value === "object" && value !== null) digests.set(value, { content: (value as { content?: unknown }).content, calls: (value as { tool_calls?: unknown }).tool_calls, digest });
   return digest;
+}
+
+/** SHA-256 (hex) of one message (see {@link digestParts}). */
+function messageDigest(value: MessageInput, index: number): string {
+  const hit = cachedDigest(value);
+  if (hit !== undefined) return hit;
+  const hash = Sha256.create();
+  for (const part of digestParts(value, index)) hash.update(part);
+  return remember(value, hash.hex());
+}
+
+/** Characters hashed between two checks for a pause. */
+const SLICE_CHARS = 1 << 18;
+/** Messages with more content than this are hashed ahead by {@link warmMessageDigests}. */
+const LARGE_CONTENT_CHARS = 1 << 18;
+
+/**
+ * Hash the large messages among `indices` ahead of a view record, in slices that
+ * yield to the event loop, so that `readMessagesHash` finds their digests made: a
+ * 50 MB tool result read anew from a checkpoint would otherwise block for the whole
+ * of its hashing. The digests are those {@link readMessagesHash} makes at once.
+ *
+ * @example
+ * ```ts
+ * await warmMessageDigests(messages, recordReadIndices(request, view));
+ * const entry = viewRecordOf(request, view, { source: "node" });
+ * ```
+ */
+export async function warmMessageDigests(messages: readonly MessageInput[], indices: Iterable<number>, signal?: AbortSignal): Promise<void> {
+  const slicer = new Slicer(signal);
+  for (const i of indices) {
+    const value = messages[i] as MessageInput;
+    const content = (value as { content?: unknown } | null)?.content;
+    const large = typeof content === "string" ? content.length > LARGE_CONTENT_CHARS : Array.isArray(content) && content.length > 0;
+    if (!large || cachedDigest(value) !== undefined) continue;
+    const hash = Sha256.create();
+    for (const part of digestParts(value, i)) {
+      // Cut at a character boundary: the UTF-8 bytes, and so the digest, are the same.
+      for (let at = 0; at < part.length; ) {
+        const end = part.length - at <= SLICE_CHARS ? part.length : Math.max(at + 1, safeCutBefore(part, at + SLICE_CHARS));
+        hash.update(part.slice(at, end));
+        at = end;
+        if (slicer.due()) await slicer.pause();
+      }
+    }
+    remember(value, hash.hex());
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { ContextViewError } from "../errors.js";
 import { safeJson, toolSchemaOf } from "../estimators/tool-schema.js";
 import type { ContextRequest, ManagedView } from "../manager/types.js";
 import { textOf } from "../messages.js";
-import { pinnedReadIndices, readMessagesHash, sha256Hex } from "./hash.js";
+import { pinnedReadIndices, readMessagesHash, sha256Hex, warmMessageDigests } from "./hash.js";
 import { VIEW_RECORD_VERSION, type ViewInputHashes, type ViewRecordEntry } from "./types.js";
 
 /** Where a view record comes from, beside the request and its view. */
@@ -62,8 +62,7 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
     evidence: keep(evidence === null ? null : JSON.stringify({ content: evidence.content, ...(evidence.id === undefined ? {} : { id: evidence.id }) })),
   };
   const messages = request.messages;
-  const sliced = built.offset > built.lead;
-  const readFrom = (sliced ? built.offset : built.lead) + view.report.messages.unread;
+  const { sliced, readFrom, pinned } = readSpan(request, view);
   const { elapsedMs: _elapsed, ...report } = view.report;
   return {
     record: {
@@ -76,7 +75,7 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
         count: messages.length,
         offset: sliced ? built.offset : 0,
         readFrom,
-        hash: readMessagesHash(messages, built.lead, readFrom, messages.length, pinnedReadIndices(messages, built.lead, readFrom, built.options.pinOpeningRequest, built.predicatePins)),
+        hash: readMessagesHash(messages, built.lead, readFrom, messages.length, pinned),
         ...(built.predicatePins === undefined ? {} : { pins: [...built.predicatePins] }),
       },
       options: { budget: view.report.budget, view: { ...built.options }, estimator: built.customEstimator ? "custom" : "default" },
@@ -85,4 +84,36 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
     },
     inputs,
   };
+}
+
+/** What a record of `view` hashes of the request's messages: `[0, lead)`, the pinned ones it read, and `[readFrom, n)`. */
+function readSpan(request: ContextRequest, view: ManagedView): { sliced: boolean; readFrom: number; pinned: number[] } {
+  const built = view.built as NonNullable<ManagedView["built"]>;
+  const sliced = built.offset > built.lead;
+  const readFrom = (sliced ? built.offset : built.lead) + view.report.messages.unread;
+  return { sliced, readFrom, pinned: pinnedReadIndices(request.messages, built.lead, readFrom, built.options.pinOpeningRequest, built.predicatePins) };
+}
+
+/**
+ * Hash ahead, in slices that yield to the event loop, the large messages a record of
+ * `view` will hash, so that {@link viewRecordOf} right after it does not block on
+ * them. Nothing to do for a view without `built` inputs.
+ *
+ * @example
+ * ```ts
+ * await prepareViewRecord(request, view);
+ * await store.recordView?.(request.key, viewRecordOf(request, view, { source: "node" }));
+ * ```
+ */
+export async function prepareViewRecord(request: ContextRequest, view: ManagedView, signal?: AbortSignal): Promise<void> {
+  const built = view.built;
+  if (built === undefined) return;
+  const { readFrom, pinned } = readSpan(request, view);
+  const n = request.messages.length;
+  const indices = function* () {
+    for (let i = 0; i < Math.min(built.lead, n); i++) yield i;
+    yield* pinned;
+    for (let i = Math.max(readFrom, built.lead); i < n; i++) yield i;
+  };
+  await warmMessageDigests(request.messages, indices(), signal);
 }
