@@ -59,6 +59,29 @@ function lastMessageOf(update: unknown): unknown {
 }
 
 /**
+ * True when the node runs in a graph whose state has no `llmInputMessages` channel:
+ * LangGraph drops a write to a channel it does not have, so the model node would
+ * read `undefined`. The graph's own read function (internal to LangGraph) fails on
+ * an undeclared channel and returns null for an empty one; without it (the node
+ * called outside a graph) nothing is known.
+ */
+function lacksViewChannel(config: RunnableConfig | undefined): boolean {
+  const read = config?.configurable?.["__pregel_read"];
+  if (typeof read !== "function") return false;
+  try {
+    read(LLM_INPUT_MESSAGES, false);
+    return false;
+  } catch (error) {
+    return error instanceof TypeError;
+  }
+}
+
+const MISSING_VIEW_CHANNEL =
+  "The graph state has no `llmInputMessages` channel, so the view would never reach the model node. " +
+  "Add `ContextViewAnnotation` to the state: `new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec }))` " +
+  "(with a `StateSchema`, spread `contextViewFields` into its fields, or use `ContextViewStateSchema`)";
+
+/**
  * Create the pre-model node. On each run it reads the checkpoint messages from
  * `state.messages`, takes the key from `config.configurable.thread_id` and the
  * user (`user_id` or `resolveUserId`), validates `config.configurable.context`,
@@ -110,6 +133,7 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
     if (!Array.isArray(messages)) {
       throw new ContextIntegrationError("INVALID_STATE", "Expected the graph state to have a `messages` array (use MessagesAnnotation or MessagesValue)", { field: "state.messages" });
     }
+    if (lacksViewChannel(config)) throw new ContextIntegrationError("INVALID_STATE", MISSING_VIEW_CHANNEL, { field: "state.llmInputMessages" });
     const tools = toolsForCall?.({ messages, config: config ?? {} });
     const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
     await calibrateFromAnswer(prepared.key, messages);

@@ -75,3 +75,26 @@ describe.each(paths.map(([path]) => path))("an integration error through the %s"
     expect(own).toMatchObject({ code: "INVALID_REQUEST_CONFIG", field: "context.budgt" });
   });
 });
+
+describe("a graph without ContextViewAnnotation", () => {
+  it("is told, by the context node, what is missing and how to add it", async () => {
+    const model = new RecordingChatModel();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("context", createContextNode({ evidence: "off" }))
+      .addNode("model", async (state: { llmInputMessages?: never }) => ({ messages: [await model.invoke(state.llmInputMessages as never)] }))
+      .addEdge(START, "context")
+      .addEdge("context", "model")
+      .addEdge("model", END)
+      .compile();
+    const error = await rejectionOf(() => graph.invoke({ messages: [new HumanMessage("hi")] }, config));
+    expect(ContextIntegrationError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "INVALID_STATE", field: "state.llmInputMessages" });
+    expect((error as Error).message).toContain("Add `ContextViewAnnotation` to the state: `new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec }))`");
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it("still runs with it, and outside a graph", async () => {
+    const node = createContextNode({ evidence: "off" });
+    await expect(node.invoke({ messages: [new HumanMessage("hi")] }, config)).resolves.toHaveProperty("llmInputMessages");
+  });
+});
