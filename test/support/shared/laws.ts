@@ -91,7 +91,36 @@ export function readableText(view: readonly BaseMessage[]): string {
   return parts.join("\n");
 }
 
-const callsOf = (message: BaseMessage | undefined) => (message?.type === "ai" ? ((message as AIMessage).tool_calls ?? []) : []);
+/** Arguments of a raw call block: an object, or streamed JSON text. */
+const blockArgs = (value: unknown): Record<string, unknown> => {
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+};
+
+/**
+ * The calls a provider receives from a message: its `tool_calls`, and the `tool_use`
+ * (Anthropic) or `tool_call` (LangChain v1) content blocks not among them — read here
+ * on their own, not through core's reader, so the laws check what is sent.
+ */
+const callsOf = (message: BaseMessage | undefined): { id?: string | undefined; name: string; args: Record<string, unknown> }[] => {
+  if (message?.type !== "ai") return [];
+  const calls: { id?: string | undefined; name: string; args: Record<string, unknown> }[] = [...((message as AIMessage).tool_calls ?? [])];
+  if (Array.isArray(message.content)) {
+    for (const block of message.content as unknown[]) {
+      if (typeof block !== "object" || block === null) continue;
+      const b = block as Record<string, unknown>;
+      if ((b["type"] !== "tool_use" && b["type"] !== "tool_call") || calls.some((call) => call.id !== undefined && call.id === b["id"])) continue;
+      calls.push({ id: typeof b["id"] === "string" ? b["id"] : undefined, name: String(b["name"] ?? ""), args: blockArgs(b["type"] === "tool_use" ? b["input"] : b["args"]) });
+    }
+  }
+  return calls;
+};
 const isDeepEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
