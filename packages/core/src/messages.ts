@@ -12,6 +12,7 @@ import {
   type StoredMessage,
 } from "@langchain/core/messages";
 import { ContextViewError, describeValue } from "./errors.js";
+import { contentToolCalls, holdsToolCallBlock } from "./message-content.js";
 
 /** The four roles a view is made of. */
 export type MessageKind = "system" | "human" | "ai" | "tool";
@@ -187,13 +188,24 @@ function fromChatMessage(message: BaseMessage, index: number): BaseMessage {
  * (law 3), so `invalid_tool_calls` and a legacy `additional_kwargs.function_call`,
  * which no ToolMessage can answer in the view, do not make a tool-calling message.
  *
+ * An assistant message's `tool_calls`, then the calls its content blocks hold that
+ * `tool_calls` lacks (see {@link contentToolCalls}): a raw Anthropic `tool_use` or a
+ * v1 `tool_call` block is sent to the provider as a call whatever `tool_calls` says,
+ * so it is a call here too, read the way LangChain derives `tool_calls` from it. With
+ * its results it is an exchange; without them it is an unfinished call, left out and
+ * counted; its prose is never evidence.
+ *
  * @example
  * ```ts
  * toolCallsOf(new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "search", args: {} }] })).length; // 1
+ * toolCallsOf(new AIMessage({ content: [{ type: "tool_use", id: "toolu_1", name: "search", input: {} }] })).length; // 1
  * ```
  */
 export function toolCallsOf(message: BaseMessage): NonNullable<AIMessage["tool_calls"]> {
-  return (message as AIMessage).tool_calls ?? [];
+  const calls = (message as AIMessage).tool_calls ?? [];
+  if (message.type !== "ai" || !Array.isArray(message.content)) return calls;
+  const extra = contentToolCalls(message.content, calls);
+  return extra.length === 0 ? calls : [...calls, ...extra];
 }
 
 /**
@@ -236,7 +248,7 @@ function nonEmpty(list: unknown): boolean {
 /**
  * False only when LangChain's constructors cannot give the dict tool calls: none of
  * `tool_calls`, OpenAI's `additional_kwargs.tool_calls`, `tool_call_chunks`,
- * `contentBlocks` or v1 output (whose content blocks may hold calls).
+ * `contentBlocks`, v1 output, or a tool-call content block (`tool_use`, …).
  */
 function mayHoldToolCalls(fields: Record<string, unknown>): boolean {
   const extra = fields["additional_kwargs"] as Record<string, unknown> | undefined;
@@ -246,7 +258,8 @@ function mayHoldToolCalls(fields: Record<string, unknown>): boolean {
     nonEmpty(extra?.["tool_calls"]) ||
     nonEmpty(fields["tool_call_chunks"]) ||
     fields["contentBlocks"] !== undefined ||
-    metadata?.["output_version"] === "v1"
+    metadata?.["output_version"] === "v1" ||
+    holdsToolCallBlock(fields["content"])
   );
 }
 
@@ -291,7 +304,7 @@ export interface MessagePatch {
 /**
  * A fresh message of the same role carrying the same fields (content arrays are
  * copied, blocks shared), with `patch` applied. The original is not touched.
- * AIMessageChunks become AIMessages.
+ * AIMessageChunks become AIMessages; an AI copy's `tool_calls` are {@link toolCallsOf}.
  */
 export function copyMessage(message: BaseMessage, kind: MessageKind, patch: MessagePatch = {}): BaseMessage {
   const content = patch.content ?? (Array.isArray(message.content) ? [...message.content] : message.content);
@@ -309,7 +322,11 @@ export function copyMessage(message: BaseMessage, kind: MessageKind, patch: Mess
       return new SystemMessage(base as never);
     case "ai": {
       const ai = message as AIMessage;
-      base["tool_calls"] = (patch.tool_calls ?? ai.tool_calls ?? []).map((call) => ({ ...call }));
+      // Calls read from content blocks move into `tool_calls` (every provider adapter reads
+      // those); the blocks stay. A call without an id stays read from its block only, so
+      // a copy holds the same calls as its original.
+      const calls = patch.tool_calls ?? toolCallsOf(message).filter((call, j) => j < (ai.tool_calls?.length ?? 0) || call.id !== undefined);
+      base["tool_calls"] = calls.map((call) => ({ ...call }));
       if (ai.invalid_tool_calls?.length) base["invalid_tool_calls"] = ai.invalid_tool_calls.map((call) => ({ ...call }));
       if (ai.usage_metadata !== undefined) base["usage_metadata"] = { ...(ai.usage_metadata as object) };
       return new AIMessage(base as never);
