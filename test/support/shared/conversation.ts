@@ -21,7 +21,8 @@ const nextId = (prefix: string) => `${prefix}-${++ids}`;
 export interface TurnSpec {
   text: string;
   image?: boolean;
-  calls?: { parallel: number; resultSize: number; cancelled?: boolean; orphan?: boolean; reverse?: boolean }[];
+  /** `raw`: the calls are Anthropic `tool_use` content blocks with empty `tool_calls` (a provider adapter's or a hand-built message). */
+  calls?: { parallel: number; resultSize: number; cancelled?: boolean; orphan?: boolean; reverse?: boolean; raw?: boolean }[];
   answer?: string;
   answerFirst?: boolean;
 }
@@ -40,12 +41,14 @@ export function turnMessages(spec: TurnSpec): BaseMessage[] {
   if (spec.answerFirst && spec.answer !== undefined) out.push(new AIMessage({ id: nextId("a"), content: `Let me check. ${spec.answer}` }));
   for (const call of spec.calls ?? []) {
     const callIds = Array.from({ length: call.parallel }, () => nextId("call"));
+    const toolCalls = callIds.map((id, k) => ({ id, name: k % 2 ? "read_note" : "search_transactions", args: { query: `${spec.text.slice(0, 20)} ${k}`, limit: 10 + k }, type: "tool_call" as const }));
     out.push(
-      new AIMessage({
-        id: nextId("a"),
-        content: "I will look that up.",
-        tool_calls: callIds.map((id, k) => ({ id, name: k % 2 ? "read_note" : "search_transactions", args: { query: `${spec.text.slice(0, 20)} ${k}`, limit: 10 + k }, type: "tool_call" as const })),
-      }),
+      call.raw
+        ? new AIMessage({
+            id: nextId("a"),
+            content: [{ type: "text", text: "I will look that up." }, ...toolCalls.map(({ id, name, args }) => ({ type: "tool_use", id, name, input: args }))],
+          })
+        : new AIMessage({ id: nextId("a"), content: "I will look that up.", tool_calls: toolCalls }),
     );
     const results = callIds.map(
       (id, k) =>
@@ -99,6 +102,7 @@ export const turnArb: fc.Arbitrary<TurnSpec> = fc.record(
           cancelled: fc.boolean(),
           orphan: fc.boolean(),
           reverse: fc.boolean(),
+          raw: fc.boolean(),
         },
         { requiredKeys: ["parallel", "resultSize"] },
       ),
