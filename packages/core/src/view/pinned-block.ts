@@ -86,18 +86,23 @@ export function withRoomForCurrent<T>(pinned: PinnedCandidates, room: number, co
  * ```
  */
 export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: readonly BaseMessage[], estimator: Estimator): PinnedBlock {
-  const byId = new Map<string, BaseMessage>();
-  for (const message of shown) if (message.id !== undefined) byId.set(message.id, message);
+  // Several messages may share an id (a client that reuses one): all are kept, by id.
+  const byId = new Map<string, BaseMessage[]>();
+  for (const message of shown) {
+    if (message.id === undefined) continue;
+    const same = byId.get(message.id);
+    if (same === undefined) byId.set(message.id, [message]);
+    else same.push(message);
+  }
   // In the view: its turn is kept and its text was not excerpted there (an image placeholder
-  // does not count). A tool
-  // exchange is never shown twice (providers reject repeated tool-call ids).
+  // does not count). A tool exchange is never shown twice (providers reject repeated
+  // tool-call ids); the current turn is always in the view, and no room was kept for it.
   const inView = (item: PinnedItem): boolean => {
     if (item.start < cut) return false;
-    if (item.calls) return true;
+    if (item.calls || item.start >= candidates.currentStart) return true;
     const original = item.originals[0] as BaseMessage;
     if (original.id === undefined) return true;
-    const copy = byId.get(original.id);
-    return copy !== undefined && ownText(copy.content) === ownText(original.content);
+    return (byId.get(original.id) ?? []).some((copy) => copy.type === original.type && ownText(copy.content) === ownText(original.content));
   };
 
   const messages: BaseMessage[] = [];
