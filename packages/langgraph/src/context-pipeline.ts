@@ -202,7 +202,13 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
 
   const publish = async (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) => {
     if (prepared.evidence !== undefined) view.report.evidence = prepared.evidence;
-    await publishReport(view.report, { source, conversationId: prepared.key.conversationId, overflowRecovery }, logger, prepared.config);
+    const meta = { source, conversationId: prepared.key.conversationId, overflowRecovery };
+    await publishReport(view.report, meta, logger, prepared.config);
+    try {
+      resolved.onReport?.(view.report, meta);
+    } catch {
+      // An observer must never fail the model call.
+    }
     if (resolved.recordViews) await recordCall(store, prepared, view, { source, overflowRecovery }, logger);
   };
 

@@ -7,7 +7,7 @@
 
 export { ContextIntegrationError, type ContextIntegrationErrorCode } from "./errors.js";
 export { contextConfigSchema, type ContextConfig } from "./request-config.js";
-export type { ContextOptions, IntegrationOptions, ToolsForCall } from "./options.js";
+export type { ContextOptions, IntegrationOptions, ReportListener, ToolsForCall } from "./options.js";
 export type { MemoriesFromStore } from "./memories-from-store.js";
 export {
   CONTEXT_REPORT_EVENT,
@@ -24,3 +24,4 @@ export { LLM_INPUT_MESSAGES, ViewMessagesChannel, ContextViewAnnotation, context
 export { createContextNode, type ContextNode, type ContextNodeInput, type ContextNodeUpdate, type ModelNode } from "./context-node.js";
 export { withContext, ContextModel } from "./with-context.js";
 export { deleteConversation, type ThreadDeleter } from "./delete-conversation.js";
+export { createRecallTool, type RecallToolOptions } from "./recall-tool.js";

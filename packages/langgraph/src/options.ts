@@ -5,6 +5,7 @@ import {
   type ContextManagerOptions,
   type ContextSettings,
   type ContextStore,
+  type ManagedReport,
   type MessageInput,
   type ModelLimits,
 } from "@contextview/core";
@@ -13,7 +14,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
-import type { ContextLogger } from "./observability.js";
+import type { ContextLogger, ContextSource } from "./observability.js";
 import { CONTEXT_SETTING_KEYS, parseContextConfig, unknownSetting } from "./request-config.js";
 import { MEMORIES_EXPECTED, memoriesOptionSchema, type MemoriesFromStore } from "./memories-from-store.js";
 
@@ -32,6 +33,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   systemPrompt: "a string or a SystemMessage",
   tools: "an array of tools or tool schemas, or a function ({ messages, config }) => tools",
   logger: "an object with info(record) and warn(record)",
+  onReport: "a function (report, meta) => void",
   memories: MEMORIES_EXPECTED,
   model: "a chat model (its `profile` gives the default context window, response reserve and image input)",
   recordViews: "a boolean",
@@ -88,6 +90,18 @@ export const integrationOptionsSchema = z.object({
    */
   logger: z.custom<ContextLogger>(hasMethods("info", "warn")).optional(),
   /**
+   * Receives the report of every view (`view.report`: estimates, counts and what was
+   * left out, never message content) with where it came from — the simplest way to
+   * see what the model was given, without a logger or a callback handler. A throw is
+   * ignored: observing never fails a model call.
+   * @default undefined
+   * @example
+   * ```ts
+   * createContextNode({ store, onReport: (report) => console.log(report.tokens.total, "/", report.limit, "dropped", report.turns.dropped) });
+   * ```
+   */
+  onReport: z.custom<ReportListener>(isFunction).optional(),
+  /**
    * Saved memories from LangGraph's long-term store (`BaseStore`): each call
    * searches the user's namespace (default `["memories", userId]`) with the request
    * text and puts the most relevant memories within `memoryBudget` in the system
@@ -129,6 +143,9 @@ export const integrationOptionsSchema = z.object({
  */
 export type ToolsForCall = (input: { messages: readonly MessageInput[]; config: RunnableConfig }) => readonly unknown[];
 
+/** Receives each view's report; see the `onReport` option. */
+export type ReportListener = (report: ManagedReport, meta: { source: ContextSource; conversationId: string; overflowRecovery: boolean }) => void;
+
 /** Integration options, inferred from {@link integrationOptionsSchema}. */
 export type IntegrationOptions = z.infer<typeof integrationOptionsSchema>;
 
@@ -152,6 +169,7 @@ export interface ResolvedContextOptions {
   /** Fixed tools; a {@link ToolsForCall} function is applied by the node per call. */
   tools: readonly unknown[] | undefined;
   logger: ContextLogger | undefined;
+  onReport: ReportListener | undefined;
   /** Where saved memories come from, if anywhere. */
   memories: true | MemoriesFromStore | undefined;
   /** The node's `model` option (its profile is read per call). */
@@ -251,6 +269,7 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
     systemPrompt: options.systemPrompt,
     tools: Array.isArray(options.tools) ? (options.tools as readonly unknown[]) : undefined,
     logger: options.logger,
+    onReport: options.onReport as ReportListener | undefined,
     memories: options.memories as true | MemoriesFromStore | undefined,
     model: options.model,
     profile: options.profile,
