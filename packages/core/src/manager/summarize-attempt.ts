@@ -96,17 +96,16 @@ export type SummarizeAttempt =
   | { status: "failed"; reason: SummaryFailureReason; calls: number; inputChars: number };
 
 /**
- * Summarize the messages from `offset` up to a safe cut before the newest user
- * message, keeping a tail of a share of the limit verbatim. `no-cut` when no safe
- * cut leaves anything to summarize (the summarizer is then not called). An answer
- * longer than {@link summaryMaxTokens} is kept as a marked excerpt (`excerpted`).
+ * Where a summary of these inputs would end: the index after the last message it
+ * would stand for (a safe cut before the newest user message that keeps a tail of a
+ * share of the limit), or null when no safe cut leaves anything to summarize.
  *
  * @example
  * ```ts
- * const attempt = await summarizeAttempt({ summarizer, messages, offset: lead, limit, keep: {}, estimator, previous: null, chunkTokens: 6000, timeoutMs: 60000, signal });
+ * const prefixN = summaryCut({ messages, offset: lead, limit, keep: {}, estimator });
  * ```
  */
-export async function summarizeAttempt(inputs: SummarizeAttemptInputs): Promise<SummarizeAttempt> {
+export function summaryCut(inputs: Pick<SummarizeAttemptInputs, "messages" | "offset" | "limit" | "keep" | "estimator">): number | null {
   const { messages, offset, limit, keep, estimator } = inputs;
   const tail = messages.slice(offset).map((m, i) => toBaseMessage(m as MessageInput, offset + i));
   const newest = newestRequestIndex(tail);
@@ -116,15 +115,33 @@ export async function summarizeAttempt(inputs: SummarizeAttemptInputs): Promise<
     keepMaxTokens: keep.keepMaxTokens ?? Math.round(SETTINGS_SPEC.keepMaxTokens.default.shareOfPromptLimit * limit),
   };
   const cut = newest > 0 ? findSafeCut(tail, 0, newest, estimator, kept) : null;
-  if (cut === null || cut <= 0) return { status: "no-cut" };
-  const chunks = chunkTranscript(renderTranscript(tail.slice(0, cut)), inputs.chunkTokens, estimator);
+  return cut === null || cut <= 0 ? null : offset + cut;
+}
+
+/**
+ * Summarize the messages from `offset` up to a safe cut before the newest user
+ * message, keeping a tail of a share of the limit verbatim. `no-cut` when no safe
+ * cut leaves anything to summarize (the summarizer is then not called). An answer
+ * longer than {@link summaryMaxTokens} is kept as a marked excerpt (`excerpted`).
+ * `prefixN`, the {@link summaryCut} of these inputs, is found here unless given.
+ *
+ * @example
+ * ```ts
+ * const attempt = await summarizeAttempt({ summarizer, messages, offset: lead, limit, keep: {}, estimator, previous: null, chunkTokens: 6000, timeoutMs: 60000, signal });
+ * ```
+ */
+export async function summarizeAttempt(inputs: SummarizeAttemptInputs, prefixN: number | null = summaryCut(inputs)): Promise<SummarizeAttempt> {
+  const { messages, offset, limit, estimator } = inputs;
+  if (prefixN === null || prefixN <= offset) return { status: "no-cut" };
+  const tail = messages.slice(offset, prefixN).map((m, i) => toBaseMessage(m as MessageInput, offset + i));
+  const chunks = chunkTranscript(renderTranscript(tail), inputs.chunkTokens, estimator);
   const maxTokens = summaryMaxTokens(limit);
   const run = (running: string | null) => runSummarizer(inputs.summarizer, chunks, running, { timeoutMs: inputs.timeoutMs, maxTokens }, inputs.signal);
   const outcome = await newSummary(run, inputs.previous, limit, estimator, maxTokens);
   if (outcome.ok) {
     const excerpted = estimator.estimateText(outcome.text) > maxTokens;
     const text = excerpted ? fitExcerpt(outcome.text, Math.max(1, maxTokens - EXCERPT_MARKER_TOKENS), estimator) : outcome.text;
-    return { status: "ok", prefixN: offset + cut, text, calls: outcome.calls, inputChars: outcome.transcriptChars, excerpted };
+    return { status: "ok", prefixN, text, calls: outcome.calls, inputChars: outcome.transcriptChars, excerpted };
   }
   return { status: "failed", reason: outcome.reason, calls: outcome.calls, inputChars: outcome.transcriptChars };
 }
