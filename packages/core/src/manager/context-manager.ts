@@ -9,6 +9,7 @@ import type { CompactionState, ConversationKey } from "../store/contracts.js";
 import type { Summarizer } from "../summarize/summarizer.js";
 import { cachedSummary, memoizedPrefixHasher } from "./cached-summary.js";
 import { nextCalibration } from "./calibration.js";
+import { prefixFingerprint, sameFingerprint } from "../memo/conversation-memo.js";
 import { compactionKind } from "./compaction-kind.js";
 import { guardedCompactionStore } from "./guarded-store.js";
 import { limitFor } from "./limit-for.js";
@@ -17,7 +18,8 @@ import { isContextOverflow } from "./overflow.js";
 import { retryOnOverflow } from "./overflow-retry.js";
 import { heldEvidenceOutlived, ShownEvidence } from "./shown-evidence.js";
 import { showSummary } from "./shown-summary.js";
-import { stateAfterFailure, stateAfterSummary, summarizeAttempt, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
+import { stateAfterFailure, stateAfterSummary, summarizeAttempt, summaryCut, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
+import { sameIdentity, SummarizerBreaker, SummaryFlights, waitForFlight, type FlightIdentity, type SummaryFlight } from "./summary-flights.js";
 import { requestViews } from "./view-builder.js";
 import { EVERY_TOOL_RESULT } from "../view/options.js";
 import type { ContextView } from "../view/types.js";
@@ -36,6 +38,8 @@ interface SummaryStep {
   failures: number;
   failure?: ManagedReport["compaction"]["summarizerFailure"];
   storeError?: boolean;
+  /** The summary came from an attempt another build of the conversation made and reported. */
+  shared?: boolean;
 }
 
 function checkProfile(profile: ModelLimits | undefined, field: string): ModelLimits | undefined {
@@ -79,8 +83,12 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const cooldownMs = settingOrDefault("summarizerCooldownMs", options.summarizerCooldownMs);
   const isOverflow = options.isOverflow ?? isContextOverflow;
   const now = options.now ?? Date.now;
-  /** True while the summarizer is skipped after too many failures in a row. */
-  const coolingDown = (state: CompactionState) => state.skipUntil !== undefined && state.skipUntil > now();
+  /** Failures in a row across every conversation: a dead summarizer is skipped everywhere, not per conversation. */
+  const breaker = new SummarizerBreaker(maxFailures, cooldownMs, now);
+  /** True while the summarizer is skipped after too many failures in a row, in this conversation or across all. */
+  const coolingDown = (state: CompactionState) => (state.skipUntil !== undefined && state.skipUntil > now()) || breaker.open();
+  /** Summarize attempts in progress, one per conversation, shared by the builds that need them. */
+  const flights = new SummaryFlights<SummaryStep>();
   const calibrate = settingOrDefault("calibrate", options.calibrate);
 
   const compaction = guardedCompactionStore(store, options.onStoreError);
@@ -150,7 +158,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       builder = views;
       shown = show();
     }
-    if (outcome.summary && options.writeBack) await options.writeBack(key.conversationId, shown.view.messages, messages);
+    if (outcome.summary && outcome.shared !== true && options.writeBack) await options.writeBack(key.conversationId, shown.view.messages, messages);
     // The held evidence covers the messages before its cursor; once the view leaves out a
     // message at or past it, the fresh evidence takes its place.
     if (held !== null && evidence !== fresh && heldEvidenceOutlived(held, shown.view.report.cut, shown.offset, lead)) {
@@ -178,17 +186,61 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     });
   };
 
-  /** Try a summary (unless cooling down after failures) and store what came of it. */
+  /**
+   * Try a summary (unless cooling down after failures) and store what came of it.
+   * Concurrent builds of one conversation that need a summary of the same prefix share
+   * one attempt (see {@link SummaryFlights}); the first to take its outcome reports
+   * its calls, the others none.
+   */
   const summarizeStep = async (key: ConversationKey, state: CompactionState, inputs: SummarizeAttemptInputs): Promise<SummaryStep> => {
     if (coolingDown(state)) return { summarized: false, calls: 0, inputChars: 0, failures: state.failures, failure: "cooldown" };
-    const attempt = await summarizeAttempt(inputs);
+    const prefixN = summaryCut(inputs);
+    if (prefixN === null) return { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
+    const identity: FlightIdentity = { offset: inputs.offset, prefixN, previous: inputs.previous, limit: inputs.limit, objects: prefixFingerprint(inputs.messages, prefixN) };
+    const start = () =>
+      flights.start(
+        key,
+        identity,
+        (signal) => prefixHash(key, inputs.messages, prefixN, signal),
+        (signal, hash) => attemptAndStore(key, state, { ...inputs, signal }, prefixN, hash),
+      );
+    // No await before a flight starts: the next build of the conversation must find it.
+    const running = flights.get(key);
+    const flight = running === undefined ? start() : ((await sharesPrefix(running, key, identity, inputs)) ? running : start());
+    flight.abort.join(inputs.signal);
+    const step = await waitForFlight(flight, inputs.signal);
+    if (step === "left") return { summarized: false, calls: 0, inputChars: 0, failures: state.failures, failure: "aborted" };
+    if (!flight.claimed) {
+      flight.claimed = true;
+      return step;
+    }
+    return { ...step, calls: 0, inputChars: 0, shared: true };
+  };
+
+  /** True when the attempt in progress summarizes this very prefix the same way. */
+  const sharesPrefix = async (running: SummaryFlight<SummaryStep>, key: ConversationKey, identity: FlightIdentity, inputs: SummarizeAttemptInputs): Promise<boolean> => {
+    if (!sameIdentity(running.identity, identity)) return false;
+    if (sameFingerprint(running.identity.objects, identity.objects)) return true;
+    try {
+      const [theirs, ours] = await Promise.all([running.hash(), prefixHash(key, inputs.messages, identity.prefixN, inputs.signal)]);
+      return theirs === ours;
+    } catch {
+      // A hash cut short by an abort: this caller makes its own attempt, which sees the abort.
+      return false;
+    }
+  };
+
+  /** One summarize attempt and what it leaves in the store and the breaker. */
+  const attemptAndStore = async (key: ConversationKey, state: CompactionState, inputs: SummarizeAttemptInputs, prefixN: number, hash: () => Promise<string>): Promise<SummaryStep> => {
+    const attempt = await summarizeAttempt(inputs, prefixN);
     if (attempt.status === "no-cut") return { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
+    breaker.record(attempt.status === "ok" ? "ok" : attempt.reason);
     if (attempt.status === "failed") {
       const next = stateAfterFailure(state, maxFailures, cooldownMs, now());
       const stored = await compaction.put(key, next);
       return { summarized: false, calls: attempt.calls, inputChars: attempt.inputChars, failures: next.failures, failure: attempt.reason, storeError: !stored };
     }
-    const summary = { prefixN: attempt.prefixN, prefixHash: await prefixHash(key, inputs.messages, attempt.prefixN, inputs.signal), text: attempt.text, createdAt: now() };
+    const summary = { prefixN: attempt.prefixN, prefixHash: await hash(), text: attempt.text, createdAt: now() };
     const stored = await compaction.put(key, stateAfterSummary(state, summary));
     return { summarized: true, summary, excerpted: attempt.excerpted, calls: attempt.calls, inputChars: attempt.inputChars, failures: 0, storeError: !stored };
   };

@@ -66,7 +66,10 @@ export interface ContextManagerOptions extends ContextSettings {
    */
   summarizerTimeoutMs?: number;
   /**
-   * Consecutive summarizer failures before it is skipped for `summarizerCooldownMs`.
+   * Consecutive summarizer failures before it is skipped for `summarizerCooldownMs`:
+   * in one conversation (counted in its stored state), and across all the
+   * conversations of this manager (counted in process memory; a success anywhere
+   * resets that count).
    * @default 3
    */
   maxSummarizerFailures?: number;
