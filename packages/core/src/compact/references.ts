@@ -84,6 +84,16 @@ function kindOf(key: string, value: unknown): Kind | undefined {
   return named.date ? "date" : "id";
 }
 
+/**
+ * True when `value` under `key` is what finds a row again: a short identifier or a
+ * link, as lean references keep them (dates and long strings are not). Recall reads
+ * rows back by these values.
+ */
+export function isIdentifyingValue(key: string, value: unknown): boolean {
+  const kind = kindOf(key, value);
+  return kind === "id" || kind === "link";
+}
+
 /** What a key's name says, read once per key: a collection of a million rows has a handful of keys. */
 const keyClasses = new Map<string, { link: boolean; date: boolean }>();
 const KEY_CLASSES_LIMIT = 4096;

@@ -1,0 +1,139 @@
+import { resolveCompactOptions, type ResolvedCompactOptions } from "../compact/options.js";
+import type { MessageInput } from "../messages.js";
+import { fits, longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, selectMessage, type RecallAnswer, type RecallContext } from "./recalled-text.js";
+import { asRanges, collectionsOf, identifierIndex, originalPayloadOf, parseRowNumbers, pathName, rowsWithId, type RowCollection } from "./tool-result-rows.js";
+
+/** What `rows` asks for: rows of one tool result, by identifiers or by row numbers. */
+export interface RowsRequest {
+  /** The tool result: an index, a message id or its `tool_call_id`. */
+  message: number | string | undefined;
+  /** The collection: its key (`transactions`) or path (`data.items`, `$` for a top-level array). @default the one the references name, else the largest recognised one */
+  collection?: string | undefined;
+  /** Identifiers the note printed (`omitted_refs`, `omitted_ids`): rows holding them in an identifying field. */
+  ids?: ReadonlyArray<string | number> | undefined;
+  /** Row numbers (from 1, as "Rows 13-500 of 500" counts them): numbers or ranges such as `"13-20"`. */
+  rows?: ReadonlyArray<number | string> | undefined;
+  /** Characters of the first requested row's JSON already read (a row too long for one answer). @default 0 */
+  offset?: number | undefined;
+}
+
+/**
+ * Read rows of a tool result back from the checkpoint, exactly as the tool returned
+ * them: from its artifact when it has one, else from its JSON content. One row a
+ * line, `{"row": n, "value": …}`; as many as fit the bound, then the exact call
+ * that reads the rest. References that match nothing are named.
+ */
+export function readRows(messages: readonly MessageInput[], request: RowsRequest, context: RecallContext): RecallAnswer {
+  const selected = selectMessage(messages, request.message);
+  if ("error" in selected) return selected;
+  if (selected.kind !== "tool") return recallError(`message ${selected.index} is not a tool result (rows are read from tool results; \`read\` reads any message).`);
+  const options = resolveCompactOptions({ estimator: context.estimator });
+  const payload = originalPayloadOf(selected.message, options);
+  if (typeof payload === "string") return recallError(`message ${selected.index} has no rows to read: ${payload}.`);
+  const collections = collectionsOf(payload.value, options.maxDepth);
+  if (collections.length === 0) return recallError(`the ${payload.origin} of message ${selected.index} holds no array of rows; \`read\` reads its text.`);
+  const ids = request.ids ?? [];
+  const numbers = parseRowNumbers(request.rows ?? []);
+  if (numbers === undefined) return recallError('`rows` takes row numbers from 1 and ranges such as "13-20" (at most 100000 rows).');
+  if (ids.length === 0 && numbers.length === 0) return recallError("name the rows to read: `ids` (identifiers from the note's omitted_refs or omitted_ids) or `rows` (row numbers such as \"13-20\").");
+  const offset = request.offset ?? 0;
+  if (!Number.isSafeInteger(offset) || offset < 0) return recallError(`\`offset\` must be a non-negative integer, got ${String(request.offset)}.`);
+
+  const chosen = chooseCollection(collections, request.collection, ids, options);
+  if (typeof chosen === "string") return recallError(chosen);
+  const { collection } = chosen;
+  const total = collection.rows.length;
+  const wanted: number[] = [];
+  const seen = new Set<number>();
+  const want = (n: number) => {
+    if (!seen.has(n)) wanted.push(n), seen.add(n);
+  };
+  const missingIds: Array<string | number> = [];
+  for (const id of ids) {
+    const found = rowsWithId(chosen.index, id);
+    if (found.length === 0) missingIds.push(id);
+    for (const row of found) want(row + 1);
+  }
+  const missingRows = numbers.filter((n) => n > total);
+  for (const n of numbers) if (n <= total) want(n);
+
+  const name = pathName(collection.path);
+  const missing: string[] = [];
+  if (missingIds.length > 0) missing.push(`[Not found in \`${name}\` (${total} rows): ${missingIds.map((id) => JSON.stringify(id)).join(", ")} — no row holds ${missingIds.length === 1 ? "it" : "them"} in an identifying field.]`);
+  if (missingRows.length > 0) missing.push(`[Not found: rows ${asRanges(missingRows).join(", ")} — \`${name}\` has ${total} rows.]`);
+  if (wanted.length === 0) return recallError(`message ${selected.index}: ${missing.map((line) => line.slice(1, -1)).join(" ")}`);
+
+  const reference = typeof request.message === "string" && !/^\d+$/.test(request.message) ? request.message : selected.index;
+  const others = collections.filter((c) => c !== collection).slice(0, 8).map((c) => `\`${pathName(c.path)}\` (${c.rows.length})`);
+  const header = [
+    RECALLED_LABEL,
+    `${messageLabel(selected)} · \`${name}\`: ${total} rows, read from the ${payload.origin} as the tool returned them, one JSON line a row ({"row": number from 1, "value": the row}):`,
+  ];
+  if (others.length > 0) header.push(`[Other arrays in this result: ${others.join(", ")}; name one in \`collection\`.]`);
+  const footer = (rest: readonly number[], restOffset: number): string[] => {
+    if (rest.length === 0) return missing;
+    const args: Record<string, unknown> = { action: "rows", message: reference, collection: name, rows: asRanges(rest) };
+    if (restOffset > 0) args["offset"] = restOffset;
+    return [...missing, `[Not shown yet: rows ${asRanges(rest).join(", ")}. To read them, ${nextCall(context, args)}.]`];
+  };
+
+  const body: string[] = [];
+  let k = 0;
+  let nextOffset = 0;
+  for (; k < wanted.length; k++) {
+    const row = wanted[k]!;
+    const json = JSON.stringify(collection.rows[row - 1]) ?? "null";
+    const start = k === 0 ? Math.min(offset, json.length) : 0;
+    const line = start === 0 ? `{"row":${row},"value":${json}}` : partLine(row, json, start, json.length);
+    if (fits(context, [...header, ...body, line, ...footer(wanted.slice(k + 1), 0)])) {
+      body.push(line);
+      continue;
+    }
+    if (body.length > 0) break;
+    // A row longer than one answer: its JSON in character ranges, the next one named exactly.
+    const length = longestFitting(context, json.slice(start), json.length - start, (part) => [...header, partLine(row, json, start, start + part.length), ...footer(wanted.slice(k), start + part.length)]);
+    body.push(partLine(row, json, start, start + length));
+    nextOffset = start + length;
+    if (nextOffset >= json.length) {
+      k++;
+      nextOffset = 0;
+    }
+    break;
+  }
+  return { text: [...header, ...body, ...footer(wanted.slice(k), nextOffset)].join("\n"), error: false };
+}
+
+/** Part of a row's JSON, characters `from`-`to` of it, as a string value. */
+function partLine(row: number, json: string, from: number, to: number): string {
+  return `{"row":${row},"characters":[${from},${to}],"of":${json.length},"json_part":${JSON.stringify(json.slice(from, to))}}`;
+}
+
+/**
+ * The collection a request reads: the one it names, else the one holding most of
+ * its identifiers, else the largest recognised collection (`collectionKeys`, or a
+ * top-level array) and then the largest array.
+ */
+function chooseCollection(collections: readonly RowCollection[], named: string | undefined, ids: ReadonlyArray<string | number>, options: ResolvedCompactOptions): { collection: RowCollection; index: ReturnType<typeof identifierIndex> } | string {
+  const withIndex = (collection: RowCollection) => ({ collection, index: identifierIndex(collection.rows, options) });
+  const list = collections.map((c) => `\`${pathName(c.path)}\` (${c.rows.length} rows)`).join(", ");
+  if (named !== undefined && named !== "") {
+    const exact = collections.find((c) => pathName(c.path) === named);
+    const byKey = collections.filter((c) => c.path[c.path.length - 1] === named);
+    const found = exact ?? (byKey.length === 1 ? byKey[0] : undefined);
+    if (found === undefined) return `no array \`${named}\` in this result${byKey.length > 1 ? " (several have that key; give its path)" : ""}; it has ${list}.`;
+    return withIndex(found);
+  }
+  if (ids.length > 0) {
+    let best: { collection: RowCollection; index: ReturnType<typeof identifierIndex> } | undefined;
+    let bestCount = 0;
+    for (const collection of collections) {
+      const candidate = withIndex(collection);
+      const count = ids.filter((id) => rowsWithId(candidate.index, id).length > 0).length;
+      if (count > bestCount) [best, bestCount] = [candidate, count];
+    }
+    if (best !== undefined) return best;
+  }
+  const recognised = collections.filter((c) => c.path.length === 0 || options.collectionKeys.has(c.path[c.path.length - 1]!));
+  const pool = recognised.length > 0 ? recognised : collections;
+  return withIndex(pool.reduce((a, b) => (b.rows.length > a.rows.length ? b : a)));
+}

@@ -1,0 +1,93 @@
+import { invalidOption } from "../errors.js";
+import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
+import { checkMessageArray, type MessageInput } from "../messages.js";
+import { readMessage, type ReadRequest } from "./read-message.js";
+import { readRows, type RowsRequest } from "./read-rows.js";
+import { recallError, type RecallAnswer, type RecallContext } from "./recalled-text.js";
+import { searchMessages, type SearchRequest } from "./search-messages.js";
+
+/**
+ * One recall request, as the tool's arguments carry it: `search` ranks messages by
+ * their words, `read` returns one message's text (a character range of it), `rows`
+ * returns rows of a tool result by the identifiers or row numbers its compaction note printed.
+ *
+ * @example
+ * ```ts
+ * const request: RecallRequest = { action: "rows", message: "call_7", ids: ["t13", "t14"] };
+ * ```
+ */
+export type RecallRequest =
+  | ({ action: "search" } & SearchRequest)
+  | ({ action: "read" } & ReadRequest)
+  | ({ action: "rows" } & RowsRequest);
+
+/**
+ * Options of {@link recallFromConversation}.
+ *
+ * @example
+ * ```ts
+ * recallFromConversation(messages, request, { toolName: "history", maxToolResultTokens: 1500 });
+ * ```
+ */
+export interface RecallOptions {
+  /**
+   * The tool's name, written in the "next" calls an answer prints.
+   * @default "recall"
+   */
+  toolName?: string;
+  /**
+   * Largest answer, in estimated tokens of its text (at least 200): a longer read
+   * stops short and says the exact call that reads on.
+   * @default 2000
+   */
+  maxToolResultTokens?: number;
+  /**
+   * How tokens are estimated.
+   * @default createEstimator()
+   */
+  estimator?: Estimator;
+}
+
+/** The answer's bound may be no smaller: its label and "next" line alone take about 100 tokens. */
+export const MIN_RECALL_TOKENS = 200;
+export const DEFAULT_RECALL_TOOL_NAME = "recall";
+
+/** Options checked once: what each request then uses. */
+export function resolveRecallOptions(options: RecallOptions = {}): RecallContext {
+  const toolName = options.toolName ?? DEFAULT_RECALL_TOOL_NAME;
+  if (typeof toolName !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(toolName)) throw invalidOption("toolName", "a tool name of 1 to 64 letters, digits, `_` or `-`", toolName);
+  const maxTokens = options.maxToolResultTokens ?? 2000;
+  if (!Number.isSafeInteger(maxTokens) || maxTokens < MIN_RECALL_TOKENS) throw invalidOption("maxToolResultTokens", `an integer of at least ${MIN_RECALL_TOKENS}`, maxTokens);
+  return { toolName, maxTokens, estimator: checkEstimator(options.estimator, "estimator") ?? createEstimator() };
+}
+
+/**
+ * Read back what a view left out, from the conversation's own messages (the
+ * checkpoint's): never a tool call, a model call or the network. The answer is
+ * plain text, labelled as untrusted historical content with each message's role,
+ * within `maxToolResultTokens`; a reference that does not exist gives an answer
+ * with `error: true` that says what exists.
+ *
+ * @example
+ * ```ts
+ * const { text } = recallFromConversation(state.messages, { action: "rows", message: "call_7", ids: ["t13", "t14", "t15"] });
+ * ```
+ */
+export function recallFromConversation(messages: readonly MessageInput[], request: RecallRequest, options: RecallOptions | RecallContext = {}): RecallAnswer {
+  checkMessageArray(messages);
+  const context = isContext(options) ? options : resolveRecallOptions(options);
+  switch (request?.action) {
+    case "search":
+      return searchMessages(messages, request, context);
+    case "read":
+      return readMessage(messages, request, context);
+    case "rows":
+      return readRows(messages, request, context);
+    default:
+      return recallError('`action` must be "search", "read" or "rows".');
+  }
+}
+
+function isContext(options: RecallOptions | RecallContext): options is RecallContext {
+  return typeof (options as RecallContext).maxTokens === "number" && typeof (options as RecallContext).toolName === "string" && typeof (options as RecallContext).estimator === "object";
+}
