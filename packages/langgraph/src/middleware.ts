@@ -3,3 +3,4 @@
 // needs it installed.
 
 export { contextMiddleware, CONTEXT_MIDDLEWARE_NAME, type ContextMiddleware } from "./context-middleware.js";
+export { recallMiddleware, RECALL_MIDDLEWARE_NAME } from "./recall-middleware.js";
