@@ -70,11 +70,14 @@ function toolCallParts(fields: Record<string, unknown>, index: number): string[]
 export function readMessage(value: unknown, index: number, maxMessageBytes: number): SnapshotMessage {
   const kind = kindOf(value, index);
   const fields = messageFields(value as object);
-  const id = fields["id"];
-  if (typeof id !== "string" || id === "") {
-    throw invalid(`messages[${index}].id`, "a non-empty string (checkpoint messages carry ids)", describeValue(id), index);
+  const given = fields["id"];
+  if (given !== undefined && given !== null && given !== "" && typeof given !== "string") {
+    throw invalid(`messages[${index}].id`, "a non-empty string, or none", describeValue(given), index);
   }
-  if (!isWellFormedText(id)) throw invalid(`messages[${index}].id`, "well-formed text", "a lone surrogate", index);
+  if (typeof given === "string" && !isWellFormedText(given)) throw invalid(`messages[${index}].id`, "well-formed text", "a lone surrogate", index);
+  // A message without an id (a wrapper's or middleware's caller builds them by hand) gets a
+  // key of its position and content: the same message at the same place keeps it.
+  const id = typeof given === "string" && given !== "" ? given : derivedId(index, kind, fields["content"]);
   const content = fields["content"] ?? "";
   // The view's rule (`toolCallsOf`): an answer whose only calls are invalid is shown as
   // an answer, so its text is evidence like any other answer.
@@ -111,6 +114,17 @@ export function readMessage(value: unknown, index: number, maxMessageBytes: numb
     parts[p] = toWellFormedText(part);
   }
   return { kind, id, parts, text: keepsText && !unreadable ? texts.join("\n") : undefined, unreadable };
+}
+
+/** Prefix of the key {@link readMessage} gives a message without an id: never a LangChain id's shape. */
+export const DERIVED_ID_PREFIX = "contextview:position:";
+
+/** `contextview:position:<index>:<FNV-1a of role and content>` for a message without an id. */
+function derivedId(index: number, kind: string, content: unknown): string {
+  const text = `${kind}\n${typeof content === "string" ? content : jsonText(content ?? "", `messages[${index}].content`)}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return `${DERIVED_ID_PREFIX}${index}:${(hash >>> 0).toString(16).padStart(8, "0")}`;
 }
 
 /** True when `parts` take more than `maxBytes` UTF-8 bytes. */

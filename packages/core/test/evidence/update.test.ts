@@ -263,7 +263,7 @@ describe("EvidenceState.fromJSON", () => {
 describe("bad input", () => {
   it.each([
     ["not an array", () => ({ not: "an array" }), /`messages` to be an array/],
-    ["a message without id", () => [...withRequest(1), new HumanMessage("no id")], /`messages\[6\]\.id` to be a non-empty string/],
+    ["a message whose id is not a string", () => [...withRequest(1), new HumanMessage({ id: 42 as never, content: "odd id" })], /`messages\[6\]\.id` to be a non-empty string, or none/],
     ["a lone surrogate in user text", () => [...withRequest(1), new HumanMessage({ id: "s", content: "bad \ud800 text" })], /`messages\[6\]\.content` to be well-formed/],
     ["something that is no message", () => [...withRequest(1), 42], /`messages\[6\]`/],
   ])("refuses %s with INVALID_MESSAGES and keeps the state", async (_, input, message) => {
@@ -392,5 +392,36 @@ describe("concurrency and cancellation", () => {
     });
     expect(result.cursor).toBe(0);
     expect(rows.has("k")).toBe(false);
+  });
+});
+
+describe("messages without ids (a wrapper's or middleware's caller builds them by hand)", () => {
+  const idless = () => [
+    new HumanMessage("We must stay under 500 dollars a month."),
+    new AIMessage("Noted: the budget is 500 dollars a month."),
+    new HumanMessage("We decided to cut dining out."),
+    new AIMessage("Agreed, dining out is cut."),
+    new HumanMessage("What next?"),
+  ];
+
+  it("enter evidence under a key of their position and content, the same on every call", async () => {
+    const store = new InMemoryContextStore();
+    const first = await store.update("u", "idless", idless());
+    expect(first.cursor).toBe(4);
+    const text = JSON.stringify(first.toJSON());
+    expect(text).toContain("500 dollars");
+    expect(text).toMatch(/"messageId":"contextview:position:0:[0-9a-f]{8}"/);
+    // The same messages built anew (new objects, still no ids), one turn longer: the same lineage.
+    const again = await store.update("u", "idless", [...idless(), new AIMessage("Check subscriptions."), new HumanMessage("And then?")]);
+    expect(again.cursor).toBe(6);
+    expect(again.toJSON().buckets).toMatchObject({ constraints: first.toJSON().buckets.constraints });
+  });
+
+  it("an edited message without an id is a changed prefix, as with ids", async () => {
+    const store = new InMemoryContextStore();
+    await store.update("u", "idless-edit", idless());
+    const edited = idless();
+    edited[0] = new HumanMessage("We must stay under 900 dollars a month.");
+    await expectCode(store.update("u", "idless-edit", edited), "PREFIX_CHANGED");
   });
 });
