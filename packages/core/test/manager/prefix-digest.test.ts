@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { createContextManager, InMemoryContextStore, type Summarizer } from "@contextview/core";
 import { sha256BytesHashed } from "../../src/sha256.js";
-import { legacySummaryPrefixHash, summaryPrefixHash } from "../../src/summarize/prefix-hash.js";
+import { isLegacySummaryPrefixHash, legacySummaryPrefixHash, PREFIX_DIGEST_TAG, summaryPrefixHash } from "../../src/summarize/prefix-hash.js";
 
 const key = { userId: "u1", conversationId: "t1" };
 
@@ -44,8 +44,14 @@ describe("one prefix digest per turn", () => {
     expect(view.report.compaction.summarizedMessages).toBe(40);
   });
 
-  it("messages without ids (outside a checkpoint) get the earlier kind of hash", async () => {
+  it("messages without ids (outside a checkpoint) get the evidence digest too, keyed by position and content; a stored hash of the earlier kind still matches", async () => {
     const messages = [new HumanMessage("hi"), new AIMessage("hello"), new HumanMessage("again")];
-    expect(await summaryPrefixHash(messages, 2)).toBe(await legacySummaryPrefixHash(messages, 2));
+    const hash = await summaryPrefixHash(messages, 2);
+    expect(hash.startsWith(PREFIX_DIGEST_TAG)).toBe(true);
+    // The same messages built anew hash the same; another text does not.
+    expect(await summaryPrefixHash([new HumanMessage("hi"), new AIMessage("hello")], 2)).toBe(hash);
+    expect(await summaryPrefixHash([new HumanMessage("hey"), new AIMessage("hello")], 2)).not.toBe(hash);
+    // A cache written by an earlier version (the legacy kind) is checked the way it was made.
+    expect(isLegacySummaryPrefixHash(await legacySummaryPrefixHash(messages, 2))).toBe(true);
   });
 });
