@@ -35,7 +35,8 @@ export function readMessage(messages: readonly MessageInput[], request: ReadRequ
   if (request.length !== undefined && (!Number.isSafeInteger(request.length) || request.length < 1)) return recallError(`\`length\` must be a positive integer, got ${String(request.length)}.`);
   if (offset > 0 && offset >= text.length) return recallError(`\`offset\` ${offset} is past the end of message ${selected.index} (${text.length} characters).`);
   const reference = typeof request.message === "string" && !/^\d+$/.test(request.message) ? request.message : selected.index;
-  const hasArtifact = selected.kind === "tool" && selected.message.artifact !== undefined && selected.message.artifact !== null;
+  const artifact: unknown = (selected.message as { artifact?: unknown }).artifact;
+  const hasArtifact = selected.kind === "tool" && artifact !== undefined && artifact !== null;
   const rest = text.slice(offset);
   const wanted = Math.min(rest.length, request.length ?? rest.length);
 

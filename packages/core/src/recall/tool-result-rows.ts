@@ -28,7 +28,7 @@ export interface RowCollection {
  * when there is none, saying why.
  */
 export function originalPayloadOf(message: BaseMessage, options: ResolvedCompactOptions): OriginalPayload | string {
-  const artifact: unknown = message.artifact;
+  const artifact: unknown = (message as { artifact?: unknown }).artifact;
   if (typeof artifact === "object" && artifact !== null) {
     try {
       const toJson = (artifact as { toJSON?: unknown }).toJSON;
