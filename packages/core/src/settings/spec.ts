@@ -82,7 +82,7 @@ export const SETTINGS_SPEC = frozen({
   summarize: { group: "summarize", scope: "request", type: "boolean", default: true, doc: "per-request switch: `false` drops older turns instead of summarizing them" },
   triggerRatio: {
     group: "summarize", scope: "request", type: "number", min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, default: 0.75,
-    doc: "seed 2 trigger ratio of the context window (see [summarizing.md](summarizing.md))",
+    doc: "share of the context window at which summarizing starts (see [summarizing.md](summarizing.md))",
   },
   // Shares of the limit rather than counts: the kept tail must leave room for the turns
   // to come, or every call would summarize again.
