@@ -144,7 +144,7 @@ describe("SqliteContextStore", () => {
 
     it.each([
       ["not an array", () => "messages", /`messages` to be an array/],
-      ["messages without ids", () => [...storeHistory(3), { type: "human", content: "no id" }], /`messages\[13\]\.id`/],
+      ["an id that is not a string", () => [...storeHistory(3), { type: "human", content: "odd id", id: 7 }], /`messages\[13\]\.id`/],
       ["a lone surrogate", () => [...storeHistory(3), new HumanMessage({ id: "s", content: "\udfff" })], /`messages\[13\]\.content` to be well-formed/],
     ])("refuses %s with INVALID_MESSAGES and keeps the state", async (_, input, message) => {
       const store = open(undefined, { maxMessageBytes: 2048 });
@@ -153,6 +153,14 @@ describe("SqliteContextStore", () => {
       expect(error.code).toBe("INVALID_MESSAGES");
       expect(error.message).toMatch(message);
       expect((await store.load("user", "conv")).toJSON()).toEqual(state.toJSON());
+    });
+
+    it("keys messages without ids by their position and content, the same from one call to the next", async () => {
+      const store = open(undefined);
+      const idless = () => [...storeHistory(3), { type: "human", content: "no id, but a question" }, { type: "ai", content: "an answer without an id" }, { type: "human", content: "next" }];
+      const first = await store.update("user", "idless", idless());
+      expect(JSON.stringify(first.toJSON())).toContain("contextview:position:13:");
+      expect((await store.update("user", "idless", idless())).toJSON()).toEqual(first.toJSON());
     });
 
     it("keeps evidence going past a 16 MiB tool result, which it never reads", async () => {
