@@ -12,19 +12,12 @@ import {
 } from "@contextview/core";
 import { isSummaryMessage } from "@contextview/core/internal";
 import * as prefixHashModule from "../../src/summarize/prefix-hash";
-import { conversation, deepFreeze, type TurnSpec } from "@contextview/test-support";
+import { conversation, deepFreeze } from "@contextview/test-support";
+import { budget, turnSpec, upToRequest } from "./finance-turns";
 
 const estimator = createEstimator();
 const key = { userId: "u1", conversationId: "t1" };
-const budget = { contextWindow: 32768, promptBudget: 4000, responseReserve: 4096 };
 
-function turnSpec(i: number): TurnSpec {
-  return {
-    text: `Question number ${i}: how is my budget for item-${i}? ${"context ".repeat(20)}`,
-    calls: i % 2 === 0 ? [{ parallel: 2, resultSize: 1500 }] : [],
-    answer: `Answer number ${i}: item-${i} is fine. ${"detail ".repeat(30)}`,
-  };
-}
 
 /** A summarizer that records every transcript and returns a short summary. */
 function recordingSummarizer() {
@@ -36,14 +29,6 @@ function recordingSummarizer() {
   return { summarizer, transcripts };
 }
 
-/** Messages up to and including turn `n`'s user request (the model is about to answer it). */
-function upToRequest(all: BaseMessage[], turn: number): BaseMessage[] {
-  let seen = 0;
-  for (let i = 0; i < all.length; i++) {
-    if (all[i]?.type === "human" && ++seen === turn + 1) return all.slice(0, i + 1);
-  }
-  return all;
-}
 
 describe("createContextManager: summarizing over 200 turns", () => {
   const all = deepFreeze(conversation(Array.from({ length: 200 }, (_, i) => turnSpec(i)), "You are a finance assistant."));

@@ -1,33 +1,18 @@
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { createContextManager, createEstimator, InMemoryContextStore, type Summarizer } from "@contextview/core";
 import type { CompactionState } from "@contextview/core/store";
 import { isSummaryMessage } from "@contextview/core/internal";
 import { summaryPrefixHash } from "../../src/summarize/prefix-hash";
-import { conversation, deepFreeze, type TurnSpec } from "@contextview/test-support";
+import { budget, financeTurns, upToRequest } from "./finance-turns";
 
 // An accepted summary must fit the room it is for, evidence must not depend on it
 // fitting, and whatever stands for a dropped span is counted.
 const estimator = createEstimator();
-const budget = { contextWindow: 32768, promptBudget: 4000, responseReserve: 4096 };
 
-function turnSpec(i: number): TurnSpec {
-  return {
-    text: `Question number ${i}: how is my budget for item-${i}? ${"context ".repeat(20)}`,
-    calls: i % 2 === 0 ? [{ parallel: 2, resultSize: 1500 }] : [],
-    answer: `Answer number ${i}: item-${i} is fine. ${"detail ".repeat(30)}`,
-  };
-}
 
-const all = deepFreeze(conversation(Array.from({ length: 40 }, (_, i) => turnSpec(i)), "You are a finance assistant."));
+const all = financeTurns(40);
+const upTo = (turn: number) => upToRequest(all, turn);
 
-/** Messages up to and including turn `n`'s user request. */
-function upToRequest(turn: number): BaseMessage[] {
-  let seen = 0;
-  for (let i = 0; i < all.length; i++) {
-    if (all[i]?.type === "human" && ++seen === turn + 1) return all.slice(0, i + 1);
-  }
-  return [...all];
-}
 
 /** A summarizer that answers 12,000 characters whatever it is asked (and records what it was told). */
 function longWindedSummarizer() {
@@ -46,7 +31,7 @@ describe("an oversized summary", () => {
     const manager = createContextManager({ budget, summarizer, store });
     let summarized = 0;
     for (let turn = 5; turn < 40; turn++) {
-      const messages = upToRequest(turn);
+      const messages = upTo(turn);
       const evidence = (await store.update("u1", "t1", messages)).asMessage();
       const view = await manager.build({ messages, key: { userId: "u1", conversationId: "t1" }, evidence });
       expect(estimator.estimateMessages(view.messages)).toBeLessThanOrEqual(view.report.limit);
@@ -81,7 +66,7 @@ describe("an oversized summary", () => {
   it("stored by an earlier version is cut to this view's room, not left out with the evidence", async () => {
     const store = new InMemoryContextStore();
     const key = { userId: "u1", conversationId: "t2" };
-    const messages = upToRequest(30);
+    const messages = upTo(30);
     const prefixN = 40;
     const state: CompactionState = {
       version: 1,
@@ -106,7 +91,7 @@ describe("an oversized summary", () => {
   it("with no room at all for it, gives its span back to the older turns: dropped and counted, evidence shown", async () => {
     const store = new InMemoryContextStore();
     const key = { userId: "u1", conversationId: "t3" };
-    const messages = [...upToRequest(30)];
+    const messages = [...upTo(30)];
     // A current request that leaves little room beside the system prompt.
     let words = 100;
     const request = () => new HumanMessage({ id: "big-request", content: `Please look at this: ${Array.from({ length: words }, (_, i) => `w${i}`).join(" ")}` });

@@ -3,26 +3,11 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { createContextManager, createEstimator, InMemoryContextStore, type Summarizer } from "@contextview/core";
 import { isSummaryMessage } from "@contextview/core/internal";
-import { conversation, deepFreeze, type TurnSpec } from "@contextview/test-support";
+import { budget, longConversation } from "./finance-turns";
 
 const estimator = createEstimator();
-const budget = { contextWindow: 32768, promptBudget: 4000, responseReserve: 4096 };
 
-function turnSpec(i: number): TurnSpec {
-  return {
-    text: `Question number ${i}: how is my budget for item-${i}? ${"context ".repeat(20)}`,
-    calls: i % 2 === 0 ? [{ parallel: 2, resultSize: 1500 }] : [],
-    answer: `Answer number ${i}: item-${i} is fine. ${"detail ".repeat(30)}`,
-  };
-}
 
-/** A conversation of `turns` turns, up to its last user request. */
-function longConversation(turns: number): BaseMessage[] {
-  const all = conversation(Array.from({ length: turns }, (_, i) => turnSpec(i)), "You are a finance assistant.");
-  let last = all.length - 1;
-  while (all[last]?.type !== "human") last--;
-  return deepFreeze(all.slice(0, last + 1));
-}
 
 const messages = longConversation(80);
 const key = { userId: "u1", conversationId: "t1" };
