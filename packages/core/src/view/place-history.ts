@@ -70,8 +70,10 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   };
   let placed = place(room);
   const shift = prior.length;
+  // Off, recall reads nothing more of the conversation than the view does.
+  if (input.options.recallBudget === 0) return { ...placed, recalled: noRecall() };
   const dropped = walk.olderTurnExists(placed.chosen.kept);
-  if (input.options.recallBudget === 0 || (!dropped && shift === 0)) return { ...placed, recalled: noRecall() };
+  if (!dropped && shift === 0) return { ...placed, recalled: noRecall() };
 
   const conversation = shift > 0 ? [...walk.source.slice(0, walk.lead), ...prior, ...walk.source.slice(walk.lead)] : walk.source;
   const request = walk.currentStart < walk.n && walk.kind(walk.currentStart) === "human" ? walk.currentStart + shift : -1;
