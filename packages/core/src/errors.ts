@@ -214,6 +214,20 @@ export class ContextBudgetError extends ContextOverflowError {
   static isBudgetError(value: unknown): value is ContextBudgetError {
     return markedIn(value, MARK)?.code === "CONTEXT_BUDGET_EXCEEDED";
   }
+
+  /**
+   * The same as {@link ContextBudgetError.isBudgetError}. Without it this would be
+   * LangChain's `ContextOverflowError.isInstance`, true for a provider's overflow
+   * and false on the createAgent path.
+   *
+   * @example
+   * ```ts
+   * ContextBudgetError.isInstance(new ContextOverflowError("prompt is too long")); // false
+   * ```
+   */
+  static override isInstance<T extends abstract new (...args: never[]) => unknown>(this: T, value: unknown): value is InstanceType<T> {
+    return ContextBudgetError.isBudgetError(value);
+  }
 }
 
 /** Shorthand for an `INVALID_OPTION` error naming the field and what was expected. */

@@ -43,6 +43,7 @@ describe.each(paths)("a budget error through the %s", (path, run) => {
   it("passes every documented guard, and carries its figures on itself or on `cause`", async () => {
     const error = await rejectionOf(run);
     expect(ContextBudgetError.isBudgetError(error)).toBe(true);
+    expect(ContextBudgetError.isInstance(error)).toBe(true);
     expect(ContextViewError.isInstance(error)).toBe(true);
     expect(ContextViewBaseError.isInstance(error)).toBe(true);
     expect((error as Error).name).toBe("ContextBudgetError");
@@ -52,6 +53,13 @@ describe.each(paths)("a budget error through the %s", (path, run) => {
     // langchain wraps a middleware's error in its MiddlewareError; only the node and the wrapper throw ours itself.
     expect(error instanceof ContextOverflowError).toBe(path !== "middleware");
   });
+});
+
+it("ContextBudgetError.isInstance is false for a provider's overflow, which is no budget error of ours", () => {
+  const providerOverflow = new ContextOverflowError("prompt is too long");
+  expect(ContextOverflowError.isInstance(providerOverflow)).toBe(true);
+  expect(ContextBudgetError.isInstance(providerOverflow)).toBe(false);
+  expect(ContextBudgetError.isInstance(new Error("x", { cause: providerOverflow }))).toBe(false);
 });
 
 describe.each(paths.map(([path]) => path))("an integration error through the %s", (path) => {
