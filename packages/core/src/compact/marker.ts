@@ -1,11 +1,15 @@
 import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
+import { isBoundTo, markerFingerprint } from "../content-fingerprint.js";
 import { copyMessage } from "../messages.js";
 import type { PayloadOrigin } from "./inspect.js";
 
 /**
  * The `response_metadata` key that marks a tool result contextview has changed.
- * Its value is a {@link CompactionMarker}; later passes read it to accumulate
- * omissions instead of wrapping the result again.
+ * Its value is a {@link CompactionMarker} and a `fingerprint` that binds it to the
+ * content it was written with; later passes read it to accumulate omissions
+ * instead of wrapping the result again. A marker whose fingerprint does not match
+ * the message's content (one a tool or a client set, or copied onto other content)
+ * is not trusted: the result is read, and compacted, as the content it holds.
  *
  * @example
  * ```ts
@@ -74,7 +78,10 @@ export type CompactionMarker = JsonCompactionMarker | TextCompactionMarker | Cle
 
 /**
  * The compaction marker of a message, or undefined for a message contextview has
- * not changed (or whose marker is malformed).
+ * not changed: no marker, a malformed one, or one not bound to the message's
+ * content (its fingerprint, written by contextview, does not match — the marker
+ * was set by someone else or the content changed since). Returned without the
+ * fingerprint.
  *
  * @example
  * ```ts
@@ -87,7 +94,27 @@ export function compactionMarkerOf(message: BaseMessage): CompactionMarker | und
   const value = (message.response_metadata as Record<string, unknown> | undefined)?.[COMPACTION_METADATA_KEY];
   if (typeof value !== "object" || value === null) return undefined;
   const form = (value as { form?: unknown }).form;
-  return form === "json" || form === "text" || form === "cleared" || form === "narrowed" ? (value as CompactionMarker) : undefined;
+  if (form !== "json" && form !== "text" && form !== "cleared" && form !== "narrowed") return undefined;
+  if (!isBoundTo(value, message.content, longestDescribed(value as CompactionMarker, message))) return undefined;
+  const { fingerprint: _fingerprint, ...marker } = value as CompactionMarker & { fingerprint: string };
+  return marker as CompactionMarker;
+}
+
+/** Characters a notice or an excerpt frame takes at most besides what it shows, the tool name and the call id. */
+const FRAME_CHARS = 1024;
+
+/**
+ * The longest text contextview writes under `marker`: a notice for a cleared or
+ * narrowed result, the shown characters and the frame for an excerpt. A longer
+ * text is not hashed at all: no fingerprint can make it the content described.
+ */
+function longestDescribed(marker: CompactionMarker, message: ToolMessage): number {
+  if (marker.form === "cleared" || marker.form === "narrowed") return FRAME_CHARS + String(message.name ?? "").length + String(message.tool_call_id ?? "").length;
+  if (marker.form === "text") {
+    const shown = Number(marker.headChars) + Number(marker.tailChars);
+    return Number.isFinite(shown) ? shown + FRAME_CHARS : 0;
+  }
+  return Infinity;
 }
 
 /**
@@ -115,9 +142,10 @@ export function isClearedToolResult(message: BaseMessage): boolean {
   return compactionMarkerOf(message)?.form === "cleared";
 }
 
-/** A new ToolMessage with the same ids, name, status and artifact, the given content and marker. */
+/** A new ToolMessage with the same ids, name, status and artifact, the given content and marker (bound to that content). */
 export function withCompaction(message: ToolMessage, content: MessageContent, marker: CompactionMarker): ToolMessage {
   const copy = copyMessage(message, "tool", { content }) as ToolMessage;
-  copy.response_metadata = { ...copy.response_metadata, [COMPACTION_METADATA_KEY]: marker };
+  const bound = { ...marker, fingerprint: markerFingerprint(marker as unknown as Record<string, unknown>, content) };
+  copy.response_metadata = { ...copy.response_metadata, [COMPACTION_METADATA_KEY]: bound };
   return copy;
 }
