@@ -1,11 +1,12 @@
 // Type-checks every ```ts block of README.md, docs/ and packages/*/README.md against the
-// sources (blocks marked `ts fragment` are counted, not checked). See scripts/snippets.mjs.
+// sources (blocks marked `ts fragment` are counted, not checked), and that README.md's
+// install line names every package its quick starts import. See scripts/snippets.mjs.
 // The packed packages are checked the same way, as ESM and CommonJS, by scripts/consumer-test.mjs.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
+import { readmeInstallGaps, toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const outDir = join(root, "node_modules/.cache/contextview-snippets");
@@ -36,6 +37,11 @@ const result = spawnSync(process.execPath, [tsc, "-p", outDir], { encoding: "utf
 if (result.status !== 0) {
   console.error(toMarkdownPlaces(`${result.stdout}${result.stderr}`, written, outDir));
   console.error(`Doc snippets: tsc failed (${blocks} blocks checked as ${written.length} programs, ${fragments} marked as fragments)`);
+  process.exit(1);
+}
+const { line, missing } = readmeInstallGaps();
+if (line === undefined || missing.length > 0) {
+  console.error(line === undefined ? "README.md has no `npm install …` line" : `README.md's \`npm install\` line lacks ${missing.join(", ")}, which its quick starts import`);
   process.exit(1);
 }
 console.log(`Doc snippets: ${blocks} blocks type-checked as ${written.length} programs, ${fragments} marked as fragments`);

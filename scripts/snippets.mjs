@@ -169,3 +169,30 @@ export function toMarkdownPlaces(output, written, outDir) {
   }
   return text;
 }
+
+/** The package a bare import specifier names: `@scope/name` or `name` (`node:` built-ins: undefined). */
+function packageOf(specifier) {
+  if (specifier.startsWith("node:") || specifier.startsWith(".")) return undefined;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/**
+ * What the root README's install line (its first `npm install …`) lacks: each package a
+ * README ts block imports, and `@contextview/inspect` when the README runs `npx contextview`.
+ * @returns `{ line, missing }`, `line` undefined when the README has no install line
+ */
+export function readmeInstallGaps() {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const line = /^npm install (.+)$/m.exec(readme)?.[1];
+  const listed = new Set((line ?? "").split(/\s+/).map((word) => word.replace(/(?<=.)@[^/]*$/, "")));
+  const wanted = new Set();
+  for (const snippet of readSnippets().filter((s) => s.file === "README.md" && !s.fragment)) {
+    for (const [, specifier] of snippet.code.matchAll(/\bfrom\s+["']([^"']+)["']/g)) {
+      const name = packageOf(specifier);
+      if (name !== undefined) wanted.add(name);
+    }
+  }
+  if (/npx contextview\b/.test(readme)) wanted.add("@contextview/inspect");
+  return { line, missing: [...wanted].filter((name) => !listed.has(name)).sort() };
+}
