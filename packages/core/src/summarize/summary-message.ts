@@ -1,6 +1,11 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { isBoundTo, markerFingerprint } from "../content-fingerprint.js";
 
-/** `response_metadata` key that marks a summary message (never sent to providers). */
+/**
+ * `response_metadata` key that marks a summary message (never sent to providers). Its
+ * value carries a fingerprint binding it to the summary's content: the same key on a
+ * message contextview did not write (a client's AI message) marks nothing.
+ */
 export const SUMMARY_MARKER = "contextview_summary";
 
 const SUMMARY_HEADER =
@@ -9,8 +14,8 @@ const SUMMARY_HEADER =
 /**
  * The message that stands for a summarized prefix: assistant role (placed after the
  * user-role history label, so provider ordering holds and historical text never
- * becomes a system message), marked in `response_metadata` so it is recognised and
- * never summarized as fresh content.
+ * becomes a system message), marked in `response_metadata` — bound to its content —
+ * so it is recognised and never summarized as fresh content.
  *
  * @example
  * ```ts
@@ -20,13 +25,18 @@ const SUMMARY_HEADER =
  */
 export function summaryMessage(text: string, prefixN: number, evidence?: BaseMessage | null): AIMessage {
   const evidenceText = evidence ? (typeof evidence.content === "string" ? evidence.content : JSON.stringify(evidence.content)) : "";
-  return new AIMessage({
-    content: [SUMMARY_HEADER, text.trim(), evidenceText].filter((part) => part !== "").join("\n\n"),
-    response_metadata: { [SUMMARY_MARKER]: { prefixN } },
-  });
+  const content = [SUMMARY_HEADER, text.trim(), evidenceText].filter((part) => part !== "").join("\n\n");
+  const marker = { prefixN };
+  return new AIMessage({ content, response_metadata: { [SUMMARY_MARKER]: { ...marker, fingerprint: markerFingerprint(marker, content) } } });
 }
 
-/** True for a message made by {@link summaryMessage} (also after a write-back to the checkpoint). */
+/**
+ * True for a message made by {@link summaryMessage} (also after a write-back to the
+ * checkpoint): an AI message whose summary marker is bound to its content. A marker
+ * someone else set, or a summary whose text was changed since, is not one.
+ */
 export function isSummaryMessage(message: BaseMessage): boolean {
-  return message.type === "ai" && typeof message.response_metadata === "object" && message.response_metadata !== null && SUMMARY_MARKER in message.response_metadata;
+  if (message.type !== "ai" || typeof message.response_metadata !== "object" || message.response_metadata === null) return false;
+  const marker = (message.response_metadata as Record<string, unknown>)[SUMMARY_MARKER];
+  return typeof marker === "object" && marker !== null && isBoundTo(marker, message.content);
 }
