@@ -7,6 +7,7 @@ import { jsonNestsDeeperThan, readPayloadAsJson, type PayloadOrigin } from "./in
 import { compactionMarkerOf, withCompaction, type CompactionMarker, type CompactionOrigin, type JsonCompactionMarker } from "./marker.js";
 import { isSharedResolution, resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
 import { createProjector, type ReferenceMode } from "./project.js";
+import { checkRecallToolName, clearedRecallSentence, recallValueFor, withoutRecallKey, withRecallKey } from "./recall-notes.js";
 import { attemptOf, freshMemo, keepTree, memoOf, type Attempt, type ResultMemo } from "./result-memo.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
 
@@ -65,7 +66,7 @@ function chooseSource(message: ToolMessage, text: string, options: ResolvedCompa
   const marker = compactionMarkerOf(message);
   if (marker?.form === "json") {
     const value = parseJsonContent(text, options);
-    if (value !== undefined) return { kind: "tree", value, origin: marker.origin, trusted: true };
+    if (value !== undefined) return { kind: "tree", value: withoutRecallKey(value), origin: marker.origin, trusted: true };
   } else if (marker?.form === "text") {
     const previous = parseTextExcerpt(text, marker);
     if (previous !== undefined) return { kind: "text", excerpt: sourceOfExcerpt(previous), origin: marker.origin, fresh: false };
@@ -250,18 +251,62 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
 
   const previous = compactionMarkerOf(message);
   if (previous?.form === "cleared" || previous?.form === "narrowed") throw limitError(limitTokens, original, original, "content");
+  const recallToolName = checkRecallToolName(options?.recallToolName);
   const memo = memoFor(message, text, resolved);
-  let compacted = memo.compacted.get(limitTokens);
-  if (compacted === undefined) {
-    try {
-      compacted = compactSource(memo, message, text, limitTokens, original, resolved);
-    } catch (error) {
-      compacted = { error };
+  const at = (limit: number): { text: string; marker: CompactionMarker } => {
+    let compacted = memo.compacted.get(limit);
+    if (compacted === undefined) {
+      try {
+        compacted = compactSource(memo, message, text, limit, original, resolved);
+      } catch (error) {
+        compacted = { error };
+      }
+      memo.compacted.set(limit, compacted);
     }
-    memo.compacted.set(limitTokens, compacted);
-  }
-  if ("error" in compacted) throw compacted.error;
+    if ("error" in compacted) throw compacted.error;
+    return compacted;
+  };
+  const compacted = recallToolName === undefined ? at(limitTokens) : withRecallLine(message, limitTokens, recallToolName, at, estimate);
   return withCompaction(message, withImages(compacted.text), { ...compacted.marker });
+}
+
+/**
+ * The compacted form that names the recall call for its omitted rows (see
+ * {@link recallValueFor}), within `limit`: the payload is fitted to the limit less
+ * the line, and less any overshoot on a second try. When the line cannot fit (or
+ * there is nothing to name), the form without it.
+ */
+function withRecallLine(
+  message: ToolMessage,
+  limit: number,
+  toolName: string,
+  at: (limit: number) => { text: string; marker: CompactionMarker },
+  estimate: (text: string) => number,
+): { text: string; marker: CompactionMarker } {
+  const plain = at(limit);
+  const lined = (form: { text: string; marker: CompactionMarker }): string | undefined => {
+    if (form.marker.form !== "json" || form.marker.omittedRows === 0 || !form.text.startsWith("{") || !message.tool_call_id) return undefined;
+    const value = recallValueFor(JSON.parse(form.text) as unknown, message.tool_call_id, form.marker.origin, toolName);
+    return value === undefined ? undefined : withRecallKey(form.text, value);
+  };
+  let text = lined(plain);
+  if (text === undefined) return plain;
+  if (estimate(text) <= limit) return { text, marker: plain.marker };
+  let reserve = estimate(text) - estimate(plain.text);
+  for (let attempt = 0; attempt < 2 && reserve < limit; attempt++) {
+    let form: { text: string; marker: CompactionMarker };
+    try {
+      form = at(limit - reserve);
+    } catch {
+      return plain;
+    }
+    text = lined(form);
+    if (text === undefined) return plain;
+    const tokens = estimate(text);
+    if (tokens <= limit) return { text, marker: form.marker };
+    reserve += tokens - limit;
+  }
+  return plain;
 }
 
 /** The compacted text and marker of a result over its limit (see {@link compactToolResult}); images are added back by the caller. */
@@ -335,7 +380,7 @@ export function compactOrNarrow(message: ToolMessage, limitTokens: number, optio
       break;
     }
   }
-  return { message: narrowToolResult(subject, message, limitTokens, original, resolved), outcome: "narrowed" };
+  return { message: narrowToolResult(subject, message, limitTokens, original, resolved, options?.recallToolName), outcome: "narrowed" };
 }
 
 function withoutArtifact(message: ToolMessage): ToolMessage {
@@ -345,7 +390,7 @@ function withoutArtifact(message: ToolMessage): ToolMessage {
 }
 
 /** The totals of a result: its metadata and row counts, no row and no reference; or a notice when even that does not fit. */
-function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitTokens: number, original: number, options: ResolvedCompactOptions): ToolMessage {
+function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitTokens: number, original: number, options: ResolvedCompactOptions, recall: string | undefined): ToolMessage {
   const { text, images } = splitContent(subject.content);
   let rows: number | undefined;
   let source: Source | undefined;
@@ -355,12 +400,15 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
   } catch (error) {
     if (!ContextViewError.isInstance(error)) throw error;
   }
+  const recallToolName = checkRecallToolName(recall);
+  const withImages = (out: string): MessageContent => (images.length > 0 ? ([{ type: "text", text: out }, ...images] as MessageContent) : out);
   if (source?.kind === "tree") {
     const projection = attemptAt(memo, source, options, 0, "none");
     if (projection.tokens <= limitTokens) {
       const json = jsonOf(memo, source, options, projection);
-      const content: MessageContent = images.length > 0 ? ([{ type: "text", text: json }, ...images] as MessageContent) : json;
-      return withCompaction(message, content, jsonMarker(source.origin, limitTokens, projection, "none"));
+      const value = recallToolName === undefined || !json.startsWith("{") || !message.tool_call_id ? undefined : recallValueFor(JSON.parse(json) as unknown, message.tool_call_id, source.origin, recallToolName);
+      const lined = value === undefined ? json : withRecallKey(json, value);
+      return withCompaction(message, withImages(options.estimator.estimateText(lined) <= limitTokens ? lined : json), jsonMarker(source.origin, limitTokens, projection, "none"));
     }
     rows = projection.omittedRows;
   }
@@ -368,5 +416,7 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
   const notice =
     `[The ${tool} result (tool_call_id ${message.tool_call_id}) is too large to show here: about ${original} tokens` +
     `${rows === undefined ? "" : `, ${rows} rows`}. Narrow the query (filters, paging) for a result that fits.]`;
-  return withCompaction(message, notice, rows === undefined ? { form: "narrowed", originalTokens: original } : { form: "narrowed", originalTokens: original, returnedRows: rows });
+  const recalled = recallToolName === undefined || !message.tool_call_id ? notice : `${notice.slice(0, -1)} ${clearedRecallSentence(message, text, recallToolName)}]`;
+  const shown = recalled !== notice && options.estimator.estimateText(recalled) <= limitTokens ? recalled : notice;
+  return withCompaction(message, shown, rows === undefined ? { form: "narrowed", originalTokens: original } : { form: "narrowed", originalTokens: original, returnedRows: rows });
 }

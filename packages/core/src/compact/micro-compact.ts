@@ -4,6 +4,7 @@ import { checkEstimator, createEstimator, type Estimator } from "../estimate.js"
 import { compactToolResult, splitContent } from "./compact-tool-result.js";
 import { isClearedToolResult, withCompaction } from "./marker.js";
 import type { CompactToolResultOptions } from "./options.js";
+import { checkRecallToolName, clearedRecallSentence } from "./recall-notes.js";
 import type { ViewOptions } from "../view/types.js";
 
 /**
@@ -41,6 +42,14 @@ export interface MicroCompactOptions {
    */
   estimator?: Estimator;
   /**
+   * The name of a recall tool bound to this model call (see `createRecallTool`):
+   * cleared notices and compacted results then name the call of it that reads them
+   * back, instead of asking to call the source tool again. The view sets it when it
+   * finds the recall tool among the call's tools.
+   * @default undefined (the notices name no tool)
+   */
+  recallToolName?: string | undefined;
+  /**
    * @deprecated Use `keepRecentToolResults`; read when it is not given.
    * @default 3
    */
@@ -77,13 +86,15 @@ export interface MicroCompactResult {
 
 /**
  * The notice a tool result is replaced with; it names the call so the model can
- * repeat it. `reason` says why a kept result was cleared; older results need none.
+ * repeat it, or, with a recall tool bound, the recall call that reads it back.
+ * `reason` says why a kept result was cleared; older results need none.
  */
-function clearedNotice(message: ToolMessage, tokens: number, reason?: string): string {
+function clearedNotice(message: ToolMessage, tokens: number, text: string, recall: string | undefined, reason?: string): string {
   const tool = message.name ? `\`${message.name}\`` : "tool";
+  const back = recall === undefined || !message.tool_call_id ? "call the tool again if you need it." : clearedRecallSentence(message, text, recall);
   return (
     `[${reason === undefined ? "Older" : `${reason};`} ${tool} result cleared from this view (tool_call_id ${message.tool_call_id}, about ${tokens} tokens). ` +
-    "The original is kept in the conversation checkpoint; call the tool again if you need it.]"
+    `The original is kept in the conversation checkpoint; ${back}]`
   );
 }
 
@@ -92,7 +103,7 @@ function clearedNotice(message: ToolMessage, tokens: number, reason?: string): s
  * artifact is unsafe to project) is cleared rather than failing the whole view:
  * the notice still counts it and says how to get it back.
  */
-function compactOrClear(message: ToolMessage, tokens: number, limit: number, fallback: number, options: CompactToolResultOptions): ToolMessage {
+function compactOrClear(message: ToolMessage, tokens: number, text: string, limit: number, fallback: number, options: CompactToolResultOptions): ToolMessage {
   try {
     return compactToolResult(message, limit, options);
   } catch (error) {
@@ -102,7 +113,7 @@ function compactOrClear(message: ToolMessage, tokens: number, limit: number, fal
       return compactToolResult(message, required, options);
     }
     const reason = error.code === "COMPACTION_LIMIT" ? `Too large to compact to ${limit} tokens` : "Could not be compacted safely";
-    return withCompaction(message, clearedNotice(message, tokens, reason), { form: "cleared", originalTokens: tokens });
+    return withCompaction(message, clearedNotice(message, tokens, text, options.recallToolName, reason), { form: "cleared", originalTokens: tokens });
   }
 }
 
@@ -150,7 +161,8 @@ export function microCompact(messages: readonly BaseMessage[], options: MicroCom
   const maxResultTokens = count(options, "maxToolResultTokens", "maxResultTokens", 2000, 1);
   const fallbackResultTokens = Math.max(maxResultTokens, count(options, "fallbackToolResultTokens", "fallbackResultTokens", maxResultTokens, 1));
   const estimator = checkEstimator(options.estimator, "estimator") ?? (defaultEstimator ??= createEstimator());
-  const compactOptions = { estimator };
+  const recallToolName = checkRecallToolName(options.recallToolName);
+  const compactOptions: CompactToolResultOptions = recallToolName === undefined ? { estimator } : { estimator, recallToolName };
 
   let toolResults = 0;
   for (const message of messages) if (ToolMessage.isInstance(message)) toolResults++;
@@ -173,10 +185,10 @@ export function microCompact(messages: readonly BaseMessage[], options: MicroCom
     const text = splitContent(message.content).text;
     const tokens = estimator.estimateText(text);
     if (position < firstKept) {
-      out.push(withCompaction(message, clearedNotice(message, tokens), { form: "cleared", originalTokens: tokens }));
+      out.push(withCompaction(message, clearedNotice(message, tokens, text, recallToolName), { form: "cleared", originalTokens: tokens }));
       cleared++;
     } else if (tokens > maxResultTokens) {
-      const compact = compactOrClear(message, tokens, maxResultTokens, fallbackResultTokens, compactOptions);
+      const compact = compactOrClear(message, tokens, text, maxResultTokens, fallbackResultTokens, compactOptions);
       out.push(compact);
       if (isClearedToolResult(compact)) cleared++;
       else compacted++;

@@ -59,6 +59,14 @@ export interface CompactToolResultOptions {
    * @default 20_000_000
    */
   maxNodes?: number;
+  /**
+   * The name of a recall tool bound to this model call (see `createRecallTool`):
+   * a compacted result then names the call of it that reads its omitted rows back
+   * (a `"$recall"` key first in the JSON, charged within the limit). The view sets
+   * it when it finds the recall tool among the call's tools.
+   * @default undefined (the notes name no tool)
+   */
+  recallToolName?: string | undefined;
 }
 
 /**
@@ -175,8 +183,9 @@ export function resolveCompactOptions(options: CompactToolResultOptions | undefi
   if (options === undefined) return (defaultResolved ??= shared(resolveFresh({})));
   if (typeof options !== "object" || options === null) throw invalidOption("options", "an object", options);
   const estimator: unknown = options.estimator;
-  // The same resolved object for the same estimator also lets compaction remember large results (see result-memo.ts).
-  if (typeof estimator !== "object" || estimator === null || Object.keys(options).some((key) => key !== "estimator")) return resolveFresh(options);
+  // The same resolved object for the same estimator also lets compaction remember large results (see result-memo.ts);
+  // the recall tool's name is written after the memo (see compactToolResult), so it shares it.
+  if (typeof estimator !== "object" || estimator === null || Object.keys(options).some((key) => key !== "estimator" && key !== "recallToolName")) return resolveFresh(options);
   let resolved = resolvedByEstimator.get(estimator);
   if (resolved === undefined) {
     resolved = shared(resolveFresh(options));

@@ -9,6 +9,7 @@ import { findTurns } from "./find-turns.js";
 import { asHistoryMessage, HISTORY_LABEL, labelMessage } from "./head.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
+import { recallToolNameIn } from "../recall/bound-tool.js";
 import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { collectPinned, type PinnedCandidates } from "./pinned.js";
 import { withRoomForCurrent } from "./pinned-block.js";
@@ -55,12 +56,13 @@ export function buildContext(input: BuildContextInput): ContextView {
   }
   checkMessageArray(input.messages);
   const budget = budgetOf(input.budget);
-  const options = resolveViewOptions(input);
   const estimator = checkEstimator(input.estimator, "estimator") ?? defaultEstimator;
   const limit = budget.promptLimit;
 
   const walk = findTurns(input.messages);
   const fixed = chargeFixedPart(input, walk.source, walk.lead, budget.memoryBudget, estimator);
+  // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
+  const options = { ...resolveViewOptions(input), recallToolName: recallToolNameIn(input.tools) };
 
   const pinnedAll = collectPinned({ ...options, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
 
@@ -68,7 +70,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";
   const history = input.historyMessage !== undefined ? input.historyMessage : input.summaryMessage;
   const summaryGiven = history !== undefined && history !== null;
-  const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkHistoryMessage(history, historyField))] : [];
+  const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkHistoryMessage(history, historyField), options.recallToolName)] : [];
   const headTokens = estimator.estimateMessages(summaryHead);
   // The pinned block is fixed overhead; it gives way only when the current turn would not fit beside it.
   const compactWithPinned = (pinned: PinnedCandidates) => {

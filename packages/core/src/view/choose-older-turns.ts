@@ -5,6 +5,7 @@ import { dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
 import { chooseKept } from "./select.js";
 import type { ViewOptions } from "./types.js";
+import type { NoteOptions } from "./options.js";
 
 /** What {@link chooseOlderTurns} needs. */
 export interface ChooseOlderInput {
@@ -16,7 +17,9 @@ export interface ChooseOlderInput {
   room: number;
   /** The summary head (label and summary), empty when no summary was given. */
   summaryHead: BaseMessage[];
-  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep">;
+  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep"> & NoteOptions;
+  /** Messages of the thread before `walk.source`'s (a summarized prefix), for the indices recall reads by. @default 0 */
+  shift?: number;
   estimator: Estimator;
 }
 
@@ -57,7 +60,8 @@ export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
       return start === undefined ? undefined : { start, end: walk.olderTurnEnd(kept + k) };
     };
     const labelTokens = estimator.estimateMessage(labelMessage(HISTORY_LABEL));
-    const excerpts = dropTurnExcerpts(walk.source, (i) => walk.kind(i), dropped, count.reserve - labelTokens, estimator);
+    const recall = options.recallToolName === undefined ? undefined : { toolName: options.recallToolName, shift: input.shift ?? 0 };
+    const excerpts = dropTurnExcerpts(walk.source, (i) => walk.kind(i), dropped, count.reserve - labelTokens, estimator, recall);
     if (excerpts.message) {
       head = [labelMessage(HISTORY_LABEL), excerpts.message];
       headTokens = estimator.estimateMessages(head);

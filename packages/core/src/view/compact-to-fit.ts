@@ -10,6 +10,7 @@ import { keepOlderTurnsInPlace } from "./older-form.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { keptInTurn, type ClearStepState } from "./clear-step.js";
 import type { CurrentTurnReport, ViewOptions } from "./types.js";
+import type { NoteOptions } from "./options.js";
 
 /** Room left per tool result for its message framing (overhead, name, tool_call_id). */
 const RESULT_FRAMING_TOKENS = 24;
@@ -22,7 +23,7 @@ const SUMMARY_SHARE = 0.25;
 type CompactOptions = Pick<
   Required<ViewOptions>,
   "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "maxOlderMessageTokens" | "maxToolCallProseTokens" | "recallBudget"
->;
+> & NoteOptions;
 
 interface CompactorState {
   results: ClearStepState;
@@ -93,7 +94,7 @@ export class ToolResultCompactor {
     for (const message of turn.messages) if (message.type !== "tool") other += this.estimator.estimateMessage(message);
     const perResult = Math.floor((maxTokens - other) / turn.toolResults) - RESULT_FRAMING_TOKENS;
     if (perResult < 50) return undefined;
-    const result = microCompact(turn.messages, { keepRecentToolResults: turn.toolResults, maxToolResultTokens: perResult, estimator: this.estimator });
+    const result = microCompact(turn.messages, { keepRecentToolResults: turn.toolResults, maxToolResultTokens: perResult, estimator: this.estimator, recallToolName: this.options.recallToolName });
     const tokens = this.estimator.estimateMessages(result.messages);
     if (tokens > maxTokens) return undefined;
     this.state.cleared += result.cleared;
@@ -105,7 +106,7 @@ export class ToolResultCompactor {
   compact(turn: PreparedTurn): PreparedTurn {
     const { maxToolResultTokens } = this.options;
     const keepRecent = keptInTurn(turn.messages, this.state.results, this.options.keepRecentToolResults, this.options.clearStep);
-    const result = microCompact(turn.messages, { keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator });
+    const result = microCompact(turn.messages, { keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator, recallToolName: this.options.recallToolName });
     this.state.cleared += result.cleared;
     this.state.compacted += result.compacted;
     if (result.cleared === 0 && result.compacted === 0) return turn;
@@ -165,7 +166,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     const room = limit - fixed.tokens;
     // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
     const surelyLong = exchanges > 1 && currentTurnFloor(current, input.estimator) > room;
-    let fitted: CurrentTurnFit = surelyLong ? { turn: current, compacted: 0, narrowed: 0 } : fitCurrentTurn(current, room, input.estimator);
+    let fitted: CurrentTurnFit = surelyLong ? { turn: current, compacted: 0, narrowed: 0 } : fitCurrentTurn(current, room, input.estimator, input.options.recallToolName);
     compactor.countCurrentTurn(current.toolResults, fitted);
     if (!surelyLong) {
       fitted = leaveRoomForHistory(input, room, fitted);
@@ -221,7 +222,7 @@ function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: Cur
   const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
   const reserve = head + (newest?.tokens ?? 0) + excerpts;
   if (reserve === 0) return fitted;
-  const again = fitCurrentTurn(input.current, room - reserve, estimator);
+  const again = fitCurrentTurn(input.current, room - reserve, estimator, input.options.recallToolName);
   if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return fitted;
   compactor.recount(fitted, again);
   return again;
@@ -244,7 +245,7 @@ function keepHistory(input: CompactToFitInput, room: number, fitted: CurrentTurn
   if (fit.fit === 0 || !fit.all) return undefined;
   let reserve = headTokens;
   for (let j = 0; j < fit.fit; j++) reserve += older.prepared[j]!.tokens;
-  const again = fitCurrentTurn(input.current, room - reserve, input.estimator);
+  const again = fitCurrentTurn(input.current, room - reserve, input.estimator, input.options.recallToolName);
   if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return undefined;
   input.compactor.recount(fitted, again);
   return again;

@@ -42,12 +42,12 @@ export function proportionalShares(sizes: readonly number[], room: number): numb
  * const { turn, compacted, narrowed } = fitCurrentTurn(current, limit - fixed.tokens, estimator);
  * ```
  */
-export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Estimator): CurrentTurnFit {
+export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Estimator, recallToolName?: string): CurrentTurnFit {
   // Shares are of text estimates; a scaled or custom estimator may round the whole
   // messages a few tokens higher, so an overshoot is taken off the room and fitted again.
-  let fitted = fitOnce(turn, room, estimator);
+  let fitted = fitOnce(turn, room, estimator, recallToolName);
   for (let attempt = 0; attempt < 3 && fitted.turn.tokens > room; attempt++) {
-    fitted = fitOnce(turn, room - (fitted.turn.tokens - room) * (attempt + 1), estimator);
+    fitted = fitOnce(turn, room - (fitted.turn.tokens - room) * (attempt + 1), estimator, recallToolName);
   }
   return fitted;
 }
@@ -79,7 +79,7 @@ function narrowedTokens(message: ToolMessage, estimator: Estimator): number {
   return estimator.estimateText(splitContent(compactOrNarrow(message, 1, { estimator }).message.content).text);
 }
 
-function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator): CurrentTurnFit {
+function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator, recallToolName: string | undefined): CurrentTurnFit {
   const positions: number[] = [];
   const sizes: number[] = [];
   let other = 0;
@@ -110,7 +110,7 @@ function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator): Curren
   const used: number[] = [];
   const outcomes: string[] = [];
   const fit = (k: number, limit: number) => {
-    const result = compactOrNarrow(turn.messages[positions[k]!] as ToolMessage, limit, { estimator });
+    const result = compactOrNarrow(turn.messages[positions[k]!] as ToolMessage, limit, { estimator, recallToolName });
     messages[positions[k]!] = result.message;
     used[k] = estimator.estimateText(splitContent(result.message.content).text);
     outcomes[k] = result.outcome;

@@ -44,6 +44,18 @@ export interface TurnSpan {
 /** Messages read from each end of a dropped turn when looking for its excerpt. */
 const EXCERPT_SCAN = 64;
 
+/** The recall tool bound to the call, and how the view's indices map onto the thread's messages. */
+export interface ExcerptRecall {
+  toolName: string;
+  /** Messages of the thread before the view's (a summarized prefix): added to each index. */
+  shift: number;
+}
+
+/** The line the excerpts end with when a recall tool is bound: which call reads a turn back whole. */
+export function excerptRecallLine(toolName: string): string {
+  return `[To read one of these messages whole, call \`${toolName}\` with {"action":"read","message":<its #>}; {"action":"search","query":"<words>"} finds earlier ones.]`;
+}
+
 /**
  * Bounded user/assistant excerpts of the newest dropped turns, for continuity when
  * no summary message is given. Tool content never enters them. `dropped(k)` gives
@@ -55,8 +67,10 @@ export function dropTurnExcerpts(
   dropped: (k: number) => TurnSpan | undefined,
   budgetTokens: number,
   estimator: Estimator,
+  recall?: ExcerptRecall,
 ): TurnExcerpts {
-  const headerTokens = estimator.estimateText(EXCERPT_HEADER) + 8;
+  const footer = recall === undefined ? "" : `\n\n${excerptRecallLine(recall.toolName)}`;
+  const headerTokens = estimator.estimateText(EXCERPT_HEADER + footer) + 8;
   let remaining = budgetTokens - headerTokens;
   const blocks: string[] = [];
   let count = 0;
@@ -67,16 +81,20 @@ export function dropTurnExcerpts(
     // only: a turn of 100k messages costs no more to excerpt than a short one.
     let user: string | undefined;
     let answer: string | undefined;
+    let userAt = 0;
+    let answerAt = 0;
     const textAt = (i: number): string => textOf(toBaseMessage(messages[i] as MessageInput, i).content).trim();
     for (let i = span.start; i < Math.min(span.end, span.start + EXCERPT_SCAN) && user === undefined; i++) {
-      if (kind(i) === "human") user = textAt(i) || undefined;
+      if (kind(i) === "human") [user, userAt] = [textAt(i) || undefined, i];
     }
     for (let i = span.end - 1; i >= Math.max(span.start, span.end - EXCERPT_SCAN) && answer === undefined; i--) {
-      if (kind(i) === "ai" && toolCallsOf(toBaseMessage(messages[i] as MessageInput, i)).length === 0) answer = textAt(i) || undefined;
+      if (kind(i) === "ai" && toolCallsOf(toBaseMessage(messages[i] as MessageInput, i)).length === 0) [answer, answerAt] = [textAt(i) || undefined, i];
     }
+    // With a recall tool bound, each line says which message it is, as recall numbers the thread's messages.
+    const role = (name: string, at: number) => (recall === undefined ? name : `${name} (#${at + recall.shift})`);
     const lines: string[] = [];
-    if (user !== undefined) lines.push(`user: ${excerptText(user, EXCERPT_CHARS)}`);
-    if (answer !== undefined) lines.push(`assistant: ${excerptText(answer, EXCERPT_CHARS)}`);
+    if (user !== undefined) lines.push(`${role("user", userAt)}: ${excerptText(user, EXCERPT_CHARS)}`);
+    if (answer !== undefined) lines.push(`${role("assistant", answerAt)}: ${excerptText(answer, EXCERPT_CHARS)}`);
     if (lines.length === 0) continue;
     const block = lines.join("\n");
     const tokens = estimator.estimateText(block) + 1;
@@ -86,13 +104,23 @@ export function dropTurnExcerpts(
     count += lines.length;
   }
   if (count === 0) return { message: null, count: 0 };
-  return { message: new AIMessage({ content: `${EXCERPT_HEADER}\n\n${blocks.reverse().join("\n\n")}` }), count };
+  return { message: new AIMessage({ content: `${EXCERPT_HEADER}\n\n${blocks.reverse().join("\n\n")}${footer}` }), count };
 }
 
-/** The summary message in the assistant role (historical text never becomes system). */
-export function asHistoryMessage(summary: BaseMessage): AIMessage {
+/** The line a summary ends with when a recall tool is bound: how to read back a turn it stands for. */
+export function summaryRecallLine(toolName: string): string {
+  return `[The turns this stands for stay in the checkpoint: call \`${toolName}\` with {"action":"search","query":"<words>"}, then {"action":"read","message":<its index>}.]`;
+}
+
+/**
+ * The summary message in the assistant role (historical text never becomes system);
+ * with a recall tool bound, it ends with {@link summaryRecallLine}.
+ */
+export function asHistoryMessage(summary: BaseMessage, recallToolName?: string): AIMessage {
+  const line = recallToolName === undefined ? undefined : summaryRecallLine(recallToolName);
+  const content = Array.isArray(summary.content) ? [...summary.content] : summary.content;
   return new AIMessage({
-    content: Array.isArray(summary.content) ? [...summary.content] : summary.content,
+    content: line === undefined ? content : typeof content === "string" ? `${content}\n\n${line}` : ([...content, { type: "text", text: line }] as typeof content),
     ...(summary.id === undefined ? {} : { id: summary.id }),
     additional_kwargs: { ...summary.additional_kwargs },
     response_metadata: { ...summary.response_metadata },

@@ -25,7 +25,7 @@ export interface LongTurnInput {
   current: PreparedTurn;
   /** Room for the current turn: the limit less the fixed part. */
   room: number;
-  options: { maxToolResultTokens: number; excerptBudget: number; maxOlderMessageTokens: number; maxToolCallProseTokens: number };
+  options: { maxToolResultTokens: number; excerptBudget: number; maxOlderMessageTokens: number; maxToolCallProseTokens: number; recallToolName?: string | undefined };
   estimator: Estimator;
 }
 
@@ -68,7 +68,7 @@ export function fitLongTurn(input: LongTurnInput): LongTurnFit | LongTurnShortfa
   const { current, room, estimator } = input;
   const { head, steps } = splitSteps(current.messages);
   const newest = steps.at(-1) ?? [];
-  const mandatory = fitCurrentTurn({ ...current, messages: [...head, ...newest], tokens: estimator.estimateMessages([...head, ...newest]) }, room, estimator);
+  const mandatory = fitCurrentTurn({ ...current, messages: [...head, ...newest], tokens: estimator.estimateMessages([...head, ...newest]) }, room, estimator, input.options.recallToolName);
   const headTokens = estimator.estimateMessages(head);
   if (mandatory.turn.tokens > room || steps.length < 2) return { request: headTokens, newestExchange: mandatory.turn.tokens - headTokens };
   const older = steps.slice(0, -1);
@@ -216,7 +216,7 @@ function formOf(step: BaseMessage[], level: number, input: LongTurnInput): { mes
   const bounded = step.map((m) => (m.type === "ai" ? boundOlderMessage(m, "ai" as MessageKind, limits, estimator, counts) : m));
   const results = step.filter((m) => m.type === "tool").length;
   const max = level === 1 ? options.maxToolResultTokens : Math.min(options.maxToolResultTokens, SMALL_RESULT_TOKENS);
-  const result = microCompact(bounded, { keepRecentToolResults: level === 3 ? 0 : results, maxToolResultTokens: max, estimator });
+  const result = microCompact(bounded, { keepRecentToolResults: level === 3 ? 0 : results, maxToolResultTokens: max, estimator, recallToolName: options.recallToolName });
   return { messages: result.messages, cleared: result.cleared, compacted: result.compacted };
 }
 

@@ -8,12 +8,12 @@ import { keptInTurn } from "./clear-step.js";
 import type { ToolResultCompactor } from "./compact-to-fit.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
 import type { OlderTurns } from "./older-turns.js";
-import { EVERY_TOOL_RESULT } from "./options.js";
+import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
 import { recallReserve } from "./recall.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 
-type OlderFormOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "recallBudget">;
+type OlderFormOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "recallBudget"> & NoteOptions;
 
 /** What {@link keepOlderTurnsInPlace} needs from the view being compacted. */
 export interface OlderFormInput {
@@ -76,9 +76,9 @@ export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurn
  * const { turn, compacted } = inOlderForm(current, options, estimator);
  * ```
  */
-export function inOlderForm(turn: PreparedTurn, options: Pick<OlderFormOptions, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep">, estimator: Estimator): CurrentTurnFit {
+export function inOlderForm(turn: PreparedTurn, options: Pick<OlderFormOptions, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "recallToolName">, estimator: Estimator): CurrentTurnFit {
   const keep = keptInTurn(turn.messages, { seen: 0, clearing: false }, options.keepRecentToolResults, options.clearStep);
-  const compactedTurn = microCompact(turn.messages, { keepRecentToolResults: keep, maxToolResultTokens: options.maxToolResultTokens, estimator });
+  const compactedTurn = microCompact(turn.messages, { keepRecentToolResults: keep, maxToolResultTokens: options.maxToolResultTokens, estimator, recallToolName: options.recallToolName });
   let compacted = 0;
   const messages = turn.messages.map((message, i) => {
     const shown = compactedTurn.messages[i]!;

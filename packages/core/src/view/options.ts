@@ -4,6 +4,15 @@ import { checkSetting, settingNames } from "../settings/check.js";
 import { SETTINGS_SPEC, type SettingName } from "../settings/spec.js";
 import type { BuildContextInput, ViewOptions } from "./types.js";
 
+/**
+ * What the view's notes may name besides the settings: the recall tool bound to the
+ * call, found among its tools (see `recallToolNameIn`), never a setting of its own.
+ */
+export interface NoteOptions {
+  /** The bound recall tool's name; undefined when none is bound (the notes stay as they are). */
+  recallToolName?: string | undefined;
+}
+
 /** The view settings of {@link SETTINGS_SPEC}, in table order. */
 const VIEW_FIELDS = settingNames((spec) => spec.group === "view") as (keyof ViewOptions & SettingName)[];
 

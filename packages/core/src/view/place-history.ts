@@ -11,6 +11,7 @@ import type { PinnedCandidates } from "./pinned.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { noRecall, recallBlock, recallReserve, type RecalledBlock } from "./recall.js";
 import type { ViewOptions } from "./types.js";
+import type { NoteOptions } from "./options.js";
 
 /** What {@link placeHistory} needs: the stages' results before the history is placed. */
 export interface PlaceHistoryInput {
@@ -28,7 +29,7 @@ export interface PlaceHistoryInput {
   prior: readonly MessageInput[];
   /** True when the current turn is long (some of its exchanges excerpted): its newest steps join the query. */
   longTurn: boolean;
-  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget">;
+  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget"> & NoteOptions;
   estimator: Estimator;
 }
 
@@ -63,7 +64,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const { walk, older, room, estimator, prior } = input;
   const place = (r: number): Omit<PlacedHistory, "recalled"> => {
     // The fit measured before compaction holds for the whole room only.
-    const chosen = chooseOlderTurns({ walk, older, ...(r === room ? { fit: input.fit } : {}), room: r, summaryHead: input.summaryHead, options: input.options, estimator });
+    const chosen = chooseOlderTurns({ walk, older, ...(r === room ? { fit: input.fit } : {}), room: r, summaryHead: input.summaryHead, options: input.options, shift: prior.length, estimator });
     const assembled = assembleView(input.fixed, chosen, older.prepared, input.current, input.leadKept);
     const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
     return { chosen, assembled, cut, block: pinnedBlock(input.pinned, cut, assembled.messages, estimator) };

@@ -1,0 +1,118 @@
+// The lines a compaction note adds when a recall tool is bound to the call: which call
+// of it reads back what the note left out, instead of calling the source tool again.
+import type { ToolMessage } from "@langchain/core/messages";
+import { invalidOption } from "../errors.js";
+import { COMPACTED_KEY, isRecord } from "./earlier-nodes.js";
+import type { CompactionOrigin } from "./marker.js";
+
+/** The key, first in a compacted JSON result, whose value names the recall call for its omitted rows. */
+export const RECALL_KEY = "$recall";
+
+/** Rows a cleared notice asks for first: enough to see them, and the answer counts them all. */
+const FIRST_ROWS = "1-20";
+
+/** A recall tool's name as the notes write it, checked like the tool's own option. */
+export function checkRecallToolName(value: unknown, field = "recallToolName"): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw invalidOption(field, "a tool name of 1 to 64 letters, digits, `_` or `-`", value);
+  return value;
+}
+
+/** A call of the recall tool, written as its arguments so the model can repeat it exactly. */
+export function recallCall(toolName: string, args: Record<string, unknown>): string {
+  return `call \`${toolName}\` with ${JSON.stringify(args)}`;
+}
+
+/** True when the result has rows recall could read: an object or array artifact, or content that looks like JSON. */
+function looksStructured(message: ToolMessage, text: string): boolean {
+  const artifact: unknown = message.artifact;
+  if (typeof artifact === "object" && artifact !== null) return true;
+  const first = text.trimStart().charCodeAt(0);
+  return first === 123 || first === 91;
+}
+
+/**
+ * The sentence a cleared notice ends with when a recall tool is bound: the call that
+ * reads the result back — its first rows (the answer counts them all, and pages on)
+ * for a structured result, its text otherwise. Decided without parsing the result.
+ *
+ * @example
+ * ```ts
+ * clearedRecallSentence(message, text, "recall");
+ * // 'To read it back, call `recall` with {"action":"rows","message":"call_7","rows":["1-20"]} (row numbers from 1).'
+ * ```
+ */
+export function clearedRecallSentence(message: ToolMessage, text: string, toolName: string): string {
+  const id = message.tool_call_id;
+  return looksStructured(message, text)
+    ? `To read it back, ${recallCall(toolName, { action: "rows", message: id, rows: [FIRST_ROWS] })} (row numbers from 1).`
+    : `To read it back, ${recallCall(toolName, { action: "read", message: id })}.`;
+}
+
+/** A shortened collection of a compacted payload: where it is and which rows it left out. */
+interface ShortenedCollection {
+  path: string[];
+  retained: number;
+  returned: number;
+  references: "omitted_refs" | "omitted_ids" | undefined;
+}
+
+/** The shortened collections outside the rows of another (those recall numbers), in source order. */
+function shortenedCollections(value: unknown): ShortenedCollection[] {
+  const out: ShortenedCollection[] = [];
+  const walk = (node: unknown, path: string[]): void => {
+    if (!isRecord(node)) return;
+    if (node[COMPACTED_KEY] === "rows") {
+      const { retained, returned } = node;
+      if (typeof retained === "number" && typeof returned === "number" && returned > retained) {
+        out.push({ path, retained, returned, references: node["omitted_refs"] !== undefined ? "omitted_refs" : node["omitted_ids"] !== undefined ? "omitted_ids" : undefined });
+      }
+      return;
+    }
+    for (const key of Object.keys(node)) if (key !== COMPACTED_KEY) walk(node[key], [...path, key]);
+  };
+  walk(value, []);
+  return out;
+}
+
+/**
+ * The value of {@link RECALL_KEY} for a compacted JSON result: the recall call that
+ * reads its most shortened collection's omitted rows, by the row numbers its notice
+ * counts (from the artifact or content, as recall numbers them) and by the
+ * references it printed. Undefined when no collection left rows out.
+ *
+ * @example
+ * ```ts
+ * recallValueFor(JSON.parse(compacted), "call_7", "content", "recall");
+ * // 'Omitted rows are kept: call `recall` with {"action":"rows","message":"call_7","collection":"transactions","rows":["13-200"]}, or with "ids" from omitted_refs.'
+ * ```
+ */
+export function recallValueFor(value: unknown, callId: string, origin: CompactionOrigin, toolName: string): string | undefined {
+  const collections = shortenedCollections(value);
+  if (collections.length === 0) return undefined;
+  const most = collections.reduce((a, b) => (b.returned - b.retained > a.returned - a.retained ? b : a));
+  const args: Record<string, unknown> = { action: "rows", message: callId };
+  if (most.path.length > 0) args["collection"] = most.path.join(".");
+  // A tool's own `model_context` numbers its rows its own way; recall reads the artifact, so only its references match.
+  if (origin === "model_context") {
+    return most.references === undefined ? undefined : `Omitted rows are kept: ${recallCall(toolName, args).slice(0, -1)},"ids":[<ids from ${most.references}>]}.`;
+  }
+  const first = most.retained + 1;
+  args["rows"] = [first === most.returned ? first : `${first}-${most.returned}`];
+  const others = collections.length > 1 ? "; name another array in `collection`" : "";
+  const byReference = most.references === undefined ? "" : `, or with "ids" from ${most.references}`;
+  return `Omitted rows are kept: ${recallCall(toolName, args)}${byReference}${others}.`;
+}
+
+/** `json` (an object's JSON text) with `"$recall": value` as its first key. */
+export function withRecallKey(json: string, value: string): string {
+  const entry = `${JSON.stringify(RECALL_KEY)}:${JSON.stringify(value)}`;
+  return json === "{}" ? `{${entry}}` : `{${entry},${json.slice(1)}`;
+}
+
+/** A compacted payload without the recall key an earlier pass put first (it is written again). */
+export function withoutRecallKey(value: unknown): unknown {
+  if (!isRecord(value) || !Object.hasOwn(value, RECALL_KEY)) return value;
+  const { [RECALL_KEY]: _line, ...rest } = value;
+  return rest;
+}

@@ -1,0 +1,179 @@
+// With a recall tool bound, every note of what the view left out names the recall call
+// that brings it back, and that call, run on the conversation, returns exactly it.
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { buildContext, compactToolResult, createEstimator, microCompact } from "@contextview/core";
+import { recallFromConversation, recallToolNameIn, type RecallRequest } from "@contextview/core/internal";
+import { viewProblems } from "@contextview/test-support";
+
+const estimator = createEstimator();
+const ROWS = Array.from({ length: 200 }, (_, i) => ({ id: `tx-${1000 + i}`, date: `2024-03-${String((i % 28) + 1).padStart(2, "0")}`, amount: -(i + 1) * 1.25, memo: `Groceries at market ${i}` }));
+/** The recall tool's schema as a provider receives it (what `createRecallTool` converts to). */
+const recallSchema = (name = "recall") => ({
+  type: "function",
+  function: { name, description: "Read back earlier parts of this conversation.", parameters: { type: "object", properties: { action: { type: "string", enum: ["search", "read", "rows"] }, message: { type: ["string", "number"] } }, required: ["action"] } },
+});
+const searchSchema = { type: "function", function: { name: "search_transactions", description: "Search transactions.", parameters: { type: "object", properties: { month: { type: "string" } } } } };
+
+function searchTurn(): BaseMessage[] {
+  return [
+    new HumanMessage({ id: "u0", content: "Find my March transactions" }),
+    new AIMessage({ id: "a0", content: "", tool_calls: [{ id: "call_s", name: "search_transactions", args: { month: "2024-03" }, type: "tool_call" }] }),
+    new ToolMessage({ id: "t0", tool_call_id: "call_s", name: "search_transactions", content: JSON.stringify({ query: "2024-03", count: ROWS.length, transactions: ROWS }) }),
+    new AIMessage({ id: "r0", content: "You have 200 transactions in March." }),
+  ];
+}
+
+function laterTurns(from: number, n: number): BaseMessage[] {
+  return Array.from({ length: n }, (_, k) => [
+    new HumanMessage({ id: `u${from + k}`, content: `Turn ${from + k}: what should I budget for groceries next month? Please think it through.` }),
+    new AIMessage({ id: `r${from + k}`, content: `For turn ${from + k}, plan about 400 for groceries, ${"and keep a small reserve for weekly market visits ".repeat(6)}` }),
+  ]).flat();
+}
+
+/** Every recall call a text names: `call \`recall\` with {…}` parsed. */
+function recallCalls(text: string, tool = "recall"): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  const marker = `call \`${tool}\` with `;
+  for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) {
+    let depth = 0;
+    const start = at + marker.length;
+    for (let i = start; i < text.length; i++) {
+      if (text[i] === "{") depth++;
+      else if (text[i] === "}" && --depth === 0) {
+        out.push(JSON.parse(text.slice(start, i + 1)) as Record<string, unknown>);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function rowsOf(text: string): Array<{ row: number; value: unknown }> {
+  return text.split("\n").filter((line) => line.startsWith('{"row":')).map((line) => JSON.parse(line) as { row: number; value: unknown });
+}
+
+function recall(messages: readonly BaseMessage[], args: Record<string, unknown>, maxToolResultTokens = 2000): string {
+  const answer = recallFromConversation(messages, args as unknown as RecallRequest, { maxToolResultTokens });
+  expect(answer.error).toBe(false);
+  expect(estimator.estimateText(answer.text)).toBeLessThanOrEqual(maxToolResultTokens);
+  return answer.text;
+}
+
+function textOf(message: BaseMessage | undefined): string {
+  return typeof message?.content === "string" ? message.content : JSON.stringify(message?.content);
+}
+
+describe("recallToolNameIn", () => {
+  it("finds the recall tool by its actions, under any name, in the shapes providers take", () => {
+    expect(recallToolNameIn([searchSchema, recallSchema()])).toBe("recall");
+    expect(recallToolNameIn([recallSchema("history")])).toBe("history");
+    expect(recallToolNameIn([{ name: "history", input_schema: recallSchema().function.parameters }])).toBe("history");
+    expect(recallToolNameIn([searchSchema])).toBeUndefined();
+    expect(recallToolNameIn(undefined)).toBeUndefined();
+    const other = recallSchema("recall");
+    other.function.parameters.properties.action.enum = ["search", "read"];
+    expect(recallToolNameIn([other])).toBeUndefined();
+  });
+});
+
+describe("compaction notes with a recall tool bound", () => {
+  it("a cleared 200-row result names a recall call whose rows are the original ones; every row is one more call away", () => {
+    const messages = [...searchTurn(), ...laterTurns(1, 1)];
+    const plain = microCompact(messages, { keepRecentToolResults: 0 });
+    expect(textOf(plain.messages[2])).toMatch(/call the tool again if you need it\.\]$/);
+
+    const { messages: shown } = microCompact(messages, { keepRecentToolResults: 0, recallToolName: "recall" });
+    const notice = textOf(shown[2]);
+    expect(notice).not.toContain("call the tool again");
+    const [call] = recallCalls(notice);
+    expect(call).toEqual({ action: "rows", message: "call_s", rows: ["1-20"] });
+    const first = recall(messages, call!);
+    expect(rowsOf(first)).toEqual(ROWS.slice(0, 20).map((value, i) => ({ row: i + 1, value })));
+    // The answer counts the rows, so any one of them is the second call.
+    expect(first).toContain("`transactions`: 200 rows");
+    for (const row of [21, 150, 200]) expect(rowsOf(recall(messages, { action: "rows", message: "call_s", rows: [row] }))).toEqual([{ row, value: ROWS[row - 1] }]);
+  });
+
+  it("a result that is not JSON is read back as text", () => {
+    const messages = [new HumanMessage("go"), new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "fetch", args: {}, type: "tool_call" }] }), new ToolMessage({ tool_call_id: "c1", name: "fetch", content: "plain text ".repeat(50) })];
+    const notice = textOf(microCompact(messages, { keepRecentToolResults: 0, recallToolName: "history" }).messages[2]);
+    expect(recallCalls(notice, "history")).toEqual([{ action: "read", message: "c1" }]);
+  });
+
+  it("a shortened collection's note names the rows it left out, within the limit, and re-compacting keeps one note", () => {
+    const message = searchTurn()[2] as ToolMessage;
+    const plain = compactToolResult(message, 1500);
+    expect(JSON.parse(textOf(plain))).not.toHaveProperty("$recall");
+    const compact = compactToolResult(message, 1500, { recallToolName: "recall" });
+    expect(estimator.estimateText(textOf(compact))).toBeLessThanOrEqual(1500);
+    const payload = JSON.parse(textOf(compact)) as { $recall: string; transactions: { retained: number; omitted_refs?: { fields: string[]; rows: unknown[][] }; omitted_ids?: { field: string; ids: string[] } } };
+    expect(Object.keys(payload)[0]).toBe("$recall");
+    const { retained } = payload.transactions;
+    const [call] = recallCalls(payload.$recall);
+    expect(call).toEqual({ action: "rows", message: "call_s", collection: "transactions", rows: [`${retained + 1}-200`] });
+    expect(payload.$recall).toMatch(/, or with "ids" from omitted_(refs|ids)\.$/);
+    // By the printed row numbers (paging on as the answers say) and by the printed ids: exactly the omitted rows.
+    const messages = searchTurn();
+    const seen: Array<{ row: number; value: unknown }> = [];
+    let args: Record<string, unknown> | undefined = call;
+    while (args !== undefined) {
+      const text = recall(messages, args);
+      seen.push(...rowsOf(text));
+      args = /\[Not shown yet: .*?(call `recall` with \{.*\})\.\]$/m.test(text) ? recallCalls(text.slice(text.lastIndexOf("[Not shown yet")))[0] : undefined;
+    }
+    expect(seen).toEqual(ROWS.slice(retained).map((value, i) => ({ row: retained + 1 + i, value })));
+    const { omitted_refs: refs, omitted_ids: printed } = payload.transactions;
+    const ids = refs !== undefined ? refs.rows.slice(0, 5).map((row) => row[refs.fields.indexOf("id")] as string) : printed!.ids.slice(-5);
+    expect(rowsOf(recall(messages, { action: "rows", message: "call_s", ids })).map((r) => r.value)).toEqual(ids.map((id) => ROWS.find((r) => r.id === id)));
+
+    const again = compactToolResult(compact, 1200, { recallToolName: "recall" });
+    const text = textOf(again);
+    expect(estimator.estimateText(text)).toBeLessThanOrEqual(1200);
+    expect(text.split('"$recall"')).toHaveLength(2);
+    expect(recallCalls((JSON.parse(text) as { $recall: string }).$recall)[0]!["rows"]).toEqual([`${(JSON.parse(text) as { transactions: { retained: number } }).transactions.retained + 1}-200`]);
+  });
+
+  it("buildContext finds the bound recall tool: older results name it, the view stays within its limit; without it the notes are today's", () => {
+    const messages = [...searchTurn(), ...laterTurns(1, 4), new HumanMessage({ id: "q", content: "And the totals?" })];
+    const budget = { promptBudget: 3000 };
+    const without = buildContext({ messages, tools: [searchSchema], budget, keepRecentToolResults: 0, clearStep: 1 });
+    expect(without.messages.map(textOf).join("\n")).toContain("call the tool again if you need it.]");
+    const view = buildContext({ messages, tools: [searchSchema, recallSchema()], budget, keepRecentToolResults: 0, clearStep: 1 });
+    expect(viewProblems(messages, view)).toEqual([]);
+    expect(view.report.tokens.tools).toBe(estimator.estimateTools([searchSchema, recallSchema()]));
+    const cleared = view.messages.find((m) => m.type === "tool");
+    expect(textOf(cleared)).not.toContain("call the tool again");
+    expect(recallCalls(textOf(cleared))).toEqual([{ action: "rows", message: "call_s", rows: ["1-20"] }]);
+  });
+
+  it("a dropped turn's excerpt gives its message numbers, and reading one returns that message", () => {
+    const messages = [...searchTurn(), ...laterTurns(1, 30), new HumanMessage({ id: "q", content: "What did we say at the start?" })];
+    const budget = { promptBudget: 2500 };
+    const plain = buildContext({ messages, tools: [searchSchema], budget });
+    const plainHead = plain.messages.map(textOf).find((text) => text.startsWith("Excerpts of earlier turns"))!;
+    expect(plainHead).not.toMatch(/\(#\d+\)/);
+    const view = buildContext({ messages, tools: [searchSchema, recallSchema()], budget });
+    expect(viewProblems(messages, view)).toEqual([]);
+    expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+    const head = view.messages.map(textOf).find((text) => text.startsWith("Excerpts of earlier turns"))!;
+    expect(head).toContain('call `recall` with {"action":"read","message":<its #>}');
+    const numbered = [...head.matchAll(/^(user|assistant) \(#(\d+)\): (.*)$/gm)];
+    expect(numbered.length).toBeGreaterThan(1);
+    for (const [, role, index, excerpt] of numbered) {
+      const text = recall(messages, { action: "read", message: Number(index) });
+      expect(text).toContain(`message ${index} · role ${role}`);
+      expect(text).toContain(excerpt!.replace(/…$/, "").slice(0, 60));
+    }
+  });
+
+  it("a summary or evidence head says how to find the turns it stands for", () => {
+    const messages = [...searchTurn(), ...laterTurns(1, 30), new HumanMessage({ id: "q", content: "What did we say at the start?" })];
+    const historyMessage = new AIMessage("Evidence: the user asked for March transactions (200 rows).");
+    const view = buildContext({ messages, tools: [recallSchema("history")], budget: { promptBudget: 2500 }, historyMessage });
+    const head = view.messages.map(textOf).find((text) => text.startsWith("Evidence:"))!;
+    expect(recallCalls(head, "history")).toEqual([{ action: "search", query: "<words>" }]);
+    expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+    const plain = buildContext({ messages, budget: { promptBudget: 2500 }, historyMessage });
+    expect(plain.messages.map(textOf)).toContain("Evidence: the user asked for March transactions (200 rows).");
+  });
+});
