@@ -139,7 +139,7 @@ describe("compaction notes with a recall tool bound", () => {
     const without = buildContext({ messages, tools: [searchSchema], budget, keepRecentToolResults: 0, clearStep: 1 });
     expect(without.messages.map(textOf).join("\n")).toContain("call the tool again if you need it.]");
     const view = buildContext({ messages, tools: [searchSchema, recallSchema()], budget, keepRecentToolResults: 0, clearStep: 1 });
-    expect(viewProblems(messages, view)).toEqual([]);
+    expect(viewProblems({ conversation: messages }, view)).toEqual([]);
     expect(view.report.tokens.tools).toBe(estimator.estimateTools([searchSchema, recallSchema()]));
     const cleared = view.messages.find((m) => m.type === "tool");
     expect(textOf(cleared)).not.toContain("call the tool again");
@@ -153,7 +153,7 @@ describe("compaction notes with a recall tool bound", () => {
     const plainHead = plain.messages.map(textOf).find((text) => text.startsWith("Excerpts of earlier turns"))!;
     expect(plainHead).not.toMatch(/\(#\d+\)/);
     const view = buildContext({ messages, tools: [searchSchema, recallSchema()], budget });
-    expect(viewProblems(messages, view)).toEqual([]);
+    expect(viewProblems({ conversation: messages }, view)).toEqual([]);
     expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
     const head = view.messages.map(textOf).find((text) => text.startsWith("Excerpts of earlier turns"))!;
     expect(head).toContain('call `recall` with {"action":"read","message":<its #>}');
