@@ -33,6 +33,12 @@ export interface RebuiltView {
   summaryText: string | null;
   /** The evidence text in effect, when stored. */
   evidenceText: string | null;
+  /**
+   * The summary or evidence message the view was rebuilt with, made from the
+   * record's stored inputs (never read from the checkpoint): what tells the
+   * library's history message apart from a conversation message that looks like one.
+   */
+  historyMessage: BaseMessage | null;
 }
 
 const INPUT_NAMES: Readonly<Record<keyof ViewInputHashes, string>> = {
@@ -119,7 +125,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const evidenceText = evidence === null ? null : typeof evidence.content === "string" ? evidence.content : JSON.stringify(evidence.content);
   const unverifiable = (reason?: string): RebuiltView => {
     if (reason) problems.push(reason);
-    return { status: "unverifiable", problems, view: null, summaryText: summaryText ?? null, evidenceText };
+    return { status: "unverifiable", problems, view: null, summaryText: summaryText ?? null, evidenceText, historyMessage: null };
   };
   if (checkpointMessages === null) return unverifiable("the checkpoint of this call was not found");
   if (record.options.estimator === "custom" && options.estimator === undefined) return unverifiable("the call used a custom estimator; pass the same estimator to rebuild it");
@@ -136,6 +142,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const evidenceMessage: BaseMessage | null = evidence === null ? null : new AIMessage({ content: evidence.content, ...(evidence.id === undefined ? {} : { id: evidence.id }) });
   // The manager's `pin` predicate, as the indices it chose (the function cannot be recorded).
   const pinned = pins === undefined ? null : new Set(pins);
+  const historyMessage = typeof summaryText === "string" ? summaryMessage(summaryText, offset > lead ? offset : lead, evidenceMessage) : evidenceMessage;
   const input: BuildContextInput = {
     ...record.options.view,
     // Recorded before the option existed, when pinned copies kept their images.
@@ -147,7 +154,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
     ...(pinned === null ? {} : { pin: (_message: BaseMessage, index: number) => pinned.has(index) }),
     budget: record.options.budget,
-    historyMessage: typeof summaryText === "string" ? summaryMessage(summaryText, offset > lead ? offset : lead, evidenceMessage) : evidenceMessage,
+    historyMessage,
     ...(options.estimator === undefined ? {} : { estimator: options.estimator }),
     ...(typeof systemPrompt === "string" ? { systemPrompt } : {}),
     ...(typeof tools === "string" ? { tools: JSON.parse(tools) as unknown[] } : {}),
@@ -158,11 +165,11 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     view = buildContext(input);
   } catch (error) {
     problems.push(`rebuilding failed: ${(error as Error).message}`);
-    return { status: "mismatch", problems, view: null, summaryText: summaryText ?? null, evidenceText };
+    return { status: "mismatch", problems, view: null, summaryText: summaryText ?? null, evidenceText, historyMessage };
   }
   // Fields the manager and the integration add around buildContext's report: not part of the view.
   const { compaction: _compaction, budgetSources: _sources, evidence: _evidence, ...recorded } = record.report;
   const { elapsedMs: _elapsed, ...rebuilt } = view.report;
   problems.push(...reportDifferences(recorded, rebuilt));
-  return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText };
+  return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText, historyMessage };
 }

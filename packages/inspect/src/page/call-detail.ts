@@ -109,6 +109,6 @@ export function callDetail(call: InspectedCall): Markup {
   </div>
   ${options(call)}
   <h3>Messages as the model got them</h3>
-  ${rebuilt.view ? viewMessages(rebuilt.view.messages, rebuilt.view.report, record) : html`<p class="empty">Not available: the view could not be rebuilt.</p>`}
+  ${rebuilt.view ? viewMessages(rebuilt.view.messages, rebuilt.view.report, record, { historyMessage: rebuilt.historyMessage, summary: rebuilt.summaryText !== null }) : html`<p class="empty">Not available: the view could not be rebuilt.</p>`}
 </section>`;
 }

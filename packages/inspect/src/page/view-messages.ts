@@ -1,11 +1,4 @@
-import {
-  CONTINUATION_LABEL,
-  EVIDENCE_MESSAGE_ID_PREFIX,
-  HISTORY_LABEL,
-  IMAGE_PLACEHOLDER,
-  isSummaryMessage,
-  textOf,
-} from "@contextview/core/internal";
+import { CONTINUATION_LABEL, HISTORY_LABEL, IMAGE_PLACEHOLDER, textOf } from "@contextview/core/internal";
 import { compactionMarkerOf, type ContextReport } from "@contextview/core";
 import type { ViewRecord } from "@contextview/core/store";
 import type { BaseMessage } from "@langchain/core/messages";
@@ -20,7 +13,43 @@ interface Annotation {
   kind: "omission" | "inserted" | "current" | "plain";
 }
 
-function annotationsOf(message: BaseMessage, offset: number, current: boolean): Annotation[] {
+/**
+ * What contextview inserted in the head of a view, told apart by what the library
+ * wrote, never by ids or metadata a conversation message can carry: the history
+ * message is the one with the text of the summary or evidence the record stored
+ * (and only when the report says it was shown); the excerpts of dropped turns only
+ * when the report counts some.
+ */
+export interface InsertedHead {
+  /** The summary or evidence message the view was rebuilt with (`RebuiltView.historyMessage`). */
+  readonly historyMessage: BaseMessage | null;
+  /** True when that message is a summary (it may carry evidence), false for evidence alone. */
+  readonly summary: boolean;
+}
+
+type HeadKind = "summary" | "evidence" | "excerpts";
+
+/** Index → what contextview inserted there: the first AI message matching each, at most one of each. */
+function insertedAt(messages: readonly BaseMessage[], report: ContextReport, head: InsertedHead): Map<number, HeadKind> {
+  const found = new Map<number, HeadKind>();
+  const historyText = head.historyMessage !== null && report.summary.included ? textOf(head.historyMessage.content) : undefined;
+  let excerpts = report.droppedTurnExcerpts > 0;
+  let history = historyText !== undefined;
+  messages.forEach((message, i) => {
+    if (message.type !== "ai") return;
+    const text = textOf(message.content);
+    if (history && text === historyText) {
+      found.set(i, head.summary ? "summary" : "evidence");
+      history = false;
+    } else if (excerpts && text.startsWith(EXCERPTS_OF_DROPPED)) {
+      found.set(i, "excerpts");
+      excerpts = false;
+    }
+  });
+  return found;
+}
+
+function annotationsOf(message: BaseMessage, offset: number, current: boolean, inserted: HeadKind | undefined): Annotation[] {
   const notes: Annotation[] = [];
   const text = textOf(message.content);
   const marker = compactionMarkerOf(message);
@@ -31,9 +60,9 @@ function annotationsOf(message: BaseMessage, offset: number, current: boolean): 
   const images = text.split(IMAGE_PLACEHOLDER).length - 1;
   if (images > 0) notes.push({ tag: `${images} image${images > 1 ? "s" : ""} replaced by a placeholder`, kind: "omission" });
   if (message.type === "human" && (text === HISTORY_LABEL || text === CONTINUATION_LABEL)) notes.push({ tag: "label inserted by contextview", kind: "inserted" });
-  if (isSummaryMessage(message)) notes.push({ tag: offset > 0 ? `summary — stands for checkpoint messages 1–${count(offset)}` : "summary", kind: "inserted" });
-  else if (typeof message.id === "string" && message.id.startsWith(EVIDENCE_MESSAGE_ID_PREFIX)) notes.push({ tag: "durable evidence of older turns", kind: "inserted" });
-  else if (message.type === "ai" && text.startsWith(EXCERPTS_OF_DROPPED)) notes.push({ tag: "excerpts of dropped turns", kind: "inserted" });
+  if (inserted === "summary") notes.push({ tag: offset > 0 ? `summary — stands for checkpoint messages 1–${count(offset)}` : "summary", kind: "inserted" });
+  else if (inserted === "evidence") notes.push({ tag: "durable evidence of older turns", kind: "inserted" });
+  else if (inserted === "excerpts") notes.push({ tag: "excerpts of dropped turns", kind: "inserted" });
   if (current) notes.push({ tag: "current turn", kind: "current" });
   return notes;
 }
@@ -63,9 +92,11 @@ function omittedHistory(report: ContextReport, record: ViewRecord): Markup | nul
 /**
  * The view's messages as the model got them, each with its role, content (as
  * text, escaped), tool calls and what contextview inserted or left out, and a
- * marker where older messages were left out.
+ * marker where older messages were left out. `head` says which message is the
+ * summary or evidence contextview inserted (see {@link InsertedHead}).
  */
-export function viewMessages(messages: readonly BaseMessage[], report: ContextReport, record: ViewRecord): Markup {
+export function viewMessages(messages: readonly BaseMessage[], report: ContextReport, record: ViewRecord, head: InsertedHead): Markup {
+  const inserted = insertedAt(messages, report, head);
   let currentFrom = messages.length;
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i] as BaseMessage;
@@ -84,7 +115,7 @@ export function viewMessages(messages: readonly BaseMessage[], report: ContextRe
       const omitted = omittedHistory(report, record);
       if (omitted) items.push(omitted);
     }
-    const notes = annotationsOf(message, record.messages.offset, i >= currentFrom);
+    const notes = annotationsOf(message, record.messages.offset, i >= currentFrom, inserted.get(i));
     const calls = ((message as { tool_calls?: { name: string; args?: unknown; id?: string }[] }).tool_calls ?? []).map(
       (call) => html`<li><code>${call.name}</code>(${JSON.stringify(call.args ?? {})})</li>`,
     );
