@@ -3,15 +3,17 @@
 //   esm: "type": "module", TypeScript nodenext. First WITHOUT @contextview/sqlite: the install
 //        must hold no better-sqlite3, and a graph with streaming metrics must run. Then with it.
 //   cjs: CommonJS, TypeScript nodenext, everything installed.
-// In each: tsc type-checks the README quick start and every checked docs snippet (statements
+// In each: tsc type-checks the README quick starts and every checked docs snippet (statements
 // wrapped in an async function for CommonJS, where top-level await does not compile) and
-// scripts/consumer/smoke.ts; then runs the README quick start as written and the smoke test.
+// scripts/consumer/smoke.ts; then runs each README quick start as written (createAgent first,
+// then StateGraph) and the smoke test. In esm, then the README's `npx contextview inspect`
+// line on the quick start's thread, and scripts/consumer/newcomer.mjs: a new user's mistakes.
 // Installs use pnpm with the machine's pnpm store, offline first, so a warm store needs no network.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
+import { readmeInstallGaps, toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const keep = process.argv.includes("--keep");
@@ -60,9 +62,12 @@ const common = {
   zod: versionOf("zod"),
   "prom-client": versionOf("prom-client"),
 };
-// Everything the docs' snippets import: both stores with their checkpointers, and js-tiktoken.
+// Everything the docs' snippets import: both stores with their checkpointers, and js-tiktoken;
+// and the rest of the README's install line (better-sqlite3, the inspector's CLI).
 const withSqlite = {
   "@contextview/sqlite": tarballOf["@contextview/sqlite"],
+  "@contextview/inspect": tarballOf["@contextview/inspect"],
+  "better-sqlite3": versionOf("better-sqlite3"),
   "@langchain/langgraph-checkpoint-sqlite": versionOf("@langchain/langgraph-checkpoint-sqlite"),
   "@contextview/postgres": tarballOf["@contextview/postgres"],
   "@langchain/langgraph-checkpoint-postgres": versionOf("@langchain/langgraph-checkpoint-postgres"),
@@ -100,14 +105,20 @@ async function typecheckAndRun(dir, wrap) {
   } catch (error) {
     throw new Error(toMarkdownPlaces(error.message, written, dir));
   }
-  console.log(`${dir.split("/").pop()}: README quick start and ${written.length - 1} docs snippets type-check (${seconds()})`);
-  const quickStart = written.find((file) => file.file === "README.md");
-  if (!quickStart) throw new Error("README.md has no checked ts block");
-  // As written: the emitted JavaScript of the README block, run from the project directory.
-  const output = await run(dir, "node", [join("out", quickStart.name.replace(/\.ts$/, ".js"))], { quiet: true });
-  if (!output.includes("You spent 120 on groceries.")) throw new Error(`README quick start printed ${JSON.stringify(output)}`);
-  if (!existsSync(join(dir, "data/checkpoints.sqlite")) || !existsSync(join(dir, "data/checkpoints.contextview.sqlite"))) throw new Error("README quick start left no data/ files");
-  console.log(`${dir.split("/").pop()}: README quick start ran: ${output.trim()}`);
+  const quickStarts = written.filter((file) => file.file === "README.md");
+  const name = dir.split("/").pop();
+  console.log(`${name}: ${quickStarts.length} README quick starts and ${written.length - quickStarts.length} docs snippets type-check (${seconds()})`);
+  // The first screen: createAgent first, then a StateGraph of your own.
+  const kinds = quickStarts.map((file) => readFileSync(join(dir, file.name), "utf8")).map((code) => (/\bcreateAgent\(/.test(code) ? "createAgent" : /\bnew StateGraph\(/.test(code) ? "StateGraph" : "other"));
+  if (kinds.join() !== "createAgent,StateGraph") throw new Error(`README.md's ts blocks are ${kinds.join(", ")}; expected the createAgent quick start, then the StateGraph one`);
+  for (const [i, quickStart] of quickStarts.entries()) {
+    // As written: the emitted JavaScript of the README block, run from the project directory.
+    const output = await run(dir, "node", [join("out", quickStart.name.replace(/\.ts$/, ".js"))], { quiet: true });
+    if (!output.includes("You spent 120 on groceries.")) throw new Error(`README ${kinds[i]} quick start printed ${JSON.stringify(output)}`);
+    if (kinds[i] === "createAgent" && !/^view: \d+ of \d+ tokens$/m.test(output)) throw new Error(`README createAgent quick start's onReport printed nothing: ${JSON.stringify(output)}`);
+    console.log(`${name}: README ${kinds[i]} quick start ran: ${output.trim().replace(/\n/g, " | ")}`);
+  }
+  if (!existsSync(join(dir, "data/checkpoints.sqlite")) || !existsSync(join(dir, "data/checkpoints.contextview.sqlite"))) throw new Error("README quick starts left no data/ files");
   await run(dir, "node", ["out/smoke.js"]);
 }
 
@@ -124,9 +135,29 @@ fs.writeFileSync("smoke.mjs", ts.transpileModule(fs.readFileSync(${JSON.stringif
   await run(dir, "node", ["-e", transpile], { quiet: true });
   await run(dir, "node", ["smoke.mjs"]);
   rmSync(join(dir, "smoke.mjs"));
-  writeProject(dir, "module", { "@contextview/core": tarballOf["@contextview/core"], "@contextview/langgraph": tarballOf["@contextview/langgraph"], ...common, ...withSqlite });
+  const dependencies = { "@contextview/core": tarballOf["@contextview/core"], "@contextview/langgraph": tarballOf["@contextview/langgraph"], ...common, ...withSqlite };
+  // Installed as the README says: every package of its install line.
+  const notInstalled = (readmeInstallGaps().line ?? "").split(/\s+/).filter((name) => !(name in dependencies));
+  if (notInstalled.length > 0) throw new Error(`the esm project does not install ${notInstalled.join(", ")} of README.md's install line`);
+  writeProject(dir, "module", dependencies);
   await install(dir);
   await typecheckAndRun(dir, false);
+  await newcomer(dir);
+}
+
+/** The README's inspector line as written, then a new user's first-hour mistakes (scripts/consumer/newcomer.mjs). */
+async function newcomer(dir) {
+  const from = performance.now();
+  const inspect = /`(npx contextview inspect [^`]+)`/.exec(readFileSync(join(root, "README.md"), "utf8"))?.[1];
+  if (!inspect) throw new Error("README.md has no `npx contextview inspect …` line");
+  const [npx, ...args] = inspect.split(/\s+/);
+  const shown = await run(dir, npx, args, { quiet: true });
+  if (!/\d+ model calls of thread \S+: (\d+) verified, 0 mismatch/.test(shown) || /: 0 verified/.test(shown)) throw new Error(`${inspect} printed ${JSON.stringify(shown)}`);
+  const took = () => `${((performance.now() - from) / 1000).toFixed(1)} s`;
+  console.log(`esm: ${inspect}: ${shown.split("\n").find((line) => line.includes("model calls of thread"))} (${took()})`);
+  cpSync(join(root, "scripts/consumer/newcomer.mjs"), join(dir, "newcomer.mjs"));
+  const output = await run(dir, "node", ["newcomer.mjs"], { quiet: true });
+  console.log(`esm: ${output.split("\n").find((line) => line.startsWith("newcomer:"))} (inspector and newcomer ${took()})`);
 }
 
 async function cjsProject() {
