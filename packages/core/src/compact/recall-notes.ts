@@ -23,10 +23,18 @@ export function recallCall(toolName: string, args: Record<string, unknown>): str
   return `call \`${toolName}\` with ${JSON.stringify(args)}`;
 }
 
-/** True when the result has rows recall could read: an object or array artifact, or content that looks like JSON. */
+/** True when `value` is an array, or an object with one two levels down at most (a `model_context` beside other keys, the tool's own projection, left out). */
+function holdsArray(value: unknown, depth: number): boolean {
+  if (Array.isArray(value)) return true;
+  if (depth === 0 || !isRecord(value)) return false;
+  const keys = Object.keys(value);
+  return keys.some((key) => !(key === "model_context" && keys.length > 1) && holdsArray(value[key], depth - 1));
+}
+
+/** True when the result has rows recall could read: an artifact holding an array near its top, or content that looks like JSON. Read without parsing. */
 function looksStructured(message: ToolMessage, text: string): boolean {
   const artifact: unknown = message.artifact;
-  if (typeof artifact === "object" && artifact !== null) return true;
+  if (typeof artifact === "object" && artifact !== null) return holdsArray(artifact, 2);
   const first = text.trimStart().charCodeAt(0);
   return first === 123 || first === 91;
 }

@@ -98,6 +98,10 @@ describe("compaction notes with a recall tool bound", () => {
     const messages = [new HumanMessage("go"), new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "fetch", args: {}, type: "tool_call" }] }), new ToolMessage({ tool_call_id: "c1", name: "fetch", content: "plain text ".repeat(50) })];
     const notice = textOf(microCompact(messages, { keepRecentToolResults: 0, recallToolName: "history" }).messages[2]);
     expect(recallCalls(notice, "history")).toEqual([{ action: "read", message: "c1" }]);
+    // An artifact without rows (a note; its model_context is the tool's own projection): read too.
+    const note = new ToolMessage({ tool_call_id: "c2", name: "read_note", content: '{"path":"budget.md","text":"…"}', artifact: { path: "budget.md", markdown: "# Budget", model_context: { headings: ["L1 # Budget"] } } });
+    const noteNotice = textOf(microCompact([messages[0]!, new AIMessage({ content: "", tool_calls: [{ id: "c2", name: "read_note", args: {}, type: "tool_call" }] }), note], { keepRecentToolResults: 0, recallToolName: "recall" }).messages[2]);
+    expect(recallCalls(noteNotice)).toEqual([{ action: "read", message: "c2" }]);
   });
 
   it("a shortened collection's note names the rows it left out, within the limit, and re-compacting keeps one note", () => {
