@@ -12,11 +12,12 @@ import { parseArgs } from "node:util";
 import { evaluate } from "./evaluate.js";
 import { FIXTURES } from "./fixtures/index.js";
 import { measurePinningCost } from "./pinning-cost.js";
+import { measureReadBack } from "./read-back.js";
 import { ProgressBar } from "./progress.js";
 import { renderHtml } from "./report-html.js";
 import { STRATEGIES } from "./strategies/index.js";
 import { PRICE_PRESETS, type CacheModel, type Prices } from "./cache.js";
-import { cacheRows, comparisonRows, detailRows, estimateTargetLines, markdownTable, pinningRows, priceRows, resentRows, terminalTable, tokenizerRows } from "./tables.js";
+import { cacheRows, comparisonRows, detailRows, estimateTargetLines, markdownTable, pinningRows, priceRows, readBackRows, resentRows, terminalTable, tokenizerRows } from "./tables.js";
 
 async function main(): Promise<void> {
   if (process.argv[2] === "recall") return (await import("./recall/cli.js")).recallMain(process.argv.slice(3));
@@ -48,10 +49,11 @@ async function main(): Promise<void> {
   });
   progress.finish();
   const pinning = await measurePinningCost(fixtures);
+  const readBack = await measureReadBack(fixtures);
 
   const out = resolve(values.out);
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "results.json"), `${JSON.stringify({ command, ...report, pinning }, null, 2)}\n`);
+  writeFileSync(join(out, "results.json"), `${JSON.stringify({ command, ...report, pinning, readBack }, null, 2)}\n`);
   writeFileSync(join(out, "index.html"), renderHtml(report, report.tokenizer, command));
 
   console.log(`\n${command} — ${fixtures.length} fixtures × ${STRATEGIES.length} systems in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -67,13 +69,15 @@ async function main(): Promise<void> {
   console.log(terminalTable(priceRows(report)));
   console.log("\nPinned context (contextview buildContext, defaults against pinOpeningRequest: false, pinnedBudget: 0):\n");
   console.log(terminalTable(pinningRows(pinning)));
+  console.log("\nReading left-out rows back (contextview buildContext with the recall tool bound; a scripted agent follows each note's recall call instead of calling the source tool again):\n");
+  console.log(terminalTable(readBackRows(readBack)));
   if (report.tokenizer) {
     console.log(`\nDefault estimator (digit- and symbol-aware) / js-tiktoken (ratio estimated/actual; safety reserve ${report.tokenizer.safetyReserve}):\n`);
     console.log(terminalTable(tokenizerRows(report.tokenizer)));
     console.log(`\n${estimateTargetLines(report.tokenizer).join("\n")}`);
   }
   if (values.markdown) {
-    console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}\n\n${markdownTable(cacheRows(report))}\n\n${markdownTable(resentRows(report))}\n\n${markdownTable(priceRows(report))}\n\n${markdownTable(pinningRows(pinning))}`);
+    console.log(`\n${markdownTable(comparisonRows(report))}\n\n${markdownTable(detailRows(report))}\n\n${markdownTable(cacheRows(report))}\n\n${markdownTable(resentRows(report))}\n\n${markdownTable(priceRows(report))}\n\n${markdownTable(pinningRows(pinning))}\n\n${markdownTable(readBackRows(readBack))}`);
     if (report.tokenizer) console.log(`\n${markdownTable(tokenizerRows(report.tokenizer))}`);
   }
   console.log(`\nReport: ${join(out, "index.html")}\nJSON:   ${join(out, "results.json")}`);

@@ -1,6 +1,7 @@
 import type { CacheUse, EvaluationResult, SystemResult } from "./run.js";
 import { BREAK_CAUSES, type BreakCause } from "./prefix-breaks.js";
 import type { PinningCost } from "./pinning-cost.js";
+import { RECALL_MAX_TOKENS, type ReadBackCost } from "./read-back.js";
 import type { TokenizerReport } from "./tokenizer-check.js";
 
 type Row = Record<string, string>;
@@ -148,6 +149,28 @@ export function pinningRows(costs: readonly PinningCost[]): Row[] {
     "mean input, pinned / off": `${c.meanInput.pinned} / ${c.meanInput.unpinned}`,
     "facts kept, pinned / off": `${c.factsKept.pinned}/${c.factsKept.required} / ${c.factsKept.unpinned}/${c.factsKept.required}`,
   }));
+}
+
+/** One row per fixture with results a view cleared, shortened or narrowed: reading their rows back with recall against re-calling the source tool. */
+export function readBackRows(costs: readonly ReadBackCost[]): Row[] {
+  const mean = (tokens: number, n: number) => (n ? String(Math.round(tokens / n)) : "–");
+  return costs
+    .filter((c) => c.results.cleared + c.results.shortened + c.results.narrowed > 0)
+    .map((c) => ({
+      fixture: c.fixture,
+      "results cleared / shortened / narrowed": `${c.results.cleared} / ${c.results.shortened} / ${c.results.narrowed}`,
+      "rows left out": String(c.rows.omitted),
+      "rows back exactly": `${c.rows.exact}/${c.rows.omitted}`,
+      "each in ≤ 2 recall calls": `${c.withinTwoCalls}/${c.rows.omitted}`,
+      "texts back whole": c.texts.cleared ? `${c.texts.exact}/${c.texts.cleared}` : "–",
+      "largest answer / bound": `${c.recall.largestAnswer}/${RECALL_MAX_TOKENS}`,
+      "one row: recall tokens (mean)": mean(c.oneRow.tokens, c.oneRow.rows),
+      "one result: re-call tokens (mean)": mean(c.reCall.tokens, c.reCall.calls),
+      "all rows: recall calls / tokens": `${c.recall.calls} / ${c.recall.tokens}`,
+      "all rows: re-call tokens": String(c.reCall.tokens),
+      "source calls saved": String(c.reCall.calls),
+      "notes naming no recall call": String(c.unnamed),
+    }));
 }
 
 /** A table for the terminal: right-aligned columns. */

@@ -1,0 +1,263 @@
+// What reading left-out rows back with the recall tool costs, against calling the source
+// tool again: every fixture replayed through buildContext with the recall tool bound, and
+// a scripted agent that, for each result a view cleared or shortened, follows the recall
+// call the note printed — never the source tool.
+import { buildContext, compactionMarkerOf, createEstimator } from "@contextview/core";
+import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
+import { createRecallTool } from "@contextview/langgraph";
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { callPoints } from "./replay.js";
+import type { Fixture } from "./types.js";
+
+/** Recall answers are bounded by this (the tool's default). */
+export const RECALL_MAX_TOKENS = 2000;
+/** Conversations of more model calls than this are looked at every third call (and the last): the pass then costs about what a short one does. */
+export const EVERY_VIEW_UP_TO = 100;
+const estimator = createEstimator();
+
+/** The read-back measurement of one fixture. */
+export interface ReadBackCost {
+  fixture: string;
+  /** Distinct tool results some view showed cleared, with rows shortened, or narrowed to their totals. */
+  results: { cleared: number; shortened: number; narrowed: number };
+  /** Rows those views left out (top-level collections), and how many recall gave back exactly as the tool returned them. */
+  rows: { omitted: number; exact: number };
+  /** Cleared results without rows (plain text, a note): read back whole by following the printed `read` call and its next calls. */
+  texts: { cleared: number; exact: number };
+  /** Omitted rows the agent reached in at most 2 recall calls, each answer within `RECALL_MAX_TOKENS`. */
+  withinTwoCalls: number;
+  /** Calls and tokens (tool-call messages and answers) to read every omitted row back by following the notes. */
+  recall: { calls: number; tokens: number; largestAnswer: number };
+  /** Tokens spent to get one omitted row back, summed over the rows (the printed call, when needed, and the row's own). */
+  oneRow: { rows: number; tokens: number };
+  /** Tokens the same results would cost re-called from the source tool (the call and its whole result): the source calls saved. */
+  reCall: { calls: number; tokens: number };
+  /** Results whose note named no recall call (nothing the agent could follow). */
+  unnamed: number;
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The first `call \`recall\` with {…}` of a text, parsed. */
+function printedCall(text: string): Json | undefined {
+  const marker = "call `recall` with ";
+  const at = text.indexOf(marker);
+  if (at < 0) return undefined;
+  let depth = 0;
+  for (let i = at + marker.length; i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) return JSON.parse(text.slice(at + marker.length, i + 1)) as Json;
+  }
+  return undefined;
+}
+
+/** The payload recall reads: the artifact when it is an object (less a `model_context` beside other keys: the tool's own projection of it), else the JSON content. */
+function payloadOf(message: ToolMessage): unknown {
+  const artifact: unknown = message.artifact;
+  if (isRecord(artifact) && "model_context" in artifact && Object.keys(artifact).length > 1) {
+    const { model_context: _projection, ...rest } = artifact;
+    return rest;
+  }
+  if (typeof artifact === "object" && artifact !== null) return artifact;
+  try {
+    return JSON.parse(String(message.content)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Arrays of a payload outside the rows of another: path → rows. */
+function collections(value: unknown, path: string[] = []): Array<{ path: string[]; rows: unknown[] }> {
+  if (Array.isArray(value)) return value.length > 0 ? [{ path, rows: value }] : [];
+  if (!isRecord(value)) return [];
+  return Object.keys(value).flatMap((key) => collections(value[key], [...path, key]));
+}
+
+/** Rows a compacted view's content left out: the root-level shortened collections (`$compacted` rows nodes outside rows). */
+function shortened(value: unknown, path: string[] = []): Array<{ path: string[]; from: number; to: number }> {
+  if (!isRecord(value)) return [];
+  if (value["$compacted"] === "rows") {
+    const { retained, returned } = value as { retained: number; returned: number };
+    return returned > retained ? [{ path, from: retained + 1, to: returned }] : [];
+  }
+  return Object.keys(value).filter((k) => k !== "$recall").flatMap((key) => shortened(value[key], [...path, key]));
+}
+
+interface Episode {
+  form: "cleared" | "shortened" | "narrowed";
+  original: ToolMessage;
+  /** The recall call the note printed. */
+  call: Json | undefined;
+  /** What is left out: collection path → row numbers (from 1). */
+  omitted: Array<{ path: string[]; rows: number[] }>;
+}
+
+function episodeOf(shown: ToolMessage, original: ToolMessage): Episode | undefined {
+  const marker = compactionMarkerOf(shown);
+  if (marker === undefined || marker.form === "text") return undefined;
+  const text = typeof shown.content === "string" ? shown.content : JSON.stringify(shown.content);
+  const all = () => collections(payloadOf(original)).map((c) => ({ path: c.path, rows: c.rows.map((_, i) => i + 1) }));
+  if (marker.form === "json") {
+    if (marker.omittedRows === 0) return undefined;
+    const value = JSON.parse(text) as unknown;
+    const call = isRecord(value) && typeof value["$recall"] === "string" ? printedCall(value["$recall"]) : undefined;
+    const omitted = shortened(value).map((s) => ({ path: s.path, rows: Array.from({ length: s.to - s.from + 1 }, (_, i) => s.from + i) }));
+    return omitted.length === 0 ? undefined : { form: marker.references === "none" ? "narrowed" : "shortened", original, call, omitted };
+  }
+  return { form: marker.form, original, call: printedCall(text), omitted: all() };
+}
+
+/** One recall call: its answer ("" for an error) and whether it kept to the bound, charged as the tool-call message and the tool result the model would get. */
+function ask(messages: readonly BaseMessage[], args: Json, spent: { calls: number; tokens: number; largest: number }): { text: string; bounded: boolean; tokens: number } {
+  const answer = recallFromConversation(messages, args as unknown as RecallRequest, { maxToolResultTokens: RECALL_MAX_TOKENS });
+  const call = new AIMessage({ content: "", tool_calls: [{ id: "r", name: "recall", args, type: "tool_call" }] });
+  const result = new ToolMessage({ content: answer.text, tool_call_id: "r", name: "recall" });
+  const tokens = estimator.estimateText(answer.text);
+  const charged = estimator.estimateMessage(call) + estimator.estimateMessage(result);
+  spent.calls++;
+  spent.tokens += charged;
+  spent.largest = Math.max(spent.largest, tokens);
+  return { text: answer.error ? "" : answer.text, bounded: tokens <= RECALL_MAX_TOKENS, tokens: charged };
+}
+
+/** `{"row": n, "value": …}` lines of an answer, by row number. */
+function rowsIn(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const line of text.split("\n")) if (line.startsWith('{"row":')) {
+    const parsed = JSON.parse(line) as { row: number; value?: unknown };
+    if ("value" in parsed) out.set(parsed.row, JSON.stringify(parsed.value));
+  }
+  return out;
+}
+
+/** The next call an answer prints, when it stops short. */
+const nextCall = (text: string) => (/\[Not shown yet: /.test(text) ? printedCall(text.slice(text.lastIndexOf("[Not shown yet"))) : undefined);
+
+/**
+ * The scripted agent on one episode: every omitted row once by its number (the printed
+ * call first for a cleared result, whose answer names the collections and counts), then
+ * all of them by following the printed call with the omitted rows and its next calls.
+ */
+function readBack(messages: readonly BaseMessage[], episode: Episode, cost: ReadBackCost): void {
+  const payload = payloadOf(episode.original);
+  const sweep = { calls: 0, tokens: 0, largest: 0 };
+  if (episode.call?.["action"] === "read") return readText(messages, episode.call, episode.original, cost);
+  const probe = { calls: 0, tokens: 0, largest: 0 };
+  const message = episode.original.tool_call_id;
+  // A cleared or narrowed result: the printed call first; its answer names the collections and counts their rows.
+  const first = episode.call === undefined || episode.form === "shortened" ? { text: "", bounded: true, tokens: 0 } : ask(messages, episode.call, sweep);
+  const firstRows = rowsIn(first.text);
+  for (const { path, rows } of episode.omitted) {
+    const collection = path.length === 0 ? "$" : path.join(".");
+    const values = collections(payload).find((c) => c.path.join(".") === path.join("."))?.rows ?? [];
+    cost.rows.omitted += rows.length;
+    if (episode.call === undefined) continue;
+    const inFirst = collectionOf(first.text) === collection && first.bounded ? firstRows : new Map<number, string>();
+    // Each row alone: one call (after the printed one for a cleared result), within the bound.
+    for (const row of rows) {
+      const expected = JSON.stringify(values[row - 1]);
+      const probed = inFirst.has(row) ? undefined : ask(messages, { action: "rows", message, collection, rows: [row] }, probe);
+      const got = probed === undefined ? inFirst.get(row) : probed.bounded && first.bounded ? rowsIn(probed.text).get(row) : undefined;
+      if (got === expected) cost.withinTwoCalls++;
+      cost.oneRow.rows++;
+      cost.oneRow.tokens += first.tokens + (probed?.tokens ?? 0);
+    }
+    // All of them, paging as the answers say: the tokens the read-back costs.
+    const seen = new Map(inFirst);
+    const wanted = rows.filter((row) => !seen.has(row));
+    let args: Json | undefined = wanted.length === 0 ? undefined : { ...(episode.form === "shortened" ? episode.call : { action: "rows", message }), collection, rows: ranges(wanted) };
+    while (args !== undefined) {
+      const { text } = ask(messages, args, sweep);
+      for (const [row, value] of rowsIn(text)) seen.set(row, value);
+      args = nextCall(text);
+    }
+    cost.rows.exact += rows.filter((row) => seen.get(row) === JSON.stringify(values[row - 1])).length;
+  }
+  cost.recall.calls += sweep.calls;
+  cost.recall.tokens += sweep.tokens;
+  cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, sweep.largest, probe.largest);
+}
+
+/** A cleared text read back whole: the printed call, then each next call its answer prints. */
+function readText(messages: readonly BaseMessage[], call: Json, original: ToolMessage, cost: ReadBackCost): void {
+  const spent = { calls: 0, tokens: 0, largest: 0 };
+  let text = "";
+  let args: Json | undefined = call;
+  while (args !== undefined) {
+    const answer: string = ask(messages, args, spent).text;
+    const range = /characters (\d+)-(\d+) of \d+:\n/.exec(answer);
+    if (range === null) break;
+    text += answer.slice(range.index + range[0].length, range.index + range[0].length + Number(range[2]) - Number(range[1]));
+    args = /\[Characters \d+-\d+ not shown\. /.test(answer) ? printedCall(answer.slice(answer.lastIndexOf("[Characters"))) : undefined;
+  }
+  cost.texts.cleared++;
+  if (text === String(original.content)) cost.texts.exact++;
+  cost.recall.calls += spent.calls;
+  cost.recall.tokens += spent.tokens;
+  cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, spent.largest);
+}
+
+/** The collection a `rows` answer read (`` `transactions`: 200 rows ``), if any. */
+function collectionOf(answer: string): string | undefined {
+  return /· `([^`]+)`: \d+ rows, read from/.exec(answer)?.[1];
+}
+
+function ranges(rows: readonly number[]): Array<number | string> {
+  const out: Array<number | string> = [];
+  for (let i = 0; i < rows.length; ) {
+    let j = i;
+    while (j + 1 < rows.length && rows[j + 1] === rows[j]! + 1) j++;
+    out.push(j === i ? rows[i]! : `${rows[i]}-${rows[j]}`);
+    i = j + 1;
+  }
+  return out;
+}
+
+/**
+ * Replays each fixture through `buildContext` with the recall tool bound (its schema
+ * charged), at every model call (every third and the last past
+ * {@link EVERY_VIEW_UP_TO} calls), and, for each
+ * tool result a view showed cleared, shortened or narrowed — the first view that did,
+ * once per result and form — runs the scripted agent on the checkpoint as it was at
+ * that call.
+ *
+ * @example
+ * ```ts
+ * const costs = measureReadBack([transactionSearchFixture]);
+ * ```
+ */
+export async function measureReadBack(fixtures: readonly Fixture[]): Promise<ReadBackCost[]> {
+  const out: ReadBackCost[] = [];
+  const recallTool = createRecallTool();
+  for (const fixture of fixtures) {
+    const loaded = await fixture.load();
+    const originals = new Map<string, ToolMessage>();
+    for (const m of loaded.messages) if (ToolMessage.isInstance(m)) originals.set(m.tool_call_id, m);
+    const cost: ReadBackCost = { fixture: fixture.name, results: { cleared: 0, shortened: 0, narrowed: 0 }, rows: { omitted: 0, exact: 0 }, withinTwoCalls: 0, recall: { calls: 0, tokens: 0, largestAnswer: 0 }, oneRow: { rows: 0, tokens: 0 }, reCall: { calls: 0, tokens: 0 }, unnamed: 0, texts: { cleared: 0, exact: 0 } };
+    const done = new Set<string>();
+    const points = callPoints(loaded.messages);
+    const stride = points.length > EVERY_VIEW_UP_TO ? 3 : 1;
+    for (const point of points.filter((_, i) => i % stride === 0 || i === points.length - 1)) {
+      const messages = loaded.messages.slice(0, point);
+      const view = buildContext({ messages, systemPrompt: fixture.systemPrompt, tools: [...fixture.tools, recallTool], budget: fixture.budget });
+      for (const shown of view.messages) {
+        if (!ToolMessage.isInstance(shown)) continue;
+        const original = originals.get(shown.tool_call_id);
+        const episode = original === undefined ? undefined : episodeOf(shown, original);
+        if (episode === undefined || done.has(`${episode.form}:${shown.tool_call_id}`)) continue;
+        done.add(`${episode.form}:${shown.tool_call_id}`);
+        cost.results[episode.form]++;
+        if (episode.call === undefined) cost.unnamed++;
+        readBack(messages, episode, cost);
+        // The re-call instead: the source tool's call again and its whole result.
+        const call = loaded.messages.find((m): m is AIMessage => AIMessage.isInstance(m) && (m.tool_calls ?? []).some((c) => c.id === shown.tool_call_id));
+        const args = call?.tool_calls?.find((c) => c.id === shown.tool_call_id);
+        cost.reCall.calls++;
+        cost.reCall.tokens += estimator.estimateMessage(new AIMessage({ content: "", tool_calls: args ? [args] : [] })) + estimator.estimateMessage(original!);
+      }
+    }
+    out.push(cost);
+  }
+  return out;
+}
