@@ -196,6 +196,7 @@ const MANAGER_KEYS = [
   "writeBack",
   "onStoreError",
   "pin",
+  "trustPinField",
   "now",
   "imageInputs",
 ] as const satisfies readonly (keyof ContextOptions)[];

@@ -72,4 +72,11 @@ describe("contextConfigSchema, built from SETTINGS_SPEC", () => {
   it("leaves imageInputs to the factory and the model's profile, as before: not a per-request setting", () => {
     expect(errorOf(() => parseContextConfig({ imageInputs: false })).message).toContain("Unknown setting `context.imageInputs`");
   });
+
+  it("takes trustPinField on the factory only: a request (whose configurable a client may send) cannot choose who may pin", () => {
+    expect(errorOf(() => parseContextConfig({ trustPinField: true })).message).toContain("Unknown setting `context.trustPinField`");
+    expect(() => createContextNode({ trustPinField: false })).not.toThrow();
+    const error = thrownBy<Error & { details: Record<string, unknown> }>(() => createContextNode({ trustPinField: "no" as never }));
+    expect(error.details["field"]).toBe("trustPinField");
+  });
 });

@@ -49,6 +49,8 @@ function checkProfile(profile: ModelLimits | undefined, field: string): ModelLim
 
 /** Settings a request may override, besides `budget` (which `resolveBudget` checks). */
 const REQUEST_SETTINGS = settingNames((spec) => spec.scope === "request" && spec.group !== "budget");
+/** View settings set once, on the factory: a request that sets one is refused (`trustPinField`: a client must not choose who may pin). */
+const FACTORY_VIEW_SETTINGS = settingNames((spec) => spec.scope === "factory" && spec.group === "view");
 
 /**
  * Create the context manager: the whole pipeline for one model call —
@@ -69,7 +71,7 @@ const REQUEST_SETTINGS = settingNames((spec) => spec.scope === "request" && spec
  */
 // size: a factory: validation of the options once, then the named stages as closures over them (prepare, build, summarizeStep, recordUsage, run), each short
 export function createContextManager(options: ContextManagerOptions = {}): ContextManager {
-  checkSettings(options, REQUEST_SETTINGS);
+  checkSettings(options, [...REQUEST_SETTINGS, ...FACTORY_VIEW_SETTINGS]);
   checkProfile(options.profile, "profile");
   resolveBudgetSources({ profile: options.profile, option: options.budget });
   const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
@@ -105,7 +107,11 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   /** The settings, budget and stored state of one request, and the summary it may reuse. */
   const prepare = async (request: ContextRequest) => {
     const key = checkConversationKey(request.key);
-    if (request.overrides !== undefined) checkSettings(request.overrides, REQUEST_SETTINGS, "context.");
+    if (request.overrides !== undefined) {
+      checkSettings(request.overrides, REQUEST_SETTINGS, "context.");
+      const fixed = FACTORY_VIEW_SETTINGS.find((field) => (request.overrides as Record<string, unknown>)[field] !== undefined);
+      if (fixed !== undefined) throw invalidOption(`context.${fixed}`, "left unset: it is set once, on the factory, never per request", (request.overrides as Record<string, unknown>)[fixed]);
+    }
     const profile = checkProfile(request.profile, "request.profile") ?? options.profile;
     const { budget: baseBudget, sources } = resolveBudgetSources({ profile, option: options.budget, request: request.overrides?.budget });
     const settings: ContextSettings = { ...options, ...request.overrides, budget: baseBudget };

@@ -91,10 +91,17 @@ export async function warmMessageDigests(messages: readonly MessageInput[], indi
 
 /**
  * Indices in `[lead, from)` of the messages a view read outside its walk: the
- * opening request (when pinned) and the messages pinned by the pin field or by the
- * manager's `pin` predicate (`predicatePins`), ascending.
+ * opening request (when pinned) and the messages pinned by the pin field (when
+ * `trustPinField`) or by the manager's `pin` predicate (`predicatePins`), ascending.
  */
-export function pinnedReadIndices(messages: readonly MessageInput[], lead: number, from: number, pinOpeningRequest: boolean, predicatePins: readonly number[] = []): number[] {
+export function pinnedReadIndices(
+  messages: readonly MessageInput[],
+  lead: number,
+  from: number,
+  pinOpeningRequest: boolean,
+  predicatePins: readonly number[] = [],
+  trustPinField = true,
+): number[] {
   const out = new Set<number>();
   if (pinOpeningRequest) {
     for (let i = lead; i < from; i++) {
@@ -104,7 +111,7 @@ export function pinnedReadIndices(messages: readonly MessageInput[], lead: numbe
       }
     }
   }
-  for (const i of markedIndices(messages)) if (i >= lead && i < from) out.add(i);
+  if (trustPinField) for (const i of markedIndices(messages)) if (i >= lead && i < from) out.add(i);
   for (const i of predicatePins) if (i >= lead && i < from) out.add(i);
   return [...out].sort((a, b) => a - b);
 }

@@ -91,7 +91,7 @@ function readSpan(request: ContextRequest, view: ManagedView): { sliced: boolean
   const built = view.built as NonNullable<ManagedView["built"]>;
   const sliced = built.offset > built.lead;
   const readFrom = (sliced ? built.offset : built.lead) + view.report.messages.unread;
-  return { sliced, readFrom, pinned: pinnedReadIndices(request.messages, built.lead, readFrom, built.options.pinOpeningRequest, built.predicatePins) };
+  return { sliced, readFrom, pinned: pinnedReadIndices(request.messages, built.lead, readFrom, built.options.pinOpeningRequest, built.predicatePins, built.options.trustPinField) };
 }
 
 /**

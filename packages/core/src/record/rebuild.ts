@@ -89,7 +89,9 @@ export function recordedMessagesMatch(record: ViewRecord, messages: readonly Mes
   const { count, readFrom, hash, pins } = record.messages;
   if (messages.length !== count) return false;
   const lead = leadOf(messages);
-  const pinned = pinnedReadIndices(messages, lead, readFrom, record.options.view.pinOpeningRequest, pins);
+  // Records made before `trustPinField` existed trusted the pin field.
+  const trustPinField = (record.options.view as Partial<typeof record.options.view>).trustPinField ?? true;
+  const pinned = pinnedReadIndices(messages, lead, readFrom, record.options.view.pinOpeningRequest, pins, trustPinField);
   return readMessagesHash(messages, lead, readFrom, count, pinned) === hash;
 }
 

@@ -119,6 +119,11 @@ export const SETTINGS_SPEC = frozen({
   pinOpeningRequest: { group: "view", scope: "request", type: "boolean", default: true, doc: "keep the first user message in every view, labelled, after the system message (see [concepts.md](concepts.md#pinned-context))" },
   maxOpeningRequestTokens: { group: "view", scope: "request", type: "integer", min: 50, default: 1500, doc: "longest opening request kept verbatim; beyond it an excerpt of its beginning and end" },
   pinnedBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 3000, doc: "tokens shared by the messages pinned with `pinMessage` or `pin`; the oldest are excerpted, then left out (0 = off)" },
+  // Set once, on the factory: a request (whose `configurable` a client may send) must not choose who may pin.
+  trustPinField: {
+    group: "view", scope: "factory", type: "boolean", default: true,
+    doc: "`false`: the pin field (`additional_kwargs.contextview_pinned`, what `pinMessage` writes) pins nothing, and only the factory's `pin` predicate pins — for graphs that take messages from clients you do not trust, who can set that field (see [concepts](concepts.md#who-can-pin))",
+  },
   recallBudget: {
     group: "view", scope: "request", type: "integer", min: 0, default: 0,
     doc: "tokens older turns leave, when some must go, to the messages outside the view that best match the request, brought back in one labelled block before the current turn (at most half the history room; 0 = off, the default for now: see [concepts](concepts.md#relevance-what-the-request-needs) for what it costs and brings)",

@@ -5,7 +5,8 @@ import { copyMessage, kindOf, type MessageInput } from "../messages.js";
 /**
  * The field of `additional_kwargs` that pins a message: `true` keeps the message in
  * every view (see {@link pinMessage}). Providers' converters ignore unknown
- * `additional_kwargs` fields, and the field survives LangGraph checkpoints.
+ * `additional_kwargs` fields, and the field survives LangGraph checkpoints. Whoever
+ * writes a message can set it, a client too: `trustPinField: false` makes it pin nothing.
  *
  * @example
  * ```ts
@@ -20,7 +21,8 @@ export const PIN_FIELD = "contextview_pinned";
  * Pinning a tool result pins its call and all the call's results; pinning a
  * tool-calling AI message pins its results. The copy keeps the id, so returning it
  * from a node pins a message already in the state (the messages reducer replaces
- * a message by id). The original is not touched.
+ * a message by id). The original is not touched. With `trustPinField: false` the
+ * field it writes pins nothing (pin with the factory's `pin` predicate instead).
  *
  * @example
  * ```ts

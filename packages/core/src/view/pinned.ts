@@ -80,6 +80,8 @@ export interface CollectPinnedInput {
   readonly maxOpeningRequestTokens: number;
   readonly pinnedBudget: number;
   readonly pin?: PinPredicate | undefined;
+  /** False when the pin field pins nothing (the `trustPinField` view option). @default true */
+  readonly trustPinField?: boolean;
   readonly estimator: Estimator;
   /** False when the model takes no image input: pinned copies get its placeholders. @default true */
   readonly imageInputs?: boolean;
@@ -90,7 +92,7 @@ export interface CollectPinnedInput {
 /**
  * The pinning stage, first half: find the opening request (the first user message
  * of the conversation) and the messages the application pinned (the
- * {@link PIN_FIELD} field, or the `pin` predicate), extend each pin to its whole
+ * {@link PIN_FIELD} field unless `trustPinField` is false, or the `pin` predicate), extend each pin to its whole
  * exchange (a tool result brings its call and all sibling results), bound the
  * opening request to `maxOpeningRequestTokens` and the pins to `pinnedBudget`
  * (oldest excerpted first, then left out), and say how many tokens to reserve.
@@ -152,7 +154,7 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
   const pins: PinnedItem[] = [];
   if (input.pinnedBudget > 0) {
     const seen = new Set<number>();
-    for (const pos of pinnedPositions(prior, messages, lead, input.pin, indexOf)) {
+    for (const pos of pinnedPositions(prior, messages, lead, input.pin, indexOf, input.trustPinField !== false)) {
       if (pos >= currentPos) {
         inCurrent++;
         continue;
@@ -173,8 +175,8 @@ export function collectPinned(input: CollectPinnedInput): PinnedCandidates {
 
 /**
  * Positions (prior messages first, then `messages` after the leading system ones)
- * of the pinned messages, in order: those carrying the pin field, and with a `pin`
- * predicate those it chooses (which reads every message).
+ * of the pinned messages, in order: those carrying the pin field (unless it is not
+ * trusted), and with a `pin` predicate those it chooses (which reads every message).
  */
 function pinnedPositions(
   prior: readonly MessageInput[],
@@ -182,10 +184,11 @@ function pinnedPositions(
   lead: number,
   pin: PinPredicate | undefined,
   indexOf: (pos: number) => number,
+  trustField: boolean,
 ): number[] {
   const p = prior.length;
-  const positions = [...markedIndices(prior)];
-  for (const index of markedIndices(messages)) if (index >= lead) positions.push(p + index - lead);
+  const positions = trustField ? [...markedIndices(prior)] : [];
+  if (trustField) for (const index of markedIndices(messages)) if (index >= lead) positions.push(p + index - lead);
   if (pin === undefined) return positions;
   const marked = new Set(positions);
   const total = p + messages.length - lead;

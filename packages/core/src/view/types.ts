@@ -91,6 +91,21 @@ export interface ViewOptions {
    */
   pinnedBudget?: number;
   /**
+   * Let the pin field (`additional_kwargs.contextview_pinned`, which {@link pinMessage}
+   * writes) pin a message. The field travels with the message, so whoever writes
+   * messages into the conversation can set it — a client whose input reaches the
+   * graph as well as your own code. `false` ignores it: only the `pin` predicate pins.
+   * A context manager and the LangGraph integrations take it on the factory only,
+   * never per request.
+   * @default true
+   * @example
+   * ```ts
+   * const ownPins = new Set(["requirements-1"]); // ids your code chose, kept server-side
+   * buildContext({ messages, trustPinField: false, pin: (message) => ownPins.has(message.id ?? "") });
+   * ```
+   */
+  trustPinField?: boolean;
+  /**
    * Keep the images of pinned copies (the opening request, the application's pins),
    * which are sent on every call; by default each becomes a placeholder, as in
    * older turns, counted in `report.imagesReplaced`.

@@ -45,6 +45,7 @@ describe("SETTINGS_SPEC", () => {
     const viewKeys: Record<keyof ViewOptions, true> = {
       dropStep: true, maxOlderMessageTokens: true, maxToolCallProseTokens: true, excerptBudget: true, keepRecentToolResults: true, maxToolResultTokens: true,
       imageInputs: true, clearStep: true, cacheBreakpoints: true, pinOpeningRequest: true, maxOpeningRequestTokens: true, pinnedBudget: true, recallBudget: true, pinnedImages: true,
+      trustPinField: true,
     };
     expect(Object.keys(DEFAULT_VIEW_OPTIONS).sort()).toEqual(Object.keys(viewKeys).sort());
     for (const [field, value] of Object.entries(DEFAULT_VIEW_OPTIONS)) expect(spec(field as SettingName).default).toBe(value);
@@ -74,7 +75,7 @@ describe("validation derived from SETTINGS_SPEC, through the public entry points
     expectNames(errorOf(() => createContextManager({ [field]: value })), field, field);
   });
 
-  it.each([...cases("summarize"), ...cases("view")])("manager.build refuses the override %s = %p as `context.<field>`", async (field, value) => {
+  it.each([...cases("summarize"), ...cases("view")].filter(([field]) => spec(field).scope === "request"))("manager.build refuses the override %s = %p as `context.<field>`", async (field, value) => {
     const manager = createContextManager();
     const request = { messages: [new HumanMessage("q")], key: { userId: "u", conversationId: "c" }, overrides: { [field]: value } };
     expectNames(await rejectionOf(() => manager.build(request)), `context.${field}`, field);
