@@ -33,8 +33,14 @@ const moduleNameMapper = {
   "^(\\.{1,2}/.*)\\.js$": "$1",
 };
 
+// Tests are bounded by their work, never by the clock: a shared, loaded machine runs the same
+// work slower (one loaded run took 6× a quiet one), so no test carries a timeout of its own and
+// this one only ends a test that hangs.
+const testTimeout = 900_000;
+
 const project = (name) => ({
   displayName: name,
+  testTimeout,
   rootDir: `packages/${name}`,
   testEnvironment: "node",
   testMatch: ["<rootDir>/test/**/*.test.ts"],
@@ -44,6 +50,7 @@ const project = (name) => ({
 
 /** @type {import('jest').Config} */
 module.exports = {
+  testTimeout,
   // Probes the PostgreSQL server once: required when CI=true, else its suites are skipped with one line.
   globalSetup: "<rootDir>/test/support/postgres-global-setup.cjs",
   projects: [
@@ -54,6 +61,7 @@ module.exports = {
     project("inspect"),
     {
       displayName: "integration",
+      testTimeout,
       rootDir: "test",
       testEnvironment: "node",
       testMatch: ["<rootDir>/**/*.test.ts"],

@@ -21,7 +21,7 @@ if (!available) process.stderr.write(`core-browser.int.test.ts skipped: no ${CHR
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     });
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
   });
@@ -65,5 +65,5 @@ if (!available) process.stderr.write(`core-browser.int.test.ts skipped: no ${CHR
     expect(inBrowser.viewTokens).toBeLessThanOrEqual(inBrowser.viewLimit);
     // Chromium and Node agree on everything, the SHA-256 digest included.
     expect(inBrowser).toEqual(await browserScenario());
-  }, 120_000);
+  });
 });

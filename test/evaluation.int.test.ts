@@ -11,7 +11,6 @@ import type { Fixture, Strategy } from "../eval/types.js";
 import { measurePinningCost } from "../eval/pinning-cost.js";
 
 // tau-airline (124 model calls) through buildContext, the tokenizer check and the node: minutes on 2 shared cores.
-jest.setTimeout(480_000);
 
 const byName = (name: string) => FIXTURES.find((f) => f.name === name) as Fixture;
 

@@ -86,7 +86,7 @@ describe("evidence on forks and concurrent runs (SqliteSaver, SqliteContextStore
     // Evidence came back: the last views carry it.
     expect(quotedIds(run.model.calls[run.model.calls.length - 1] as BaseMessage[]).length).toBeGreaterThan(0);
     run.store.close();
-  }, 60_000);
+  });
 
   it("keeps evidence consistent with the checkpoint under concurrent invokes on one thread", async () => {
     const run = setUp(tempDir());
@@ -106,7 +106,7 @@ describe("evidence on forks and concurrent runs (SqliteSaver, SqliteContextStore
     }
     expect(run.records.filter((r) => r.event === "context_evidence_error")).toEqual([]);
     run.store.close();
-  }, 60_000);
+  });
 
   it("in background mode, leaves stored evidence of another branch out of the view until it is rebuilt", async () => {
     const run = setUp(tempDir(), "background");
@@ -128,5 +128,5 @@ describe("evidence on forks and concurrent runs (SqliteSaver, SqliteContextStore
     const messages = (await run.graph.getState(run.config())).values.messages as BaseMessage[];
     expect(describes(await run.store.load("alice", "thread"), messages)).toBe(true);
     run.store.close();
-  }, 60_000);
+  });
 });

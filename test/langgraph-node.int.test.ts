@@ -96,7 +96,7 @@ describe("createContextNode in a StateGraph with SqliteSaver and SqliteContextSt
     expect((await run.store.load("alice", "thread")).cursor).toBe(0);
     expect(await run.store.getCompaction({ userId: "alice", conversationId: "thread" })).toBeNull();
     run.store.close();
-  }, 240_000);
+  });
 
   it("keeps two users on the same thread id apart", async () => {
     const store = SqliteContextStore.fromConnString(join(tempDir(), "context.sqlite"));
@@ -120,7 +120,7 @@ describe("createContextNode in a StateGraph with SqliteSaver and SqliteContextSt
       expect(JSON.stringify(await store.load(user, "shared"))).not.toContain(`secret-of-${other}`);
     }
     store.close();
-  }, 30_000);
+  });
 });
 
 function runChild(args: string[]): Promise<{

@@ -60,12 +60,12 @@ describe("other LangGraph.js paths, same checks", () => {
     });
     await exercise(agent as unknown as Agent, model, records, file);
     store.close();
-  }, 240_000);
+  });
 
   it("createAgent with contextMiddleware", async () => {
     const { file, saver, store, records, logger, model } = setUp();
     const agent = createAgent({ model, tools: [searchTool(8)], checkpointer: saver, middleware: [contextMiddleware({ store, budget: BUDGET, logger })] });
     await exercise(agent as unknown as Agent, model, records, file);
     store.close();
-  }, 240_000);
+  });
 });

@@ -61,7 +61,7 @@ describe('streamMode: "messages"', () => {
     // LangGraph streams every message a node returns: the context node's view (with the summary
     // message) appears under langgraph_node "context", never as tokens of the model.
     expect(Object.keys(byNode).sort()).toEqual(["context", "model"]);
-  }, 30_000);
+  });
 
   it("emits the model's tokens and never the summarizer's (withContext in the model node)", async () => {
     const { summarizer, calls } = counting();
@@ -77,5 +77,5 @@ describe('streamMode: "messages"', () => {
     expect(Object.keys(byNode)).toEqual(["model"]);
     expect(byNode["model"]).toContain("Answer 14: word0 word1");
     expect(byNode["model"]).not.toContain("SUMMARYTOKEN");
-  }, 30_000);
+  });
 });

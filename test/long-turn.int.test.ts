@@ -56,7 +56,7 @@ describe("one request answered with 150 tool calls at an 8,000-token budget", ()
     await node.drain();
     checkRun(model, state.messages);
     store.close();
-  }, 120_000);
+  });
 
   it("runs to the end in createAgent with contextMiddleware", async () => {
     const saver = SqliteSaver.fromConnString(join(tempDir(), "agent.sqlite"));
@@ -66,5 +66,5 @@ describe("one request answered with 150 tool calls at an 8,000-token budget", ()
     const state = await agent.invoke({ messages: [new HumanMessage({ id: "long-request", content: "Look up every transaction, one query at a time." })] }, { ...configFor("long", "alice"), recursionLimit: 1000, durability: "exit" });
     checkRun(model, state.messages);
     store.close();
-  }, 120_000);
+  });
 });

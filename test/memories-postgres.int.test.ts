@@ -5,7 +5,6 @@ import { POSTGRES_URL, describePostgres, dropSchema, freshSchemaName } from "../
 import { OTHER_USER, RELEVANT, memoryLines, saveMemories, systemSeen, type Integration } from "../packages/langgraph/test/support/memories.js";
 
 // Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
-jest.setTimeout(30_000);
 
 describePostgres("memories from PostgresStore", () => {
   let schema: string;

@@ -82,5 +82,5 @@ describe("pinned context in a StateGraph with SqliteSaver over 200 turns", () =>
       expect(indexOf(view, CHANGE)).toBe(-1);
     }
     expect(model.calls.length).toBeGreaterThan(calls);
-  }, 240_000);
+  });
 });

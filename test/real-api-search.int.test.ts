@@ -54,5 +54,5 @@ describe("a real-API search in the current turn, at the default budget", () => {
     // The checkpoint keeps the whole result.
     const stored = state.messages.find((m): m is ToolMessage => ToolMessage.isInstance(m))!;
     expect((JSON.parse(String(stored.content)) as { items: unknown[] }).items).toHaveLength(100);
-  }, 120_000);
+  });
 });

@@ -94,7 +94,7 @@ describe("the recall tool in real graphs (MemorySaver)", () => {
     expect(viewText(views[views.length - 1]!)).toContain(JSON.stringify(ROWS[88]));
     expect(sourceCalls).toBe(1);
     expect(messages.filter((m) => m.type === "system")).toHaveLength(0);
-  }, 120_000);
+  });
 
   it("createAgent gets the tool from recallMiddleware, and its ToolNode reads the agent's state", async () => {
     const search = tool(async () => JSON.stringify({ transactions: ROWS }), { name: "search_transactions", description: "Search transactions.", schema: z.object({ month: z.string() }) });
@@ -116,7 +116,7 @@ describe("the recall tool in real graphs (MemorySaver)", () => {
       { row: 18, value: ROWS[17] },
       { row: 19, value: ROWS[18] },
     ]);
-  }, 60_000);
+  });
 });
 
 let calls = 0;

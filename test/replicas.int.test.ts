@@ -36,5 +36,5 @@ describePostgres("two replicas on PostgreSQL", () => {
     } finally {
       await store.end();
     }
-  }, 120_000);
+  });
 });

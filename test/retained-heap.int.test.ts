@@ -24,5 +24,5 @@ describe("memory of a long-running server", () => {
     const result = retained(surface);
     expect(result.conversations).toBe(CONVERSATIONS);
     expect(result.retainedBytes).toBeLessThan(LIMIT_BYTES);
-  }, 180_000);
+  });
 });

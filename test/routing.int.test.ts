@@ -98,7 +98,7 @@ describe("tool routing through a LangGraph StateGraph with SqliteSaver and Sqlit
 
     await run.drain();
     store.close();
-  }, 30_000);
+  });
 });
 
 function runChild(args: string[]): Promise<{ modelTools: string[][]; reasons: unknown; toolTokens: number; expectedToolTokens: number }> {

@@ -8,7 +8,6 @@ import { POSTGRES_URL, describePostgres, dropSchema, freshSchemaName } from "../
 import { describeStoreContract } from "./support/store-contract.js";
 
 // Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
-jest.setTimeout(30_000);
 
 describeStoreContract("InMemoryContextStore", async (options) => {
   const store = new InMemoryContextStore(options);

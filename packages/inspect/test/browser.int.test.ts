@@ -7,7 +7,6 @@ import { runInspectCli } from "../src/run-cli.js";
 import { runFinanceThread, useTempDir } from "./support/finance-thread";
 
 // A shared, loaded machine can make Chromium slow to start and render; wait rather than flake.
-jest.setTimeout(600_000);
 const ACTION_TIMEOUT_MS = 180_000;
 
 const CHROMIUM = process.env["CONTEXTVIEW_CHROMIUM"] ?? "/usr/bin/chromium";

@@ -3,7 +3,6 @@ import Database from "better-sqlite3";
 import { InspectError, inspectThread, openSqliteSources, renderThreadPage } from "@contextview/inspect";
 import { runFinanceThread, useTempDir } from "./support/finance-thread";
 
-jest.setTimeout(180_000);
 
 const HOSTILE = `</pre><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> & "quotes"`;
 

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { openSqliteSources, serveInspector, type InspectorServer, type InspectSources } from "@contextview/inspect";
 import { runFinanceThread, useTempDir } from "./support/finance-thread";
 
-jest.setTimeout(120_000);
 
 interface RawResponse {
   status: number;

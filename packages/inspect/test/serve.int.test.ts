@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { openSqliteSources, serveInspector, type InspectorServer, type InspectSources } from "@contextview/inspect";
 import { runFinanceThread, useTempDir } from "./support/finance-thread";
 
-jest.setTimeout(120_000);
 
 describe("contextview inspect --serve", () => {
   const dir = useTempDir();

@@ -6,7 +6,6 @@ import { Annotation, InMemoryStore, MemorySaver, MessagesAnnotation, START, Stat
 import { OTHER_USER, RELEVANT, memoryLines, saveMemories, systemSeen, type Integration } from "./support/memories.js";
 
 // Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
-jest.setTimeout(30_000);
 
 const integrations: Integration[] = ["node", "wrapper", "middleware"];
 

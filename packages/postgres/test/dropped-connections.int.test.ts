@@ -62,7 +62,7 @@ describePostgres("PostgresContextStore when the server ends its connections", ()
       next: 1, // the lost transaction was rolled back
       views: 1,
     });
-  }, 30_000);
+  });
 
   it("fails an update under statementTimeoutMs (each statement a transaction) with STORE_ERROR; the next update commits", async () => {
     expect(await scenario("timeout", schema())).toEqual({
@@ -70,7 +70,7 @@ describePostgres("PostgresContextStore when the server ends its connections", ()
       terminated: 1,
       next: cursorOf(3),
     });
-  }, 30_000);
+  });
 
   it("fails the first call when its schema set-up loses its connection; the next call sets up again", async () => {
     expect(await scenario("setup", schema())).toEqual({
@@ -78,13 +78,13 @@ describePostgres("PostgresContextStore when the server ends its connections", ()
       terminated: 1,
       next: cursorOf(1),
     });
-  }, 30_000);
+  });
 
   it("keeps a createContextNode on fromConnString running: the lost view record is logged as STORE_ERROR, the next run records", async () => {
     const result = await scenario("node", schema());
     expect(result).toMatchObject({ failed: "resolved", terminated: 1, logged: [["context_view_record_error", "STORE_ERROR"]], views: 1 });
     expect(result["next"]).toBeGreaterThan(0);
-  }, 30_000);
+  });
 
   it("gives a PostgresSaver's pool an 'error' listener in nextTo: idle connections ended by the server are discarded, the next calls reconnect", async () => {
     const result = await scenario("saver-idle", schema());
@@ -98,7 +98,7 @@ describePostgres("PostgresContextStore when the server ends its connections", ()
       tuple: null,
     });
     expect(result["idle"]).toBeGreaterThan(0);
-  }, 30_000);
+  });
 
   it("leaves the 'error' listener of a pool that has one alone in nextTo", async () => {
     const shared = pool();
@@ -164,5 +164,5 @@ describePostgres("PostgresContextStore when the server ends its connections", ()
     } finally {
       await store.end();
     }
-  }, 60_000);
+  });
 });

@@ -10,7 +10,6 @@ import { TOOL_ONLY, cursorOf, storeHistory } from "@contextview/test-support";
 import { POSTGRES_URL, describePostgres, useSchema } from "./support/postgres.js";
 
 // Real servers and graphs on a shared, loaded machine: well above the usual second, never a timing assertion.
-jest.setTimeout(30_000);
 
 const compaction: CompactionState = {
   version: 1,

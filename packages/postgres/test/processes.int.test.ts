@@ -89,7 +89,7 @@ describePostgres("several processes on one PostgreSQL schema", () => {
     expect(state.toJSON()).toEqual(await expected(maxTurns));
     const rows = await pool().query<{ n: string }>(`SELECT count(*) AS n FROM "${schema()}".contextview_evidence`);
     expect(rows.rows[0]?.n).toBe("1");
-  }, 120_000);
+  });
 
   it("keeps the last committed state when a writer is killed with SIGKILL mid-update, with no open transaction or lock left", async () => {
     const application = `cv_kill_${schema()}`;
@@ -128,5 +128,5 @@ describePostgres("several processes on one PostgreSQL schema", () => {
     // Nothing is left locked: the next writer commits at once (a held row lock would hit the timeout).
     expect((await store.update("user", "conv", storeHistory(state.cursor / 4 + 1, 2000))).cursor).toBe(state.cursor + 4);
     await store.end();
-  }, 120_000);
+  });
 });

@@ -4,7 +4,6 @@ import { POSTGRES_URL, describePostgres, useSchema } from "./support/postgres.js
 import { viewRecordEntry } from "@contextview/test-support";
 
 // Real servers on a shared, loaded machine: well above the usual second, never a timing assertion.
-jest.setTimeout(30_000);
 
 const key = { userId: "user", conversationId: "conv" };
 

@@ -90,7 +90,7 @@ describe("several processes on one file", () => {
     expect(state.cursor).toBe(cursorOf(maxTurns));
     expect(state.toJSON()).toEqual(await expected(maxTurns));
     expect(integrity(file)).toBe("ok");
-  }, 60_000);
+  });
 
   it("keeps the last committed state when a writer is killed with SIGKILL", async () => {
     const file = join(tempDir(), "evidence.sqlite");
@@ -120,5 +120,5 @@ describe("several processes on one file", () => {
     expect(state.cursor).toBeGreaterThanOrEqual(lastReported);
     expect(state.cursor % 4).toBe(0);
     expect(state.toJSON()).toEqual(await expected(state.cursor / 4));
-  }, 60_000);
+  });
 });

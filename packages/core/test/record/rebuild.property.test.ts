@@ -39,5 +39,5 @@ describe("rebuildView (property)", () => {
       ),
       { seed, numRuns: 60, interruptAfterTimeLimit: 60_000 },
     );
-  }, 120_000);
+  });
 });
