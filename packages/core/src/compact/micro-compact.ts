@@ -91,10 +91,10 @@ export interface MicroCompactResult {
  */
 function clearedNotice(message: ToolMessage, tokens: number, text: string, recall: string | undefined, reason?: string): string {
   const tool = message.name ? `\`${message.name}\`` : "tool";
-  const back = recall === undefined || !message.tool_call_id ? "call the tool again if you need it." : clearedRecallSentence(message, text, recall);
+  const back = recall === undefined || !message.tool_call_id ? "; call the tool again if you need it." : `. ${clearedRecallSentence(message, text, recall)}`;
   return (
     `[${reason === undefined ? "Older" : `${reason};`} ${tool} result cleared from this view (tool_call_id ${message.tool_call_id}, about ${tokens} tokens). ` +
-    `The original is kept in the conversation checkpoint; ${back}]`
+    `The original is kept in the conversation checkpoint${back}]`
   );
 }
 

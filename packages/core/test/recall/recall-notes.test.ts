@@ -1,7 +1,7 @@
 // With a recall tool bound, every note of what the view left out names the recall call
 // that brings it back, and that call, run on the conversation, returns exactly it.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, compactToolResult, createEstimator, microCompact } from "@contextview/core";
+import { buildContext, compactOrNarrow, compactToolResult, createEstimator, microCompact } from "@contextview/core";
 import { recallFromConversation, recallToolNameIn, type RecallRequest } from "@contextview/core/internal";
 import { viewProblems } from "@contextview/test-support";
 
@@ -137,6 +137,20 @@ describe("compaction notes with a recall tool bound", () => {
     expect(recallCalls((JSON.parse(text) as { $recall: string }).$recall)[0]!["rows"]).toEqual([`${(JSON.parse(text) as { transactions: { retained: number } }).transactions.retained + 1}-200`]);
   });
 
+  it("a result narrowed to its totals names the rows to read, within its limit", () => {
+    const message = searchTurn()[2] as ToolMessage;
+    const plain = compactOrNarrow(message, 120);
+    expect(plain.outcome).toBe("narrowed");
+    expect(textOf(plain.message)).not.toContain("$recall");
+    const { message: narrowed, outcome } = compactOrNarrow(message, 120, { recallToolName: "recall" });
+    expect(outcome).toBe("narrowed");
+    const text = textOf(narrowed);
+    expect(estimator.estimateText(text)).toBeLessThanOrEqual(120);
+    const [call] = recallCalls((JSON.parse(text) as { $recall: string }).$recall);
+    expect(call).toEqual({ action: "rows", message: "call_s", collection: "transactions", rows: ["1-200"] });
+    expect(rowsOf(recall(searchTurn(), { ...call!, rows: [200] }))).toEqual([{ row: 200, value: ROWS[199] }]);
+  });
+
   it("buildContext finds the bound recall tool: older results name it, the view stays within its limit; without it the notes are today's", () => {
     const messages = [...searchTurn(), ...laterTurns(1, 4), new HumanMessage({ id: "q", content: "And the totals?" })];
     const budget = { promptBudget: 3000 };
@@ -156,6 +170,7 @@ describe("compaction notes with a recall tool bound", () => {
     const plain = buildContext({ messages, tools: [searchSchema], budget });
     const plainHead = plain.messages.map(textOf).find((text) => text.startsWith("Excerpts of earlier turns"))!;
     expect(plainHead).not.toMatch(/\(#\d+\)/);
+    expect(viewProblems({ conversation: messages }, plain)).toEqual([]);
     const view = buildContext({ messages, tools: [searchSchema, recallSchema()], budget });
     expect(viewProblems({ conversation: messages }, view)).toEqual([]);
     expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
