@@ -5,7 +5,6 @@
 import { FIXTURES } from "../eval/fixtures/index.js";
 import { measureReadBack, RECALL_MAX_TOKENS } from "../eval/read-back.js";
 
-
 test.each(["transaction-search", "pinned"])("%s: every omitted row back exactly, each in ≤ 2 recall calls, within the bound", async (name) => {
   const [cost] = await measureReadBack(FIXTURES.filter((f) => f.name === name));
   expect(cost!.rows.omitted).toBeGreaterThan(100);
