@@ -81,10 +81,15 @@ describe("evidence on forks and concurrent runs (SqliteSaver, SqliteContextStore
     // The rebuild is counted in the report, and it read at most the snapshot it was given.
     const rebuilt = run.reports.filter((r) => r.evidence?.rebuilt);
     expect(rebuilt.length).toBeGreaterThanOrEqual(1);
-    expect(rebuilt.every((r) => (r.evidence?.rebuiltMessages ?? 0) <= r.messages.in)).toBe(true);
+    expect(rebuilt.every((r) => (r.evidence?.rebuiltMessages ?? 0) <= r.messages.inCheckpoint)).toBe(true);
     expect(run.records.some((r) => r.event === "context_budget" && r.evidenceRebuiltMessages > 0)).toBe(true);
-    // Evidence came back: the last views carry it.
-    expect(quotedIds(run.model.calls[run.model.calls.length - 1] as BaseMessage[]).length).toBeGreaterThan(0);
+    // Evidence came back: every message it quotes is in the last view, quoted by its evidence
+    // or shown itself (evidence never repeats what the view shows).
+    const last = run.model.calls[run.model.calls.length - 1] as BaseMessage[];
+    const quoted = EVIDENCE_BUCKETS.flatMap((bucket) => after.buckets[bucket].map((entry) => entry.messageId));
+    expect(quoted.length).toBeGreaterThan(0);
+    const shownIds = new Set(last.map((m) => m.id));
+    for (const id of quoted) expect({ id, seen: shownIds.has(id) !== quotedIds(last).includes(id) }).toEqual({ id, seen: true });
     run.store.close();
   });
 

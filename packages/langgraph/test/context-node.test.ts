@@ -99,7 +99,8 @@ describe("createContextNode", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       return original(...args);
     });
-    const node = createContextNode({ store, evidence: "background" });
+    // A budget the conversation outgrows: evidence quotes what the view leaves out (never what it shows).
+    const node = createContextNode({ store, evidence: "background", budget: { promptBudget: 1500 } });
     const first = await node.invoke({ messages: searchConversation(3) }, config());
     expect(node.pendingEvidenceUpdates).toBe(1);
     expect(first.llmInputMessages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(false);

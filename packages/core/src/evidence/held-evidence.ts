@@ -1,4 +1,4 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { toBaseMessage, type MessageInput } from "../messages.js";
 import { EVIDENCE_BUCKETS } from "./state.js";
 
@@ -48,4 +48,59 @@ export function heldEvidence(message: BaseMessage, messages: readonly MessageInp
     }
   }
   return { cursor };
+}
+
+/**
+ * The evidence message without the excerpts `shown(entry)` says the view shows itself,
+ * so evidence never repeats them, and the entries it left out. `message` is
+ * `message` itself when it quotes none of them, `null` when it quotes nothing else,
+ * and a new assistant message otherwise (same id and metadata; the envelope's other
+ * fields as they were, each bucket's order kept).
+ *
+ * @example
+ * ```ts
+ * const { message, removed } = evidenceWithout(state.asMessage()!, (entry) => viewIds.has(entry.messageId));
+ * ```
+ */
+export function evidenceWithout(message: BaseMessage, shown: (entry: QuotedMessage) => boolean): { message: BaseMessage | null; removed: QuotedMessage[] } {
+  const same = { message, removed: [] };
+  if (typeof message.content !== "string") return same;
+  let parsed: { contextview_evidence?: Record<string, unknown> };
+  try {
+    parsed = JSON.parse(message.content) as typeof parsed;
+  } catch {
+    return same;
+  }
+  const envelope = parsed.contextview_evidence;
+  if (envelope === null || typeof envelope !== "object") return same;
+  const removed: QuotedMessage[] = [];
+  let left = 0;
+  const next: Record<string, unknown> = { ...envelope };
+  for (const bucket of EVIDENCE_BUCKETS) {
+    const entries = envelope[bucket];
+    if (!Array.isArray(entries)) return same;
+    const kept = (entries as { index?: unknown; messageId?: unknown }[]).filter((entry) => {
+      if (typeof entry?.index !== "number" || typeof entry.messageId !== "string") return true;
+      const quoted = { messageId: entry.messageId, index: entry.index };
+      if (!shown(quoted)) return true;
+      removed.push(quoted);
+      return false;
+    });
+    left += kept.length;
+    next[bucket] = kept;
+  }
+  if (removed.length === 0) return same;
+  if (left === 0) return { message: null, removed };
+  const trimmed = new AIMessage({
+    ...(message.id === undefined ? {} : { id: message.id }),
+    content: JSON.stringify({ ...parsed, contextview_evidence: next }),
+    response_metadata: { ...message.response_metadata },
+  });
+  return { message: trimmed, removed };
+}
+
+/** A message an evidence excerpt quotes: its id (or position key) and its index in the checkpoint. */
+export interface QuotedMessage {
+  messageId: string;
+  index: number;
 }

@@ -16,7 +16,8 @@ import { limitFor } from "./limit-for.js";
 import { managedView } from "./managed-view.js";
 import { isContextOverflow } from "./overflow.js";
 import { retryOnOverflow } from "./overflow-retry.js";
-import { heldEvidenceOutlived, ShownEvidence } from "./shown-evidence.js";
+import { heldEvidenceOutlived, ShownEvidence, shownBy } from "./shown-evidence.js";
+import { evidenceWithout } from "../evidence/held-evidence.js";
 import { showSummary } from "./shown-summary.js";
 import { stateAfterFailure, stateAfterSummary, summarizeAttempt, summaryCut, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
 import { sameIdentity, SummarizerBreaker, SummaryFlights, waitForFlight, type FlightIdentity, type SummaryFlight } from "./summary-flights.js";
@@ -171,8 +172,20 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       evidence = fresh;
       shown = show();
     }
-    const { view, offset, text } = shown;
+    // Evidence never repeats what the view shows: excerpts of the messages it keeps go, and
+    // the view is built again with the room they held — kept only when it still shows every
+    // message they quoted. The whole evidence is what is held for the next call.
     shownEvidence.remember(key, evidence);
+    // The room freed may bring older messages back; those leave the evidence too (at most three passes).
+    for (let pass = 0; pass < 3 && evidence !== null; pass++) {
+      const { message: trimmed, removed } = evidenceWithout(evidence, shownBy(shown, lead));
+      if (removed.length === 0) break;
+      const again = showSummary(builder, summary, lead, trimmed, estimator);
+      if (!removed.every(shownBy(again, lead))) break;
+      shown = again;
+      evidence = trimmed;
+    }
+    const { view, offset, text } = shown;
     const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 

@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { heldEvidence, type HeldEvidence } from "../evidence/held-evidence.js";
+import { heldEvidence, type HeldEvidence, type QuotedMessage } from "../evidence/held-evidence.js";
+import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
 import { ConversationMemo } from "../memo/conversation-memo.js";
 import type { MessageInput } from "../messages.js";
 import type { ConversationKey } from "../store/contracts.js";
@@ -52,6 +53,35 @@ export class ShownEvidence {
  * ```
  */
 export function heldEvidenceOutlived(held: HeldEvidence, cut: number, offset: number, lead: number): boolean {
-  const absoluteCut = offset > lead && cut >= lead ? offset + (cut - lead) : cut;
-  return absoluteCut > held.cursor;
+  return checkpointCut(cut, offset, lead) > held.cursor;
+}
+
+/**
+ * The view's cut (`report.cut`, in view positions after any summary) in checkpoint
+ * positions: the first message of the checkpoint the view shows after the summary.
+ *
+ * @example
+ * ```ts
+ * checkpointCut(view.report.cut, offset, lead); // 120 for a cut at 4 past a summary of messages 1–116
+ * ```
+ */
+export function checkpointCut(cut: number, offset: number, lead: number): number {
+  return offset > lead && cut >= lead ? offset + (cut - lead) : cut;
+}
+
+/**
+ * Whether a view shows a message an evidence excerpt quotes: a message with its id is
+ * in the view (kept, or pinned), or a message without one (quoted by its position
+ * key) is past the view's cut, where the view shows every message.
+ *
+ * @example
+ * ```ts
+ * const { removed } = evidenceWithout(evidence, shownBy({ view, offset }, lead));
+ * ```
+ */
+export function shownBy(shown: { view: { messages: readonly BaseMessage[]; report: { cut: number } }; offset: number }, lead: number): (quoted: QuotedMessage) => boolean {
+  const ids = new Set<string>();
+  for (const message of shown.view.messages) if (message.id !== undefined) ids.add(message.id);
+  const cut = checkpointCut(shown.view.report.cut, shown.offset, lead);
+  return (quoted) => ids.has(quoted.messageId) || (quoted.index >= cut && quoted.messageId.startsWith(DERIVED_ID_PREFIX));
 }

@@ -23,28 +23,47 @@ const shown = (view: { messages: BaseMessage[] }) => view.messages.find((m) => t
 
 describe("the context manager holds the evidence it showed", () => {
   it("shows the earlier evidence byte for byte while it covers everything the view leaves out, then the fresh one", async () => {
-    const manager = createContextManager({ store: new InMemoryContextStore(), budget: { contextWindow: 32768, promptBudget: 3000, responseReserve: 4096 } });
+    const manager = createContextManager({ store: new InMemoryContextStore(), budget: { contextWindow: 32768, promptBudget: 2000, responseReserve: 4096 } });
     const all = turns(40);
     const request = (n: number, ev: AIMessage) => manager.build({ messages: [...all.slice(0, 2 * n), new HumanMessage({ id: `q${n}`, content: "Next?" })], key, evidence: ev });
 
-    const first = await request(10, evidence(20, [0, 2]));
-    expect(shown(first)).toBe(evidence(20, [0, 2]).content);
+    const first = await request(10, evidence(20, [2, 4]));
+    expect(shown(first)).toBe(evidence(20, [2, 4]).content);
     // The store has newer evidence, but the view still shows everything after message 20: the old one holds.
-    const second = await request(11, evidence(22, [0, 2, 20]));
+    const second = await request(11, evidence(22, [2, 4, 20]));
     expect(second.report.cut).toBeLessThanOrEqual(20);
-    expect(shown(second)).toBe(evidence(20, [0, 2]).content);
+    expect(shown(second)).toBe(evidence(20, [2, 4]).content);
     // Far later the view leaves out messages past 20: the fresh evidence replaces it.
-    const later = await request(30, evidence(60, [0, 2, 20, 40]));
+    const later = await request(30, evidence(60, [2, 4, 20, 40]));
     expect(later.report.cut).toBeGreaterThan(20);
-    expect(shown(later)).toBe(evidence(60, [0, 2, 20, 40]).content);
+    expect(shown(later)).toBe(evidence(60, [2, 4, 20, 40]).content);
   });
 
   it("does not hold evidence that quotes another message at the same position (a fork or an edit)", async () => {
-    const manager = createContextManager({ store: new InMemoryContextStore(), budget: { contextWindow: 32768, promptBudget: 3000, responseReserve: 4096 } });
+    const manager = createContextManager({ store: new InMemoryContextStore(), budget: { contextWindow: 32768, promptBudget: 2000, responseReserve: 4096 } });
     const all = turns(12);
-    await manager.build({ messages: [...all.slice(0, 20), new HumanMessage({ id: "q10", content: "Next?" })], key, evidence: evidence(20, [0, 2]) });
+    await manager.build({ messages: [...all.slice(0, 20), new HumanMessage({ id: "q10", content: "Next?" })], key, evidence: evidence(20, [2, 4]) });
     const forked = all.slice(0, 22).map((m) => (m.id === "h1" ? new HumanMessage({ id: "h1-edited", content: "Edited request." }) : m));
-    const view = await manager.build({ messages: [...forked, new HumanMessage({ id: "q11", content: "Next?" })], key, evidence: evidence(22, [0, 20]) });
-    expect(shown(view)).toBe(evidence(22, [0, 20]).content);
+    const view = await manager.build({ messages: [...forked, new HumanMessage({ id: "q11", content: "Next?" })], key, evidence: evidence(22, [4, 20]) });
+    // The fresh evidence, less its excerpt of message 20, which the view shows itself.
+    expect(view.report.cut).toBeLessThanOrEqual(20);
+    expect(shown(view)).toBe(evidence(22, [4]).content);
+  });
+
+  // The opening request (message 0) is pinned in every view: evidence never quotes it either.
+  it("never repeats what the view shows: excerpts of kept messages leave the evidence, and their room goes to older turns", async () => {
+    const manager = createContextManager({ store: new InMemoryContextStore(), budget: { contextWindow: 32768, promptBudget: 2000, responseReserve: 4096 } });
+    const all = turns(30);
+    const quoted = [0, 2, 4, 40, 44, 48, 50, 52, 54, 56, 58];
+    const view = await manager.build({ messages: [...all.slice(0, 60), new HumanMessage({ id: "q30", content: "Next?" })], key, evidence: evidence(60, quoted) });
+    const cut = view.report.cut;
+    expect(cut).toBeGreaterThan(2);
+    expect(cut).toBeLessThan(58);
+    // Every quoted message is in the view or in the evidence, never both.
+    const inView = new Set(view.messages.map((m) => m.id));
+    const envelope = JSON.parse(String(shown(view))).contextview_evidence as { constraints: { messageId: string; index: number }[] };
+    for (const entry of envelope.constraints) expect(inView.has(entry.messageId)).toBe(false);
+    for (const index of quoted) expect(inView.has(`h${index / 2}`) || envelope.constraints.some((e) => e.index === index)).toBe(true);
+    expect(envelope.constraints.map((e) => e.index)).toEqual(quoted.filter((index) => index > 0 && index < cut));
   });
 });
