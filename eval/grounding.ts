@@ -4,10 +4,7 @@ import { readableText } from "@contextview/test-support";
 /**
  * Grounding of a system's tool calls: of each recorded tool call's argument values
  * (strings and numbers, 3 characters or more) that occur earlier in the
- * conversation's words — user and system text, tool results, the assistant's prose,
- * not the arguments of earlier calls (a value an agent only ever passed before, such
- * as a generated fixture's date, was never read from the conversation) — the share
- * the view of the model call that made it showed (there, earlier calls' arguments count). The
+ * conversation, the share the view of the model call that made it showed. The
  * replay model is scripted, so call k's tool calls are the recorded ones and its
  * view is the one built for the messages before that AI message.
  */
@@ -38,14 +35,6 @@ export function argumentValues(args: unknown): string[] {
 
 const WORD = /[A-Za-z0-9]/;
 
-/** What a message says, without its tool calls' arguments (the text blocks `readableText` reads). */
-function sourceText(message: BaseMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return (message.content as unknown[])
-    .map((block) => (typeof block === "string" ? block : block && typeof block === "object" && (block as { type?: unknown }).type === "text" ? String((block as { text?: unknown }).text ?? "") : ""))
-    .join("\n");
-}
-
 /** Whether `value` occurs in `text` as a whole token: no letter or digit right before or after it ("250" is not in "2500"). */
 export function appears(text: string, value: string): boolean {
   for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
@@ -62,7 +51,7 @@ export function appears(text: string, value: string): boolean {
  * was shown (absent when it never happened) and `withinLimit[k]` whether it fit.
  */
 export function grounding(transcript: readonly BaseMessage[], points: readonly number[], views: readonly (readonly BaseMessage[] | undefined)[], withinLimit: readonly boolean[]): Grounding {
-  const texts = transcript.map(sourceText);
+  const texts = transcript.map((m) => readableText([m]));
   let values = 0;
   let visible = 0;
   let calls = 0;
