@@ -46,9 +46,13 @@ describe("an oversized summary", () => {
         // Nothing stands for the older turns but what the report counts.
         expect(view.report.turns.dropped + view.report.turns.kept).toBe(view.report.turns.read);
       }
-      // Evidence never rides out with a summary that does not fit.
-      if (evidence !== null) expect(text).toContain("untrusted");
-    }
+      // Evidence never rides out with a summary that does not fit: every message it quotes is in
+      // the view, quoted by the evidence or shown itself (evidence never repeats what is shown).
+      if (evidence !== null)
+        for (const quoted of String(evidence.content).match(/"messageId":"[^"]+"/g) ?? []) {
+          const id = quoted.slice(13, -1);
+          expect({ id, seen: text.includes(`"id":"${id}"`) || text.includes(`\\"messageId\\":\\"${id}\\"`) }).toEqual({ id, seen: true });
+        }
     expect(summarized).toBeGreaterThan(20);
     // The summarizer was told the bound, and it is a share of the prompt limit.
     expect(told.length).toBeGreaterThan(0);
