@@ -86,7 +86,7 @@ describe("createContextNode in a StateGraph with SqliteSaver and SqliteContextSt
     const child = await runChild([run.file, "thread", "alice", String(TURNS + 1)]);
     expect(child.evidenceBefore).toEqual(evidence);
     expect(child.compactionBefore).toEqual(compaction);
-    expect(child.firstBudget).toMatchObject({ summaryCacheHit: true, summarizerCalls: 0, summaryIncluded: true });
+    expect(child.firstBudget).toMatchObject({ summaryCacheHit: true, summarizerCalls: 0, historyIncluded: true, historySummary: true });
     expect(child.messagesAfter).toBe(before + expectedMessages(1, TURNS + 1));
     expect(child.cursorAfter).toBeGreaterThan(evidence.cursor);
 

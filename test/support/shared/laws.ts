@@ -203,7 +203,16 @@ function budget(input: ViewLawInput, report: ContextView["report"] | undefined, 
   if (!(total <= report.limit)) add("within the limit", `total ${total} over limit ${report.limit}`);
   if (!Number.isSafeInteger(total) || total < 0) add("estimate is real", `total ${total} is not a count`);
   else if (input.estimator && input.estimator.estimateMessages(view) !== total) add("estimate is real", `the report says ${total}, the view estimates ${input.estimator.estimateMessages(view)}`);
-  if (report.messages.kept + report.messages.dropped !== report.messages.in) add("omissions counted", `${report.messages.kept} kept + ${report.messages.dropped} dropped != ${report.messages.in} in`);
+  omissions(report.messages, add);
+}
+
+/** Every message given is summarized, read or unread; every message read is kept or dropped (pins are kept from anywhere). */
+function omissions(m: ContextView["report"]["messages"], add: Add): void {
+  if (m.summarized + m.read + m.unread !== m.inCheckpoint) add("omissions counted", `${m.summarized} summarized + ${m.read} read + ${m.unread} unread != ${m.inCheckpoint} in the checkpoint`);
+  if (m.dropped < 0 || m.dropped > m.read) add("omissions counted", `${m.dropped} dropped of ${m.read} read`);
+  // Shown from what was read, and shown from elsewhere (pins): neither may be negative.
+  const keptRead = m.read - m.dropped;
+  if (keptRead > m.kept || m.kept - keptRead > m.unread + m.summarized) add("omissions counted", `${m.kept} kept, ${m.read} read, ${m.dropped} dropped, ${m.unread} unread, ${m.summarized} summarized`);
 }
 
 // The details keep the words eval has always printed among its order examples.

@@ -195,7 +195,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       kind,
       trigger,
       summaryCacheHit: cacheHit && kind !== "summary",
-      summarizedMessages: text === null ? 0 : offset,
+      // The leading system messages come before the summarized prefix; the summary does not stand for them.
+      summarizedMessages: text === null ? 0 : offset - lead,
       summaryExcerpted: shown.excerpted || (outcome.excerpted === true && text === outcome.summary?.text),
       summarizerCalls: outcome.calls,
       summarizerInputChars: outcome.inputChars,

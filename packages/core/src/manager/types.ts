@@ -169,7 +169,7 @@ export interface ManagedReport extends ContextReport {
     trigger: number;
     /** The cached summary was reused (no summarizer call). */
     summaryCacheHit: boolean;
-    /** Messages the summary shown stands for, from the start (0 when no summary is shown). */
+    /** Messages the summary shown stands for, after the leading system messages (0 when no summary is shown); the same as `messages.summarized`. */
     summarizedMessages: number;
     /**
      * The summary shown is a marked excerpt: cut to the room this view had beside

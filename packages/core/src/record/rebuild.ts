@@ -3,7 +3,7 @@ import type { Estimator } from "../estimate.js";
 import { kindOf, type MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
-import type { BuildContextInput, ContextView } from "../view/types.js";
+import type { BuildContextInput, ContextReport, ContextView } from "../view/types.js";
 import { pinnedReadIndices, readMessagesHash } from "./hash.js";
 import type { StoredView, ViewInputHashes, ViewRecord } from "./types.js";
 
@@ -67,6 +67,17 @@ export function reportDifferences(recorded: unknown, rebuilt: unknown, path = ""
   const b = rebuilt as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
   return keys.flatMap((key) => reportDifferences(a[key], b[key], path === "" ? key : `${path}.${key}`));
+}
+
+/**
+ * The rebuilt report in the counts a record made before issue 28 kept: no
+ * `messages.inCheckpoint`, `summarized`, `read` nor `history`, and `messages.dropped`
+ * then counted every message given and not shown. A newer record is compared as is.
+ */
+function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T, recorded: { messages: Partial<ContextReport["messages"]> }): T | Record<string, unknown> {
+  if (recorded.messages.read !== undefined) return rebuilt;
+  const { history: _history, messages, ...rest } = rebuilt;
+  return { ...rest, messages: { in: messages.in, kept: messages.kept, dropped: messages.in - messages.kept, unread: messages.unread } };
 }
 
 /** Leading system messages. */
@@ -172,6 +183,6 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   // Fields the manager and the integration add around buildContext's report: not part of the view.
   const { compaction: _compaction, budgetSources: _sources, evidence: _evidence, ...recorded } = record.report;
   const { elapsedMs: _elapsed, ...rebuilt } = view.report;
-  problems.push(...reportDifferences(recorded, rebuilt));
+  problems.push(...reportDifferences(recorded, inRecordedTerms(rebuilt, recorded)));
   return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText, historyMessage };
 }

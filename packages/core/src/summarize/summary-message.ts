@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { isBoundTo, markerFingerprint } from "../content-fingerprint.js";
+import { EVIDENCE_MESSAGE_ID_PREFIX } from "../evidence/state.js";
 
 /**
  * `response_metadata` key that marks a summary message (never sent to providers). Its
@@ -26,7 +27,8 @@ const SUMMARY_HEADER =
 export function summaryMessage(text: string, prefixN: number, evidence?: BaseMessage | null): AIMessage {
   const evidenceText = evidence ? (typeof evidence.content === "string" ? evidence.content : JSON.stringify(evidence.content)) : "";
   const content = [SUMMARY_HEADER, text.trim(), evidenceText].filter((part) => part !== "").join("\n\n");
-  const marker = { prefixN };
+  // The marker says whether evidence rides along, so the report can say what the history slot holds.
+  const marker = evidence ? { prefixN, evidence: true } : { prefixN };
   return new AIMessage({ content, response_metadata: { [SUMMARY_MARKER]: { ...marker, fingerprint: markerFingerprint(marker, content) } } });
 }
 
@@ -39,4 +41,25 @@ export function isSummaryMessage(message: BaseMessage): boolean {
   if (message.type !== "ai" || typeof message.response_metadata !== "object" || message.response_metadata === null) return false;
   const marker = (message.response_metadata as Record<string, unknown>)[SUMMARY_MARKER];
   return typeof marker === "object" && marker !== null && isBoundTo(marker, message.content);
+}
+
+/**
+ * What a history message holds, for `report.history`: a summary (a message
+ * {@link summaryMessage} wrote, with or without evidence inside), durable evidence
+ * (`EvidenceState.asMessage()`, recognised by its id or metadata), or neither (a
+ * message the application wrote).
+ *
+ * @example
+ * ```ts
+ * historyHolds(summaryMessage("The user budgets 400 a month.", 12, evidence)); // { summary: true, evidence: true }
+ * ```
+ */
+export function historyHolds(message: BaseMessage): { summary: boolean; evidence: boolean } {
+  if (isSummaryMessage(message)) {
+    const marker = (message.response_metadata as Record<string, { evidence?: unknown }>)[SUMMARY_MARKER];
+    return { summary: true, evidence: marker?.evidence === true };
+  }
+  const metadata = message.response_metadata as Record<string, unknown> | undefined;
+  const evidence = message.type === "ai" && ((message.id ?? "").startsWith(EVIDENCE_MESSAGE_ID_PREFIX) || metadata?.["contextview"] === "evidence");
+  return { summary: false, evidence };
 }

@@ -7,6 +7,7 @@ import { chargeFixedPart } from "./charge-fixed-part.js";
 import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
 import { findTurns } from "./find-turns.js";
 import { asHistoryMessage, HISTORY_LABEL, labelMessage } from "./head.js";
+import { historyHolds } from "../summarize/summary-message.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
@@ -70,6 +71,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";
   const history = input.historyMessage !== undefined ? input.historyMessage : input.summaryMessage;
   const summaryGiven = history !== undefined && history !== null;
+  const holds = summaryGiven ? historyHolds(history) : { summary: false, evidence: false };
   const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkHistoryMessage(history, historyField), options.recallToolName)] : [];
   const headTokens = estimator.estimateMessages(summaryHead);
   // The pinned block is fixed overhead; it gives way only when the current turn would not fit beside it.
@@ -97,7 +99,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
   const report = reportView({
-    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, tally, compactor,
+    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds, summarized: (input.priorMessages ?? []).length, tally, compactor,
     olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.

@@ -17,6 +17,8 @@ export interface PinnedBlock {
   readonly labels: number;
   /** Messages of the block that come from `messages` (not labels, not prior messages). */
   readonly inputMessages: number;
+  /** Index in `messages` of each of those `inputMessages`, by the start of its item (a tool call's results share its start). */
+  readonly inputStarts: readonly number[];
   /** Images of the pinned messages shown that the block replaced by placeholders (or left out of an excerpt). */
   readonly imagesReplaced: number;
   readonly report: PinnedReport;
@@ -106,7 +108,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
   };
 
   const messages: BaseMessage[] = [];
-  let inputMessages = 0;
+  const inputStarts: number[] = [];
   let imagesReplaced = 0;
   let openingReport: PinnedReport["openingRequest"] = null;
   const opening = candidates.opening;
@@ -116,7 +118,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
     openingReport = { id: copy.id ?? null, role: "human", tokens: opening.tokens, excerpted: opening.excerpted[0] === true, placement };
     if (placement === "pinned") {
       messages.push(labelMessage(OPENING_REQUEST_LABEL), copy);
-      if (opening.start >= 0) inputMessages++;
+      if (opening.start >= 0) inputStarts.push(opening.start);
       imagesReplaced += opening.imagesReplaced;
     }
   }
@@ -130,7 +132,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
       inViewCount += item.messages.length;
       continue;
     }
-    if (item.start >= 0) inputMessages += item.messages.length;
+    if (item.start >= 0) for (let j = 0; j < item.messages.length; j++) inputStarts.push(item.start);
     imagesReplaced += item.imagesReplaced;
     item.messages.forEach((message, j) => {
       const wasExcerpted = item.excerpted[j] === true;
@@ -149,7 +151,8 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
     messages,
     tokens: estimator.estimateMessages(messages),
     labels,
-    inputMessages,
+    inputMessages: inputStarts.length,
+    inputStarts,
     imagesReplaced,
     report: { openingRequest: openingReport, messages: reports, inView: inViewCount, excerpted, dropped: candidates.dropped, unpinnable: candidates.unpinnable },
   };

@@ -17,6 +17,10 @@ export interface ViewFacts {
   /** Memories given. */
   memoriesIn: number;
   summaryGiven: boolean;
+  /** What the history message given holds (see `historyHolds`). */
+  holds: { summary: boolean; evidence: boolean };
+  /** Messages before `messages` that the summary stands for (`priorMessages`). */
+  summarized: number;
   tally: PrepareTally;
   compactor: ToolResultCompactor;
   olderPrepared: readonly PreparedTurn[];
@@ -51,7 +55,23 @@ export function reportView(facts: ViewFacts): ContextReport {
   const hasCurrent = walk.currentStart < walk.n ? 1 : 0;
   const olderRead = facts.olderPrepared.length;
   const n = walk.n;
-  const kept = assembled.keptMessages + facts.pinned.inputMessages;
+  const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
+  // A pinned copy of a message whose turn is kept (its text excerpted there) is the same
+  // message twice: counted once. Pins from the part the walk never reached are kept, not read.
+  let pinnedOutside = 0;
+  let keptUnread = 0;
+  for (const start of facts.pinned.inputStarts) {
+    if (start < cut) pinnedOutside++;
+    if (start < walk.oldestRead) keptUnread++;
+  }
+  const kept = assembled.keptMessages + pinnedOutside;
+  const read = n - unread;
+  const history = facts.summaryGiven
+    ? chosen.summaryIncluded
+      ? { given: true, included: true }
+      : { given: true, included: false, reason: "does-not-fit" as const }
+    : { given: false, included: false };
+  const shown = chosen.summaryIncluded ? facts.holds : { summary: false, evidence: false };
   return {
     limit: facts.budget.promptLimit,
     budget: facts.budget,
@@ -66,7 +86,7 @@ export function reportView(facts: ViewFacts): ContextReport {
       recall: facts.recall.tokens,
       total: fixed.tokens + facts.pinned.tokens + assembled.historyTokens + facts.recall.tokens + current.tokens,
     },
-    messages: { in: n, kept, dropped: n - kept, unread },
+    messages: { inCheckpoint: facts.summarized + n, summarized: facts.summarized, read, unread, kept, dropped: read - (kept - keptUnread), in: n },
     exchanges: { read: exchangesRead, kept: assembled.keptExchanges, dropped: exchangesRead - assembled.keptExchanges },
     turns: { read: olderRead + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead - chosen.kept },
     currentTurn: facts.currentTurn,
@@ -78,15 +98,12 @@ export function reportView(facts: ViewFacts): ContextReport {
     excerpted: tally.older.excerpted,
     imagesReplaced: tally.older.imagesReplaced + facts.pinned.imagesReplaced,
     memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
-    summary: facts.summaryGiven
-      ? chosen.summaryIncluded
-        ? { given: true, included: true }
-        : { given: true, included: false, reason: "does-not-fit" }
-      : { given: false, included: false },
+    history: { ...history, ...shown },
+    summary: history,
     droppedTurnExcerpts: chosen.excerptCount,
     toolResults: { cleared: facts.compactor.cleared, compacted: facts.compactor.compacted, narrowed: facts.compactor.narrowed },
     labelsInserted: tally.labels,
-    cut: chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart,
+    cut,
     pinned: facts.pinned.report,
     elapsedMs: performance.now() - facts.started,
   };

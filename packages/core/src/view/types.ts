@@ -247,21 +247,74 @@ export interface CurrentTurnReport {
   excerpted: number;
 }
 
+/**
+ * The messages of one view, each counted once. Every message given is `summarized`,
+ * `read` or `unread` (`inCheckpoint` = `summarized` + `read` + `unread`); a message read
+ * is kept in the view or `dropped`. Pinned messages shown from the unread part count
+ * in `kept` too (those from the summarized prefix stay in `summarized`). The names are those of
+ * docs/observability.md and of the `context_budget` record (`messagesRead`, …).
+ *
+ * @example
+ * ```ts
+ * const { inCheckpoint, summarized, kept, dropped, unread } = view.report.messages;
+ * log.info(`${kept} of ${inCheckpoint} shown: ${summarized} summarized, ${dropped} dropped, ${unread} never read`);
+ * ```
+ */
+export interface MessageCounts {
+  /** Every message of the conversation this call was given (the checkpoint's), the summarized prefix (`priorMessages`) included. */
+  inCheckpoint: number;
+  /** The oldest messages, which the summary shown stands for (`priorMessages`); not read again. 0 without a summary. */
+  summarized: number;
+  /** Messages the walk read, from the newest back to where the budget was spent (leading system messages included). */
+  read: number;
+  /** Messages older than the walk reached, not summarized: never read, shown only when pinned. */
+  unread: number;
+  /** Messages shown in the view, pinned ones from the unread part included (not those of the summarized prefix). */
+  kept: number;
+  /** Messages the walk read and left out of the view (never the unread ones); they remain in the checkpoint. */
+  dropped: number;
+  /**
+   * @deprecated Use `read` + `unread` (the messages after the summarized prefix), or
+   * `inCheckpoint` for the whole conversation. Kept for one release.
+   */
+  in: number;
+}
+
+/**
+ * The history slot of one view (after the system prompt and the pinned block).
+ *
+ * @example
+ * ```ts
+ * const { included, summary, evidence } = view.report.history;
+ * if (included && !summary && evidence) log.info("older turns are represented by durable evidence only");
+ * ```
+ */
+export interface HistoryReport {
+  /** A history message was given (`historyMessage`). */
+  given: boolean;
+  /** It is shown; false when it would keep the current request from fitting (`reason`). */
+  included: boolean;
+  reason?: "does-not-fit";
+  /** The message shown holds a summary of older turns (one `summaryMessage` wrote). */
+  summary: boolean;
+  /** The message shown holds durable evidence (`EvidenceState.asMessage()`, alone or inside a summary message). */
+  evidence: boolean;
+}
+
 /** What a view kept, dropped and changed. Counts and estimates only, never message content. */
 export interface ContextReport {
   /** The prompt limit the view fits. */
   limit: number;
   budget: ResolvedBudget;
   tokens: TokenReport;
-  /**
-   * Input messages: kept in the view (pinned ones included), dropped from it, and
-   * `unread` — older than the walk ever reached (dropped unless pinned; only pinned
-   * ones and the opening request are read there).
-   */
-  messages: { in: number; kept: number; dropped: number; unread: number };
-  /** Exchanges (user messages, AI replies, AI tool calls with all their results) the walk read. */
+  /** The conversation's messages, counted once each (see {@link MessageCounts}). */
+  messages: MessageCounts;
+  /** Exchanges (user messages, AI replies, AI tool calls with all their results) the walk read: kept in the view or dropped from it. */
   exchanges: { read: number; kept: number; dropped: number };
-  /** User turns the walk read, the current one included. */
+  /**
+   * User turns the walk read, the current one included: kept in the view or dropped
+   * from it. The turns of `messages.unread` are not counted: they were never read.
+   */
   turns: { read: number; kept: number; dropped: number };
   /** True when the walk read the whole conversation (nothing `unread`). */
   allHistoryRead: boolean;
@@ -284,6 +337,12 @@ export interface ContextReport {
   imagesReplaced: number;
   /** Memories given and kept within `memoryBudget`. */
   memories: { in: number; kept: number };
+  /** The history slot after the system prompt: durable evidence, a summary, or both (see {@link HistoryReport}). */
+  history: HistoryReport;
+  /**
+   * @deprecated Use `history` (the same `given`, `included` and `reason`; `history.summary`
+   * and `history.evidence` say which it held). Kept for one release.
+   */
   summary: { given: boolean; included: boolean; reason?: "does-not-fit" };
   /** Excerpts of dropped turns included because no summary was given. */
   droppedTurnExcerpts: number;

@@ -65,6 +65,23 @@ describe("rebuildView over a long generated thread", () => {
     }
   });
 
+  it("rebuilds a view recorded before the report's vocabulary changed (issue 28): compared in the counts it recorded", () => {
+    const { views, steps } = thread;
+    const legacy = views.filter((v) => v.record.report.messages.unread > 0 || v.record.report.messages.summarized > 0);
+    expect(legacy.length).toBeGreaterThan(0);
+    for (const stored of legacy) {
+      const { inCheckpoint: _c, summarized: _s, read: _r, ...counts } = stored.record.report.messages;
+      const { history: _h, ...report } = stored.record.report;
+      // Then `dropped` was every message given and not shown.
+      const old = { ...report, messages: { ...counts, dropped: counts.in - counts.kept } } as unknown as StoredView["record"]["report"];
+      const rebuilt = rebuildView({ ...stored, record: { ...stored.record, report: old } }, steps[stored.record.sequence - 1] ?? null);
+      expect({ sequence: stored.record.sequence, problems: rebuilt.problems }).toEqual({ sequence: stored.record.sequence, problems: [] });
+      // An old record whose counts differ is still a mismatch.
+      const wrong = { ...old, messages: { ...old.messages, dropped: old.messages.dropped + 1 } };
+      expect(rebuildView({ ...stored, record: { ...stored.record, report: wrong } }, steps[stored.record.sequence - 1] ?? null).status).toBe("mismatch");
+    }
+  });
+
   it("keeps no message content in the record itself", () => {
     for (const { record } of thread.views) {
       const json = JSON.stringify(record);

@@ -30,7 +30,7 @@ describe("buildContext: a conversation that fits", () => {
       expect(message.type).toBe(messages[i]?.type);
       expect(message.content).toEqual(messages[i]?.content);
     });
-    expect(report.messages).toEqual({ in: messages.length, kept: messages.length, dropped: 0, unread: 0 });
+    expect(report.messages).toEqual({ inCheckpoint: messages.length, summarized: 0, read: messages.length, unread: 0, kept: messages.length, dropped: 0, in: messages.length });
     expect(report.allHistoryRead).toBe(true);
     expect(report.turns).toEqual({ read: 2, kept: 2, dropped: 0 });
     expect(report.tokens.total).toBe(estimator.estimateMessages(view));
@@ -132,7 +132,9 @@ describe("buildContext: over budget", () => {
     expect(String(view[4]?.content)).toMatch(/\nuser: question \d+/);
     expect(String(view[4]?.content)).toMatch(/\nassistant: answer \d+/);
     expect(report.droppedTurnExcerpts).toBeGreaterThan(0);
-    expect(report.messages.kept + report.messages.dropped).toBe(messages.length);
+    // Every message is read or unread; those read and not shown are dropped, the opening request is kept from the unread part.
+    expect(report.messages.read + report.messages.unread).toBe(messages.length);
+    expect(report.messages.kept + report.messages.dropped + report.messages.unread - 1).toBe(messages.length);
   });
 
   it("includes a summary message before history, and leaves it out when it would stop the request fitting", () => {

@@ -39,7 +39,7 @@ describe("buildContext: pinned context", () => {
     const before = snapshot(messages);
     const { messages: view, report } = buildContext({ messages, budget });
     expect(snapshot(messages)).toBe(before);
-    expect(report.messages.dropped).toBeGreaterThan(messages.length / 2);
+    expect(report.messages.dropped + report.messages.unread).toBeGreaterThan(messages.length / 2);
     const texts = textOfView(view);
     expect(view[0]).toBeInstanceOf(SystemMessage);
     expect(texts.slice(1, 5)).toEqual([OPENING_REQUEST_LABEL, GOAL, PINNED_LABEL, DETAIL]);
@@ -51,7 +51,9 @@ describe("buildContext: pinned context", () => {
     expect(report.pinned.messages).toEqual([{ id: "detail", role: "human", tokens: estimator.estimateMessage(view[4] as BaseMessage), excerpted: false }]);
     // The report carries ids and estimates, never content.
     expect(JSON.stringify(report)).not.toContain("Rust");
-    expect(report.messages.kept + report.messages.dropped).toBe(report.messages.in);
+    // Kept: what the walk read and did not drop, and the two pins from the part it never read.
+    expect(report.messages.kept - (report.messages.read - report.messages.dropped)).toBe(2);
+    expect(report.messages.read + report.messages.unread).toBe(report.messages.inCheckpoint);
   });
 
   it("shows nothing twice while the whole conversation fits, and costs nothing then", () => {

@@ -1,0 +1,81 @@
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { buildContext, createContextManager, InMemoryContextStore, pinMessage, type ContextReport, type Summarizer } from "@contextview/core";
+import { budget, longConversation } from "../manager/finance-turns";
+
+// Issue 28, item 8: one vocabulary of counts (see docs/observability.md, "The vocabulary").
+// Every message given is summarized, read or unread; what was read is kept or dropped.
+
+/** The invariants of the vocabulary, as one object for a readable failure. */
+function partition(report: ContextReport) {
+  const { inCheckpoint, summarized, read, unread, kept, dropped } = report.messages;
+  return {
+    checkpoint: inCheckpoint === summarized + read + unread,
+    droppedWereRead: dropped <= read,
+    keptOrDropped: kept + dropped >= read,
+  };
+}
+
+const ALL_HOLD = { checkpoint: true, droppedWereRead: true, keptOrDropped: true };
+
+describe("the report's vocabulary", () => {
+  it("counts as dropped only messages the view read; those it never read are unread, not dropped", () => {
+    const messages = longConversation(60);
+    const { report } = buildContext({ messages, budget: { promptBudget: 3000 }, excerptBudget: 0 });
+    expect(report.messages.unread).toBeGreaterThan(100);
+    expect(partition(report)).toEqual(ALL_HOLD);
+    // The dropped messages are among those the view read, not the whole history; the opening
+    // request, pinned from the unread part, is kept.
+    expect(report.messages.dropped).toBeLessThan(report.messages.unread);
+    expect(report.messages.kept - (report.messages.read - report.messages.dropped)).toBe(1);
+    expect(report.messages.dropped).toBeLessThanOrEqual(report.messages.read - report.messages.kept + report.pinned.messages.length + 1);
+    // The former count, every message given and not shown, is still there under its old name.
+    expect(report.messages.in).toBe(messages.length);
+    expect(report.messages.inCheckpoint).toBe(messages.length);
+  });
+
+  it("counts a pinned message once when its kept turn shows it as an excerpt and the pinned block whole", () => {
+    const long = pinMessage(new HumanMessage({ id: "spec", content: `The specification. ${"requirement detail ".repeat(900)}` }));
+    const messages = [new HumanMessage({ id: "h0", content: "Start." }), new AIMessage({ id: "a0", content: "Started." }), long, new AIMessage({ id: "a1", content: "Noted." }), new HumanMessage({ id: "now", content: "Go on." })];
+    const { messages: view, report } = buildContext({ messages, budget: { promptBudget: 12000 }, pinnedBudget: 6000, maxOlderMessageTokens: 200 });
+    // The view shows the pinned message twice: excerpted in its turn, whole in the pinned block.
+    expect(view.filter((m) => m.id === "spec")).toHaveLength(2);
+    expect(report.messages).toMatchObject({ read: messages.length, unread: 0, kept: messages.length, dropped: 0 });
+  });
+
+  it("counts the checkpoint's messages, the summarized prefix included, beside those the view read", async () => {
+    const summarizer: Summarizer = async () => "The user asked about item budgets; every item is fine.";
+    const manager = createContextManager({ budget, summarizer });
+    const messages = longConversation(40);
+    const { report } = await manager.build({ messages, key: { userId: "u1", conversationId: "t1" } });
+    expect(report.compaction.summarizedMessages).toBeGreaterThan(0);
+    expect(report.messages.inCheckpoint).toBe(messages.length);
+    expect(report.messages.summarized).toBe(report.compaction.summarizedMessages);
+    expect(report.messages.in).toBeLessThan(messages.length);
+    expect(partition(report)).toEqual(ALL_HOLD);
+    expect(report.history).toMatchObject({ given: true, included: true, summary: true, evidence: false });
+  });
+
+  it("says whether the history slot shows a summary or durable evidence", async () => {
+    const messages = longConversation(30);
+    const evidence = (await new InMemoryContextStore().update("u1", "t0", messages)).asMessage();
+    expect(evidence).not.toBeNull();
+    const evidenceOnly = buildContext({ messages, budget, historyMessage: evidence });
+    expect(evidenceOnly.report.history).toEqual({ given: true, included: true, summary: false, evidence: true });
+    // The former name of the slot's flags, deprecated, says the same.
+    expect(evidenceOnly.report.summary).toEqual({ given: true, included: true });
+
+    const own = buildContext({ messages, budget, historyMessage: new AIMessage("Notes the application wrote.") });
+    expect(own.report.history).toEqual({ given: true, included: true, summary: false, evidence: false });
+
+    const none = buildContext({ messages: [new HumanMessage("hi")] });
+    expect(none.report.history).toEqual({ given: false, included: false, summary: false, evidence: false });
+
+    const store = new InMemoryContextStore();
+    const summarizer: Summarizer = async () => "The user asked about item budgets; every item is fine.";
+    const manager = createContextManager({ budget, summarizer, store });
+    const long = longConversation(40);
+    const fresh = (await store.update("u1", "t2", long)).asMessage();
+    const both = await manager.build({ messages: long, key: { userId: "u1", conversationId: "t2" }, evidence: fresh });
+    expect(both.report.history).toMatchObject({ given: true, included: true, summary: true, evidence: true });
+  });
+});
