@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { InMemoryContextStore, type ManagedReport, type Summarizer } from "@contextview/core";
+import { createContextNode, type ContextBudgetRecord, type ContextLogRecord } from "@contextview/langgraph";
+import { searchConversation } from "@contextview/test-support";
+
+// Issue 28, item 8: the `context_budget` record uses the report's vocabulary, name for name
+// (docs/observability.md, "The vocabulary").
+
+const config = { configurable: { thread_id: "t-1", user_id: "u-1" } };
+
+/** Each count of the record and the report path it comes from. */
+const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boolean, string][] = [
+  ["messagesInCheckpoint", (r) => r.messages.inCheckpoint, "messages.inCheckpoint"],
+  ["messagesSummarized", (r) => r.messages.summarized, "messages.summarized"],
+  ["messagesRead", (r) => r.messages.read, "messages.read"],
+  ["messagesUnread", (r) => r.messages.unread, "messages.unread"],
+  ["messagesKept", (r) => r.messages.kept, "messages.kept"],
+  ["messagesDropped", (r) => r.messages.dropped, "messages.dropped"],
+  ["turnsRead", (r) => r.turns.read, "turns.read"],
+  ["turnsKept", (r) => r.turns.kept, "turns.kept"],
+  ["turnsDropped", (r) => r.turns.dropped, "turns.dropped"],
+  ["exchangesRead", (r) => r.exchanges.read, "exchanges.read"],
+  ["exchangesKept", (r) => r.exchanges.kept, "exchanges.kept"],
+  ["exchangesDropped", (r) => r.exchanges.dropped, "exchanges.dropped"],
+  ["toolResultsCleared", (r) => r.toolResults.cleared, "toolResults.cleared"],
+  ["toolResultsCompacted", (r) => r.toolResults.compacted, "toolResults.compacted"],
+  ["toolResultsNarrowed", (r) => r.toolResults.narrowed, "toolResults.narrowed"],
+  ["currentTurnCompacted", (r) => r.currentTurn.compacted, "currentTurn.compacted"],
+  ["currentTurnCleared", (r) => r.currentTurn.cleared, "currentTurn.cleared"],
+  ["currentTurnExcerpted", (r) => r.currentTurn.excerpted, "currentTurn.excerpted"],
+  ["historyGiven", (r) => r.history.given, "history.given"],
+  ["historyIncluded", (r) => r.history.included, "history.included"],
+  ["historySummary", (r) => r.history.summary, "history.summary"],
+  ["historyEvidence", (r) => r.history.evidence, "history.evidence"],
+];
+
+async function run(options: Parameters<typeof createContextNode>[0], messages = searchConversation(40)) {
+  const records: ContextLogRecord[] = [];
+  const reports: ManagedReport[] = [];
+  const logger = { info: (record: ContextLogRecord) => void records.push(record), warn: () => {} };
+  const node = createContextNode({ ...options, logger, onReport: (report) => void reports.push(report) });
+  await node.invoke({ messages }, config);
+  const record = records.find((r): r is ContextBudgetRecord => r.event === "context_budget");
+  if (!record || !reports[0]) throw new Error("no record");
+  return { record, report: reports[0], messages };
+}
+
+describe("the context_budget record's vocabulary", () => {
+  it("counts dropped messages among those read; the never-read ones are unread, the checkpoint all of them", async () => {
+    const { record, messages } = await run({ budget: { promptBudget: 3000 }, store: new InMemoryContextStore() });
+    expect(record.messagesUnread).toBeGreaterThan(100);
+    expect(record.messagesDropped).toBeLessThanOrEqual(record.messagesRead);
+    expect(record.messagesDropped).toBeLessThan(record.messagesUnread);
+    expect(record.messagesInCheckpoint).toBe(messages.length);
+    expect(record.messagesSummarized + record.messagesRead + record.messagesUnread).toBe(record.messagesInCheckpoint);
+    // Evidence only (no summarizer): the history slot shows evidence, not a summary.
+    expect(record).toMatchObject({ historyGiven: true, historyIncluded: true, historySummary: false, historyEvidence: true });
+  });
+
+  it("counts the checkpoint's messages with a summarizer, beside the few the view read", async () => {
+    const summarizer: Summarizer = async () => "The user keeps rent under 900 and moved savings.";
+    const { record, messages } = await run({ budget: { promptBudget: 3000 }, summarizer, store: new InMemoryContextStore() });
+    expect(record.compaction).toBe("summary");
+    expect(record.messagesInCheckpoint).toBe(messages.length);
+    expect(record.messagesSummarized).toBeGreaterThan(0);
+    expect(record.messagesRead + record.messagesUnread).toBeLessThan(messages.length);
+    expect(record).toMatchObject({ historyIncluded: true, historySummary: true });
+  });
+
+  it("names every count after its report field, and docs/observability.md lists each pair", async () => {
+    const { record, report } = await run({ budget: { promptBudget: 3000 }, store: new InMemoryContextStore() });
+    expect(Object.fromEntries(VOCABULARY.map(([name]) => [name, record[name]]))).toEqual(Object.fromEntries(VOCABULARY.map(([name, of]) => [name, of(report)])));
+    const docs = readFileSync(join(__dirname, "../../../docs/observability.md"), "utf8");
+    const rows = docs.split("\n").filter((line) => line.startsWith("| `report."));
+    const missing = VOCABULARY.filter(([name, , path]) => !rows.some((row) => row.includes(`\`report.${path}\``) && row.includes(`\`${name}\``)));
+    expect(missing.map(([name]) => name)).toEqual([]);
+  });
+});
