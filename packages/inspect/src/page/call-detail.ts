@@ -1,4 +1,4 @@
-import { compactionMarkerOf, type ManagedReport } from "@contextview/core";
+import { compactionMarkerOf, type ContextReport, type ManagedReport, type MessageCounts } from "@contextview/core";
 import { EVERY_TOOL_RESULT } from "@contextview/core/internal";
 import type { InspectedCall } from "../inspect-thread.js";
 import { budgetBar, budgetLegend } from "./budget-bar.js";
@@ -16,20 +16,47 @@ function fact(label: string, value: string | number, hint?: string): Markup {
   return html`<div class="fact"${hint ? html` title="${hint}"` : null}><dt>${label}</dt><dd>${typeof value === "number" ? count(value) : value}</dd></div>`;
 }
 
-function decisions(report: Omit<ManagedReport, "elapsedMs">): Markup {
+/** What the history slot showed, in the words of docs/observability.md ("The vocabulary"). */
+function historyShown(history: ContextReport["history"] | undefined, legacy: ContextReport["summary"]): string {
+  if (history === undefined) return legacy.given ? (legacy.included ? "summary or evidence, shown (recorded before the two were told apart)" : "left out: does not fit") : "none";
+  if (!history.given) return "none";
+  if (!history.included) return "left out: does not fit";
+  const held = [history.summary ? "summary" : "", history.evidence ? "evidence" : ""].filter((part) => part !== "");
+  return held.length > 0 ? held.join(" + ") : "shown (the application's message)";
+}
+
+/**
+ * The counts of the view, named as in the report. A record made before issue 28 lacks
+ * some of them: a verified rebuild gives them exactly; otherwise its own counts are shown.
+ */
+function messageFacts(recorded: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextReport | undefined): Markup {
+  const m = (recorded.messages as Partial<MessageCounts>).read !== undefined ? recorded.messages : rebuilt?.messages;
+  if (m === undefined) {
+    return html`${fact("Messages kept", `${count(recorded.messages.kept)} of ${count(recorded.messages.in)}`)}
+  ${fact("Messages left out", recorded.messages.dropped, "recorded by an earlier version: every message given and not shown, the unread ones included")}
+  ${fact("Messages unread", recorded.messages.unread, "older than the view read: never read, shown only when pinned")}`;
+  }
+  return html`${fact("Messages in the checkpoint", m.inCheckpoint, "summarized + read + unread")}
+  ${fact("Messages summarized", m.summarized, "the oldest messages, which the summary shown stands for")}
+  ${fact("Messages read", m.read, "from the newest back to where the budget was spent")}
+  ${fact("Messages kept", m.kept, "shown in the view, pinned ones included")}
+  ${fact("Messages dropped", m.dropped, "read and left out of the view; they remain in the checkpoint")}
+  ${fact("Messages unread", m.unread, "older than the view read: never read, shown only when pinned")}`;
+}
+
+function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextReport | undefined): Markup {
   const c = report.compaction;
+  const history = (report as Partial<ContextReport>).history ?? rebuilt?.history;
   return html`<dl class="facts">
-  ${fact("Messages kept", `${count(report.messages.kept)} of ${count(report.messages.in)}`)}
-  ${fact("Messages dropped", report.messages.dropped, "left out of the view; they remain in the checkpoint")}
-  ${fact("Never read", report.messages.unread, "older than the walk reached")}
-  ${fact("Turns kept / dropped", `${count(report.turns.kept)} / ${count(report.turns.dropped)}`)}
+  ${messageFacts(report, rebuilt)}
+  ${fact("Turns read / kept / dropped", `${count(report.turns.read)} / ${count(report.turns.kept)} / ${count(report.turns.dropped)}`, "the turns of unread messages are not counted")}
   ${fact("Tool results cleared", report.toolResults.cleared)}
   ${fact("Tool results compacted", report.toolResults.compacted)}
+  ${fact("Tool results narrowed", report.toolResults.narrowed)}
   ${fact("Messages excerpted", report.excerpted)}
   ${fact("Images replaced", report.imagesReplaced)}
   ${fact("Dropped-turn excerpts", report.droppedTurnExcerpts)}
-  ${fact("Summarized messages", c.summarizedMessages)}
-  ${fact("Summary / evidence", report.summary.given ? (report.summary.included ? "included" : "left out: does not fit") : "none")}
+  ${fact("History", historyShown(history, report.summary), "the history slot after the system prompt: a summary, durable evidence, or both")}
   ${fact("Compaction", c.kind)}
   ${fact("Summarizer calls", c.summarizerCalls)}
   ${fact("Summary cache hit", c.summaryCacheHit ? "yes" : "no")}
@@ -99,7 +126,7 @@ export function callDetail(call: InspectedCall): Markup {
   ${budgetBar(report.tokens, report.limit, "large")}
   ${budgetLegend(report.tokens, report.limit)}
   <h3>What the view did</h3>
-  ${decisions(report)}
+  ${decisions(report, rebuilt.status === "match" ? rebuilt.view?.report : undefined)}
   ${compactedResults(call)}
   <h3>Estimated vs reported usage</h3>
   ${usage(call)}

@@ -32,7 +32,7 @@ type HeadKind = "summary" | "evidence" | "excerpts";
 /** Index → what contextview inserted there: the first AI message matching each, at most one of each. */
 function insertedAt(messages: readonly BaseMessage[], report: ContextReport, head: InsertedHead): Map<number, HeadKind> {
   const found = new Map<number, HeadKind>();
-  const historyText = head.historyMessage !== null && report.summary.included ? textOf(head.historyMessage.content) : undefined;
+  const historyText = head.historyMessage !== null && report.history.included ? textOf(head.historyMessage.content) : undefined;
   let excerpts = report.droppedTurnExcerpts > 0;
   let history = historyText !== undefined;
   messages.forEach((message, i) => {
@@ -74,16 +74,21 @@ function isLabel(message: BaseMessage): boolean {
 
 function omittedHistory(report: ContextReport, record: ViewRecord): Markup | null {
   const parts: string[] = [];
-  const { dropped, unread } = report.messages;
+  const { dropped, unread, read, summarized } = report.messages;
   const { count: total, offset } = record.messages;
   // The view's input is the checkpoint's leading system messages plus messages [offset, count).
-  const lead = offset > 0 ? report.messages.in - (total - offset) : 0;
+  const lead = offset > 0 ? read + unread - (total - offset) : 0;
   const start = offset > 0 ? offset : lead;
-  if (offset > lead) parts.push(`Checkpoint messages ${count(lead + 1)}–${count(offset)} are replaced by the summary above`);
-  if (dropped > 0) {
+  if (summarized > 0) parts.push(`Checkpoint messages ${count(lead + 1)}–${count(offset)} (${count(summarized)} summarized) are replaced by the summary above`);
+  if (dropped + unread > 0) {
     const droppedEnd = start + Math.max(0, report.cut - lead);
     const range = droppedEnd > start ? `checkpoint messages ${count(start + 1)}–${count(droppedEnd)}: ` : "";
-    parts.push(`${range}${count(dropped)} older message${dropped === 1 ? "" : "s"} (${count(report.turns.dropped)} turn${report.turns.dropped === 1 ? "" : "s"}${unread > 0 ? `, ${count(unread)} never read` : ""}) left out of this view`);
+    const turns = report.turns.dropped;
+    const what = [
+      dropped > 0 ? `${count(dropped)} dropped (read, ${count(turns)} turn${turns === 1 ? "" : "s"})` : "",
+      unread > 0 ? `${count(unread)} unread (never read${report.pinned.openingRequest?.placement === "pinned" || report.pinned.messages.length > 0 ? "; pinned ones shown above" : ""})` : "",
+    ].filter((part) => part !== "");
+    parts.push(`${range}older messages left out of this view: ${what.join(", ")}`);
   }
   if (parts.length === 0) return null;
   return html`<li class="omitted"><span>⋯</span> ${parts.join("; ")} — they remain in the checkpoint.</li>`;

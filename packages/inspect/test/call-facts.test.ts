@@ -1,0 +1,62 @@
+import { createContextManager, InMemoryContextStore, type ManagedReport } from "@contextview/core";
+import { rebuildView, viewRecordOf } from "@contextview/core/internal";
+import type { StoredView } from "@contextview/core/store";
+import { searchConversation } from "@contextview/test-support";
+import { callDetail } from "../src/page/call-detail";
+
+// Issue 28, item 8: the inspector's "What the view did" uses the report's vocabulary
+// (docs/observability.md): dropped messages were read; the never-read ones are unread.
+
+const key = { userId: "u1", conversationId: "t1" };
+
+async function recordedCall(): Promise<{ stored: StoredView; messages: ReturnType<typeof searchConversation> }> {
+  const store = new InMemoryContextStore();
+  const manager = createContextManager({ budget: { promptBudget: 3000 }, store });
+  const messages = searchConversation(40);
+  const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
+  const request = { messages, key, evidence };
+  const view = await manager.build(request);
+  await store.recordView(key, viewRecordOf(request, view, { source: "node" }));
+  const stored = (await store.listViews(key))[0];
+  if (!stored) throw new Error("no record");
+  return { stored, messages };
+}
+
+/** The facts of the detail panel, as label → value. */
+function facts(html: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const match of html.matchAll(/<dt>([^<]+)<\/dt><dd>([^<]+)<\/dd>/g)) out[match[1] as string] = match[2] as string;
+  return out;
+}
+
+describe("the inspector's counts of a call", () => {
+  it("shows the checkpoint's messages as summarized, read (kept or dropped) and unread, and the history slot as evidence", async () => {
+    const { stored, messages } = await recordedCall();
+    const rebuilt = rebuildView(stored, messages);
+    expect(rebuilt.status).toBe("match");
+    const html = callDetail({ record: stored.record, rebuilt, checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString();
+    const m = stored.record.report.messages;
+    expect(m.unread).toBeGreaterThan(100);
+    expect(facts(html)).toMatchObject({
+      "Messages in the checkpoint": String(messages.length),
+      "Messages read": String(m.read),
+      "Messages dropped": String(m.dropped),
+      "Messages unread": String(m.unread),
+      History: "evidence",
+    });
+    expect(Number(facts(html)["Messages dropped"])).toBeLessThan(m.unread);
+    expect(html).toMatch(new RegExp(`older messages left out of this view: (${m.dropped} dropped \\(read, ${stored.record.report.turns.dropped} turns?\\), )?${m.unread} unread`));
+  });
+
+  it("shows a record made before the vocabulary changed in its own counts, or exactly when the rebuild verifies it", async () => {
+    const { stored, messages } = await recordedCall();
+    const { inCheckpoint: _c, summarized: _s, read: _r, ...counts } = stored.record.report.messages;
+    const { history: _h, ...report } = stored.record.report;
+    const old = { ...stored, record: { ...stored.record, report: { ...report, messages: { ...counts, dropped: counts.in - counts.kept } } as unknown as ManagedReport } };
+    const verified = facts(callDetail({ record: old.record, rebuilt: rebuildView(old, messages), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString());
+    expect(verified).toMatchObject({ "Messages dropped": String(stored.record.report.messages.dropped), History: "evidence" });
+    const unverified = facts(callDetail({ record: old.record, rebuilt: rebuildView(old, null), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString());
+    expect(unverified).toMatchObject({ "Messages left out": String(counts.in - counts.kept), History: "summary or evidence, shown (recorded before the two were told apart)" });
+    expect(unverified["Messages dropped"]).toBeUndefined();
+  });
+});
