@@ -14,6 +14,8 @@ export interface FinanceAgentOptions {
   /** The prompt limit of the context node, in estimated tokens. */
   promptBudget: number;
   logger?: ContextLogger;
+  /** Summarize older turns (the extractive stand-in); `false` drops them instead. @default true */
+  summarize?: boolean;
 }
 
 /**
@@ -21,14 +23,14 @@ export interface FinanceAgentOptions {
  * bounded view on every call, with tools and the extractive summarizer. The inspector's
  * tests run this same agent, so what they inspect is what the README shows.
  */
-export function financeAgent({ checkpointer, store, promptBudget, logger }: FinanceAgentOptions) {
+export function financeAgent({ checkpointer, store, promptBudget, logger, summarize = true }: FinanceAgentOptions) {
   const model = new ScriptedChatModel().bindTools(TOOLS);
   const context = createContextNode({
     store,
     tools: TOOLS,
     systemPrompt: "You are a careful personal-finance assistant. Use the tools; quote ids, dates and totals exactly.",
     budget: { promptBudget },
-    summarizer: extractiveSummarizer,
+    ...(summarize ? { summarizer: extractiveSummarizer } : {}),
     ...(logger ? { logger } : {}),
   });
   const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec }))

@@ -1,6 +1,7 @@
 // The README's main example: a personal-finance and notes agent on a real LangGraph
 // StateGraph, with SqliteSaver and SqliteContextStore on disk, running 64 scripted turns.
-// Run: pnpm example   (files go to ./.contextview-data; CONTEXTVIEW_EXAMPLE_DIR overrides)
+// Run: pnpm example   (files go to ./.contextview-data; CONTEXTVIEW_EXAMPLE_DIR overrides;
+// CONTEXTVIEW_EXAMPLE_SUMMARIZE=off drops older turns instead of summarizing them)
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
@@ -9,6 +10,7 @@ import type { ContextBudgetRecord, ContextLogRecord } from "@contextview/langgra
 import { SqliteContextStore } from "@contextview/sqlite";
 import { financeAgent } from "./agent";
 import { userRequest } from "./script";
+import { tableHeader, tableRow } from "./table";
 
 const TURNS = Number(process.env.CONTEXTVIEW_EXAMPLE_TURNS ?? 64);
 const dir = resolve(process.env.CONTEXTVIEW_EXAMPLE_DIR ?? ".contextview-data");
@@ -26,36 +28,32 @@ const logger = {
   warn: (record: ContextLogRecord) => console.warn("warning:", record),
 };
 
-const { graph, context } = financeAgent({ checkpointer, store, promptBudget: 8000, logger });
+const summarize = process.env.CONTEXTVIEW_EXAMPLE_SUMMARIZE !== "off";
+const { graph, context } = financeAgent({ checkpointer, store, promptBudget: 8000, logger, summarize });
 
 async function main(): Promise<void> {
   const config = { configurable: { thread_id: "demo-thread", user_id: "alice" } };
   console.log(`contextview example: ${TURNS} turns, prompt limit 8000 estimated tokens, files in ${dir}\n`);
-  console.log("turn  tokens/limit  turns kept/dropped  tool results cleared  compaction  evidence entries");
+  // Every model call: a turn that calls a tool has two. Messages, turns and tool results are
+  // counted as in the report (docs/observability.md, "The vocabulary"): with the summarizer,
+  // older turns are summarized rather than dropped, and older tool results wait for their
+  // summary (compacted, not cleared); CONTEXTVIEW_EXAMPLE_SUMMARIZE=off drops them instead.
+  console.log(tableHeader());
   for (let turn = 0; turn < TURNS; turn++) {
     records.length = 0;
     await graph.invoke({ messages: [new HumanMessage(userRequest(turn))] }, config);
-    const last = records.at(-1);
-    const evidence = await store.load("alice", "demo-thread");
-    const entries = Object.values(evidence.buckets).reduce((sum, bucket) => sum + bucket.length, 0);
-    if (!last) throw new Error("the context node produced no record");
-    console.log(
-      [
-        String(turn + 1).padStart(4),
-        `${last.estimatedTokens}/${last.limit}`.padStart(12),
-        `${last.turnsKept}/${last.turnsDropped}`.padStart(18),
-        String(last.toolResultsCleared).padStart(20),
-        last.compaction.padStart(10),
-        String(entries).padStart(16),
-      ].join("  "),
-    );
+    if (records.length === 0) throw new Error("the context node produced no record");
+    records.forEach((record, call) => console.log(tableRow(`${turn + 1}.${call + 1}`, record)));
   }
+  const evidence = await store.load("alice", "demo-thread");
+  const entries = Object.values(evidence.buckets).reduce((sum, bucket) => sum + bucket.length, 0);
   await context.drain();
   const state = await graph.getState(config);
   // SQLite in WAL mode keeps recent pages in the -wal file beside the database.
   const bytes = (file: string) => (existsSync(file) ? statSync(file).size : 0);
   const size = (file: string) => `${((bytes(file) + bytes(`${file}-wal`)) / 1024).toFixed(0)} KiB`;
   console.log(`\nThe checkpoint keeps all ${(state.values as { messages: unknown[] }).messages.length} messages; the model saw a bounded view on every call.`);
+  console.log(`durable evidence: ${entries} entries`);
   console.log(`checkpoints: ${join(dir, "checkpoints.sqlite")} (${size(join(dir, "checkpoints.sqlite"))})`);
   console.log(`context store: ${store.file} (${size(store.file ?? "")})`);
   store.close();

@@ -1,0 +1,62 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// Issue 28, item 8: the README's main example prints a table in the report's vocabulary,
+// and its columns show what the run really does — summarized messages and compacted
+// results with the summarizer, dropped messages and turns without it (not 0 on every turn).
+
+const ROOT = join(__dirname, "..");
+
+/** Runs `pnpm example` (its script) and returns the table's rows, column title → value. */
+function exampleTable(env: Record<string, string>): Record<string, string>[] {
+  const dir = mkdtempSync(join(tmpdir(), "contextview-example-"));
+  try {
+    const out = execFileSync(join(ROOT, "node_modules/.bin/tsx"), ["examples/finance-agent/main.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, CONTEXTVIEW_EXAMPLE_DIR: dir },
+      encoding: "utf8",
+    });
+    const lines = out.split("\n");
+    const at = lines.findIndex((line) => line.trim().startsWith("call"));
+    const titles = (lines[at] as string).trim().split(/\s{2,}/);
+    const rows: Record<string, string>[] = [];
+    for (const line of lines.slice(at + 1)) {
+      if (line.trim() === "") break;
+      const cells = line.trim().split(/\s{2,}/);
+      rows.push(Object.fromEntries(titles.map((title, i) => [title, cells[i] ?? ""])));
+    }
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const column = (rows: Record<string, string>[], title: string) => rows.map((row) => row[title] ?? "");
+const first = (pair: string) => Number(pair.split("/")[0]);
+const second = (pair: string) => Number(pair.split("/")[1]);
+
+describe("the example's table", () => {
+  it("names the columns as the report does, one line per model call", () => {
+    const rows = exampleTable({ CONTEXTVIEW_EXAMPLE_TURNS: "22" });
+    expect(Object.keys(rows[0] ?? {})).toEqual(["call", "tokens/limit", "checkpoint", "summarized", "kept", "dropped", "unread", "turns kept/dropped", "results compacted/cleared", "history", "compaction"]);
+    expect(column(rows, "call").slice(0, 3)).toEqual(["1.1", "1.2", "2.1"]);
+    // With the summarizer, older turns are summarized (not dropped) and results compacted.
+    expect(Math.max(...column(rows, "summarized").map(Number))).toBeGreaterThan(0);
+    expect(Math.max(...column(rows, "results compacted/cleared").map(first))).toBeGreaterThan(0);
+    expect(column(rows, "history")).toContain("summary+evidence");
+    // Every message of the checkpoint is summarized, kept, dropped or unread (no pins here).
+    for (const row of rows) {
+      expect(Number(row["summarized"]) + Number(row["kept"]) + Number(row["dropped"]) + Number(row["unread"])).toBe(Number(row["checkpoint"]));
+    }
+  });
+
+  it("shows dropped messages and turns when the run drops them (no summarizer)", () => {
+    const rows = exampleTable({ CONTEXTVIEW_EXAMPLE_TURNS: "10", CONTEXTVIEW_EXAMPLE_SUMMARIZE: "off" });
+    expect(Math.max(...column(rows, "dropped").map(Number))).toBeGreaterThan(0);
+    expect(Math.max(...column(rows, "turns kept/dropped").map(second))).toBeGreaterThan(0);
+    expect(column(rows, "summarized").every((value) => value === "0")).toBe(true);
+    expect(column(rows, "compaction")).toContain("drop");
+  });
+});
