@@ -37,7 +37,7 @@ export function assembleView(
   let keptMessages = leadKept;
   let keptExchanges = current.exchanges;
   for (let j = chosen.kept - 1; j >= 0; j--) {
-    const turn = olderNewestFirst[j] as PreparedTurn;
+    const turn = j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (olderNewestFirst[j] as PreparedTurn);
     messages.push(...turn.messages);
     historyTokens += turn.tokens;
     keptMessages += turn.inputMessages;

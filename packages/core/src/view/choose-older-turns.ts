@@ -1,8 +1,10 @@
 import type { BaseMessage } from "@langchain/core/messages";
+import { microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
 import type { TurnWalk } from "./find-turns.js";
 import { dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
+import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept } from "./select.js";
 import type { ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
@@ -17,7 +19,7 @@ export interface ChooseOlderInput {
   room: number;
   /** The summary head (label and summary), empty when no summary was given. */
   summaryHead: BaseMessage[];
-  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep"> & NoteOptions;
+  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep"> & Partial<Pick<Required<ViewOptions>, "maxToolResultTokens">> & NoteOptions;
   /** Messages of the thread before `walk.source`'s (a summarized prefix), for the indices recall reads by. @default 0 */
   shift?: number;
   estimator: Estimator;
@@ -33,6 +35,13 @@ export interface ChosenOlderTurns {
   summaryIncluded: boolean;
   /** Excerpt lines of dropped turns in `head`. */
   excerptCount: number;
+  /**
+   * The oldest kept turn as shown, when it is kept with its tool results cleared
+   * (whole, it would not have fit the room the newer turns leave); absent otherwise.
+   */
+  oldestCleared?: PreparedTurn;
+  /** Tool results cleared in {@link oldestCleared}. */
+  clearedInOldest: number;
 }
 
 /**
@@ -50,7 +59,12 @@ export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
   const { walk, older, options, estimator } = input;
   const summaryTokens = input.summaryHead.length > 0 ? estimator.estimateMessages(input.summaryHead) : 0;
   const count = countKept(older, input.room, summaryTokens, options, estimator, input.fit);
-  const { kept, summaryIncluded } = count;
+  const { summaryIncluded } = count;
+  // The first turn that does not fit whole may still fit with its results cleared to their
+  // markers (ids and pairing kept): kept so, it stays in the view instead of going whole
+  // (with dropStep 0; see clearedNextTurn).
+  const cleared = count.all ? undefined : clearedNextTurn(older, count, input.room, options, estimator);
+  const kept = count.kept + (cleared === undefined ? 0 : 1);
   let head = summaryIncluded ? input.summaryHead : [];
   let headTokens = count.headTokens;
   let excerptCount = 0;
@@ -68,7 +82,29 @@ export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
       excerptCount = excerpts.count;
     }
   }
-  return { kept, head, headTokens, summaryIncluded, excerptCount };
+  return { kept, head, headTokens, summaryIncluded, excerptCount, clearedInOldest: cleared?.results ?? 0, ...(cleared === undefined ? {} : { oldestCleared: cleared.turn }) };
+}
+
+/**
+ * With `dropStep` 0, the turn right before the kept ones with every tool result cleared
+ * (ids and pairing kept), when it does not fit the room the kept turns leave whole but
+ * fits it so; undefined otherwise. With steps (the default), the room the kept turns
+ * leave belongs to the prompt cache (see {@link chooseKept}): a cleared turn there would
+ * come and go between anchors and move the head of the view each time (measured:
+ * about 10 points of cached share on the finance and pinned fixtures).
+ */
+function clearedNextTurn(older: OlderTurns, count: KeptCount, room: number, options: ChooseOlderInput["options"], estimator: Estimator): { turn: PreparedTurn; results: number } | undefined {
+  if (options.dropStep !== 0) return undefined;
+  const next = older.prepared[count.kept];
+  if (next === undefined || next.toolResults === 0 || options.maxToolResultTokens === undefined) return undefined;
+  let left = room - count.headTokens - count.reserve;
+  for (let j = 0; j < count.kept; j++) left -= (older.prepared[j] as PreparedTurn).tokens;
+  if (next.tokens <= left) return undefined;
+  const result = microCompact(next.messages, { keepRecentToolResults: 0, maxToolResultTokens: options.maxToolResultTokens, estimator, recallToolName: options.recallToolName });
+  if (result.cleared === 0) return undefined;
+  const tokens = estimator.estimateMessages(result.messages);
+  if (tokens > left) return undefined;
+  return { turn: { ...next, messages: result.messages, tokens }, results: result.cleared };
 }
 
 /** How many older turns {@link chooseOlderTurns} keeps, and the room it sets aside. */

@@ -29,7 +29,7 @@ export interface PlaceHistoryInput {
   prior: readonly MessageInput[];
   /** True when the current turn is long (some of its exchanges excerpted): its newest steps join the query. */
   longTurn: boolean;
-  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget"> & NoteOptions;
+  options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget" | "maxToolResultTokens"> & NoteOptions;
   estimator: Estimator;
 }
 

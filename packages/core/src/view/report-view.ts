@@ -101,7 +101,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     history: { ...history, ...shown },
     summary: history,
     droppedTurnExcerpts: chosen.excerptCount,
-    toolResults: { cleared: facts.compactor.cleared, compacted: facts.compactor.compacted, narrowed: facts.compactor.narrowed },
+    toolResults: { cleared: facts.compactor.cleared + chosen.clearedInOldest, compacted: facts.compactor.compacted, narrowed: facts.compactor.narrowed },
     labelsInserted: tally.labels,
     cut,
     pinned: facts.pinned.report,

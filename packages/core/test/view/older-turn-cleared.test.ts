@@ -1,0 +1,60 @@
+// Issue 25, item 3: an older turn that does not fit whole is tried with its tool results
+// cleared (ids kept) before it is dropped — with dropStep 0. With steps (the default), the
+// room the kept turns leave is the prompt cache's, and the turn goes as before.
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { buildContext, compactionMarkerOf, createEstimator } from "@contextview/core";
+
+const estimator = createEstimator();
+
+/** A turn whose bulk is one search result of `rows` rows. */
+function searchTurn(i: number, rows: number): BaseMessage[] {
+  const result = JSON.stringify({ rows: Array.from({ length: rows }, (_, r) => ({ id: `tx-${i}-${r}`, merchant: `Shop ${r}`, amount: 10 + r })) });
+  return [
+    new HumanMessage({ id: `h${i}`, content: `Question ${i}: what did I spend at the shops?` }),
+    new AIMessage({ id: `a${i}`, content: "", tool_calls: [{ id: `call-${i}`, name: "search", args: { query: `shops ${i}` }, type: "tool_call" }] }),
+    new ToolMessage({ id: `t${i}`, tool_call_id: `call-${i}`, name: "search", content: result }),
+    new AIMessage({ id: `f${i}`, content: `Answer ${i}: about ${rows * 12} euros.` }),
+  ];
+}
+
+/** Three small chat turns after the search turn, then the request. */
+function conversation(): BaseMessage[] {
+  const chat = (i: number) => [new HumanMessage({ id: `h${i}`, content: `Note ${i}: ${"words ".repeat(60)}` }), new AIMessage({ id: `f${i}`, content: `Noted ${i}. ${"more ".repeat(60)}` })];
+  return [...searchTurn(0, 40), ...chat(1), ...chat(2), ...chat(3), new HumanMessage({ id: "q", content: "And now?" })];
+}
+
+const ids = (view: { messages: BaseMessage[] }) => view.messages.map((m) => m.id);
+
+describe("an older turn before it goes (dropStep 0)", () => {
+  const messages = conversation();
+  const whole = buildContext({ messages, budget: { promptBudget: 100_000 }, dropStep: 0 });
+  const searchTokens = estimator.estimateMessages(messages.slice(0, 4));
+  const cleared = buildContext({ messages: messages.slice(0, 4), budget: { promptBudget: 100_000 }, dropStep: 0, keepRecentToolResults: 0 });
+
+  it("is kept with its result cleared when that fits and whole does not", () => {
+    // A limit with room for the three chat turns and the search turn cleared, not whole.
+    const room = whole.report.tokens.total - searchTokens + estimator.estimateMessages(cleared.messages.filter((m) => m.id !== undefined && m.id !== "q")) + 40;
+    const view = buildContext({ messages, budget: { promptBudget: room }, dropStep: 0 });
+    expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+    expect(ids(view)).toEqual(expect.arrayContaining(["h0", "a0", "t0", "f0", "h1", "h2", "h3", "q"]));
+    const result = view.messages.find((m) => m.id === "t0") as ToolMessage;
+    expect(compactionMarkerOf(result)?.form).toBe("cleared");
+    expect(result.tool_call_id).toBe("call-0");
+    // The call keeps its arguments and its result follows it.
+    const call = view.messages.findIndex((m) => m.id === "a0");
+    expect((view.messages[call] as AIMessage).tool_calls?.[0]?.args).toEqual({ query: "shops 0" });
+    expect(view.messages[call + 1]?.id).toBe("t0");
+    expect(view.report.turns.dropped).toBe(0);
+    expect(view.report.toolResults.cleared).toBe(1);
+  });
+
+  it("goes whole when even cleared it does not fit, and with steps (the default) as before", () => {
+    const tight = whole.report.tokens.total - searchTokens + 5;
+    const view = buildContext({ messages, budget: { promptBudget: tight }, dropStep: 0, excerptBudget: 0 });
+    expect(ids(view)).not.toContain("t0");
+    expect(view.report.turns.dropped).toBe(1);
+    const room = whole.report.tokens.total - searchTokens + estimator.estimateMessages(cleared.messages.filter((m) => m.id !== undefined && m.id !== "q")) + 40;
+    const stepped = buildContext({ messages, budget: { promptBudget: room }, excerptBudget: 0 });
+    expect(ids(stepped)).not.toContain("t0");
+  });
+});
