@@ -1,0 +1,157 @@
+// The recall stage (issue 26): `pnpm bench recall`
+//
+// A multi-session chat (user and assistant text on rotating topics, a search call with
+// its result every fifth turn, one fact planted every 1,000 messages) at 1,000, 10,000
+// and 50,000 messages; the view keeps the newest 40 and the question is the last one.
+// Measured in one run, medians of 21 calls after warm-up:
+//   - recallBlock on a warm conversation: the same message objects as the last call
+//     (an in-process graph run), and the same messages read anew (a checkpoint
+//     deserialized per request: new objects, same ids, each re-verified by hash).
+//     Targets: ≤ 2 ms at 10,000; growth ≤ 2× from 1,000 to 50,000.
+//   - a cold rebuild of the index at 10,000 messages (a new process) against
+//     SqliteSaver.getTuple of that thread (what LangGraph spends deserializing it).
+//     Target: < 0.5×.
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { createEstimator } from "@contextview/core";
+import { ConversationIndex } from "../packages/core/src/lexical/conversation-index.js";
+import { recallBlock } from "../packages/core/src/view/recall.js";
+import { table } from "./fixtures";
+
+const SIZES = [1000, 10_000, 50_000];
+const KEPT = 40;
+const RUNS = 21;
+const QUESTION = "When is my sister Ingrid's birthday, and which orchids does she like?";
+const TOPICS = ["garden shed", "sourdough starter", "quarterly budget", "bike repair", "kitchen tiles", "chess opening", "water heater", "podcast episode", "tax return", "hiking trail", "flight to Lisbon", "dentist appointment", "insurance claim", "birthday party", "piano lessons"];
+const VERBS = ["check", "plan", "compare", "fix", "book", "review", "measure", "order", "clean", "schedule"];
+
+/** A deterministic generator (mulberry32), so every run measures the same conversation. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Ids are prefixed by the size: the index of a conversation read anew is found by its first message's id. */
+function chat(count: number): BaseMessage[] {
+  const next = random(26);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
+  const out: BaseMessage[] = [];
+  for (let t = 0; out.length < count - 1; t++) {
+    const topic = pick(TOPICS);
+    const fact = out.length % 1000 < 4 ? ` My sister Ingrid's birthday is on the ${(t % 28) + 1}th and she likes ${pick(["white", "pink", "blue"])} orchids.` : "";
+    out.push(new HumanMessage({ id: `${count}-h${t}`, content: `Session ${Math.floor(t / 40)}: can you ${pick(VERBS)} the ${topic} for me, item ${t * 7}?${fact}` }));
+    if (t % 5 === 4) {
+      const id = `${count}-k${t}`;
+      out.push(new AIMessage({ id: `${count}-c${t}`, content: "", tool_calls: [{ id, name: "search_notes", args: { query: topic, limit: 5 }, type: "tool_call" }] }));
+      const rows = Array.from({ length: 5 }, (_, r) => ({ id: `note-${t}-${r}`, date: `2026-0${(r % 9) + 1}-1${r}`, text: `${pick(VERBS)} ${topic} ${pick(TOPICS)}` }));
+      out.push(new ToolMessage({ id: `${count}-t${t}`, tool_call_id: id, name: "search_notes", content: JSON.stringify({ query: topic, rows }) }));
+    }
+    out.push(new AIMessage({ id: `${count}-a${t}`, content: `For the ${topic} (item ${t * 7}): ${pick(VERBS)} it first, then ${pick(VERBS)} the ${pick(TOPICS)} and write down what changed.` }));
+  }
+  out.length = Math.min(out.length, count - 1);
+  out.push(new HumanMessage({ id: `${count}-question`, content: QUESTION }));
+  return out;
+}
+
+/** The same messages as new objects, as a checkpoint read anew gives them. */
+function readAnew(messages: readonly BaseMessage[]): BaseMessage[] {
+  return messages.map((m) => {
+    const fields = { id: m.id as string, content: m.content };
+    if (m.type === "human") return new HumanMessage(fields);
+    if (m.type === "tool") return new ToolMessage({ ...fields, tool_call_id: (m as ToolMessage).tool_call_id, name: (m as ToolMessage).name as string });
+    return new AIMessage({ ...fields, tool_calls: (m as AIMessage).tool_calls ?? [] });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+function timed(work: () => unknown): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
+
+const estimator = createEstimator();
+const recall = (conversation: readonly BaseMessage[]) =>
+  recallBlock({ conversation, lead: 0, end: conversation.length - KEPT, request: conversation.length - 1, shownIds: new Set(), budget: 1000, queryFromTurn: false, estimator });
+
+async function deserializeMs(messages: BaseMessage[]): Promise<{ getTuple: number; read: BaseMessage[] }> {
+  const dir = mkdtempSync(join(tmpdir(), "contextview-bench-recall-"));
+  try {
+    const saver = SqliteSaver.fromConnString(join(dir, "checkpoints.sqlite"));
+    const graph = new StateGraph(MessagesAnnotation).addNode("model", async () => ({})).addEdge(START, "model").addEdge("model", END).compile({ checkpointer: saver });
+    const config = { configurable: { thread_id: "bench" } };
+    await graph.invoke({ messages }, config);
+    const read = async () => ((await saver.getTuple(config))?.checkpoint.channel_values["messages"] ?? []) as BaseMessage[];
+    const times: number[] = [];
+    let last: BaseMessage[] = [];
+    for (let i = 0; i < 7; i++) {
+      const start = performance.now();
+      last = await read();
+      times.push(performance.now() - start);
+    }
+    return { getTuple: median(times), read: last };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const conversations = new Map(SIZES.map((n) => [n, chat(n)]));
+  const anew = new Map(SIZES.map((n) => [n, Array.from({ length: RUNS + 1 }, () => readAnew(conversations.get(n) as BaseMessage[]))]));
+  const same = new Map<number, number[]>(SIZES.map((n) => [n, []]));
+  const fresh = new Map<number, number[]>(SIZES.map((n) => [n, []]));
+  const found = new Map<number, ReturnType<typeof recall>["report"]>();
+  // Warm every size first, then measure in rounds so that drift hits all sizes alike; one
+  // way of reading at a time (alternating them would make every call re-verify by hash).
+  for (const n of SIZES) for (let i = 0; i < 3; i++) found.set(n, recall(conversations.get(n) as BaseMessage[]).report);
+  for (let round = 0; round < RUNS; round++) for (const n of SIZES) same.get(n)?.push(timed(() => recall(conversations.get(n) as BaseMessage[])));
+  for (let round = 0; round < RUNS; round++) for (const n of SIZES) fresh.get(n)?.push(timed(() => recall(anew.get(n)?.[round] as BaseMessage[])));
+  const rows = SIZES.map((n) => {
+    const report = found.get(n);
+    return {
+      messages: n,
+      "warm ms (same objects)": median(same.get(n) as number[]).toFixed(3),
+      "warm ms (read anew)": median(fresh.get(n) as number[]).toFixed(3),
+      "query terms": report?.queryTerms ?? 0,
+      candidates: report?.candidates ?? 0,
+      recalled: report?.recalled ?? 0,
+      tokens: report?.tokens ?? 0,
+    };
+  });
+  console.log(`load average: ${loadavg().map((n) => n.toFixed(2)).join(" ")} on this machine during the run`);
+  console.log(`recall stage on a warm conversation, recallBudget 1000, newest ${KEPT} messages in the view (median of ${RUNS})`);
+  console.log(table(rows));
+  const ms = (list: Map<number, number[]>, n: number) => median(list.get(n) as number[]);
+  console.log(`target ≤ 2 ms at 10,000: measured ${ms(same, 10_000).toFixed(3)} ms (same objects), ${ms(fresh, 10_000).toFixed(3)} ms (read anew)`);
+  console.log(`target growth 1,000 → 50,000 ≤ 2×: measured ${(ms(same, 50_000) / ms(same, 1000)).toFixed(2)}× (same objects), ${(ms(fresh, 50_000) / ms(fresh, 1000)).toFixed(2)}× (read anew)`);
+
+  const messages = conversations.get(10_000) as BaseMessage[];
+  const { getTuple, read } = await deserializeMs(messages);
+  const rebuild: number[] = [];
+  for (let i = 0; i < 7; i++) rebuild.push(timed(() => new ConversationIndex().sync(read)));
+  const cold = median(rebuild);
+  console.log(`\ncold rebuild at ${messages.length} messages (median of 7)`);
+  console.log(table([
+    { step: "SqliteSaver.getTuple (deserializing the thread)", ms: getTuple.toFixed(1) },
+    { step: "ConversationIndex rebuilt from those messages", ms: cold.toFixed(1) },
+  ]));
+  console.log(`target < 0.5× getTuple: measured ${(cold / getTuple).toFixed(2)}×`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
