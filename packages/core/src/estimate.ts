@@ -2,7 +2,7 @@ import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import { ContextViewError, describeValue, invalidOption } from "./errors.js";
 import { estimateTextTokens } from "./estimators/text-tokens.js";
 import { boundedTextCount } from "./estimators/large-text.js";
-import { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
+import { estimatorFromTokenCounter } from "./estimators/token-counter.js";
 import { safeJson, summingEstimator, toolSchemaOf } from "./estimators/tool-schema.js";
 
 export { safeJson } from "./estimators/tool-schema.js";
@@ -10,57 +10,8 @@ import { blockText, isImageBlock, toolCallIdOf, toolCallsOf } from "./messages.j
 import { settingOrDefault } from "./settings/check.js";
 import { SETTINGS_SPEC } from "./settings/spec.js";
 
-/**
- * Estimates tokens. Deterministic: the same input always gives the same number.
- * Build one with {@link createEstimator}, or write your own to plug in a tokenizer.
- */
-export interface Estimator {
-  /** Tokens of a plain text. */
-  estimateText(text: string): number;
-  /** Tokens of one message: content, tool calls and their arguments, ids, overhead. */
-  estimateMessage(message: BaseMessage): number;
-  /** Sum of {@link Estimator.estimateMessage} over a list. */
-  estimateMessages(messages: readonly BaseMessage[]): number;
-  /** Tokens of the tool schemas bound to the model call. */
-  estimateTools(tools: readonly unknown[]): number;
-}
-
-/** Options of {@link createEstimator}. */
-export interface EstimatorOptions {
-  /**
-   * Counts the tokens of a text. Replaces the default digit- and symbol-aware
-   * estimate ({@link estimateTextTokens}); see `createTiktokenEstimator` for an exact count.
-   * @default undefined (estimateTextTokens)
-   */
-  tokenizer?: (text: string) => number;
-  /**
-   * A LangChain-style `tokenCounter(messages) => number` (as `trimMessages` takes),
-   * called with one message at a time; it replaces `tokenizer` and the per-message
-   * and image overheads (the counter frames each message itself). Must be synchronous.
-   * @default undefined
-   */
-  tokenCounter?: TokenCounter;
-  /**
-   * Tokens added per message for role and framing.
-   * @default 4
-   */
-  messageOverhead?: number;
-  /**
-   * Tokens charged per image, whatever its encoded size.
-   * @default 1024
-   */
-  imageTokens?: number;
-  /**
-   * Tokens added per tool call and per tool schema.
-   * @default 8
-   */
-  toolOverhead?: number;
-  /**
-   * Multiplies every estimate (calibration against reported usage); rounded up.
-   * @default 1
-   */
-  scale?: number;
-}
+export type { Estimator, EstimatorOptions } from "./estimators/types.js";
+import type { Estimator, EstimatorOptions } from "./estimators/types.js";
 
 /** Defaults of {@link EstimatorOptions} (read from `SETTINGS_SPEC`). */
 export const DEFAULT_ESTIMATOR_OPTIONS = Object.freeze({

@@ -1,7 +1,15 @@
 import { prepareViewRecord, viewRecordOf } from "@contextview/core/internal";
-import type { ContextStore, ManagedView } from "@contextview/core";
+import type { ContextRequest, ContextStore, ManagedView } from "@contextview/core";
+import type { ConversationKey } from "@contextview/core/store";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ContextLogger, ContextSource } from "./observability.js";
-import type { PreparedRequest } from "./context-pipeline.js";
+
+/** What {@link recordCall} reads of a prepared request (the pipeline's `PreparedRequest`). */
+interface RecordedRequest {
+  key: ConversationKey;
+  request: ContextRequest;
+  config: RunnableConfig | undefined;
+}
 
 /**
  * Keep the record of one model call's view in the store, when the store keeps view
@@ -10,7 +18,7 @@ import type { PreparedRequest } from "./context-pipeline.js";
  */
 export async function recordCall(
   store: ContextStore,
-  prepared: PreparedRequest,
+  prepared: RecordedRequest,
   view: ManagedView,
   meta: { source: ContextSource; overflowRecovery: boolean },
   logger: ContextLogger | undefined,

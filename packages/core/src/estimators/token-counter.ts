@@ -1,11 +1,10 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ContextViewError, invalidOption } from "../errors.js";
-import type { Estimator, EstimatorOptions } from "../estimate.js";
+import type { Estimator, EstimatorOptions, TokenCounter } from "./types.js";
 import { settingOrDefault } from "../settings/check.js";
 import { safeJson, summingEstimator, toolSchemaOf } from "./tool-schema.js";
 
-/** A LangChain-style token counter, as `trimMessages` and `summarizationMiddleware` take: messages in, tokens out. */
-export type TokenCounter = (messages: BaseMessage[]) => number;
+export type { TokenCounter } from "./types.js";
 
 
 

@@ -1,5 +1,5 @@
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import type { Estimator } from "../estimate.js";
+import type { Estimator } from "./types.js";
 
 /**
  * JSON text of a value that need not serialize (tool schemas): a value

@@ -3,7 +3,7 @@ import type { Budget } from "../budget.js";
 import type { BudgetSources, ModelLimits } from "../budget-sources.js";
 import type { Estimator } from "../estimate.js";
 import type { MessageInput } from "../messages.js";
-import type { CompactionStore, ConversationKey } from "../store/contracts.js";
+import type { CompactionStore, ConversationKey } from "../store/compaction-contract.js";
 import type { KeepOptions } from "../summarize/safe-cut.js";
 import type { Summarizer } from "../summarize/summarizer.js";
 import type { ContextReport, PinPredicate, ViewOptions } from "../view/types.js";

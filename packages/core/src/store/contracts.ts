@@ -3,14 +3,8 @@ import type { EvidenceRebuild } from "../evidence/update.js";
 import type { MessageInput } from "../messages.js";
 import type { ListViewsOptions, StoredView, ViewRecord, ViewRecordEntry } from "../record/types.js";
 
-/**
- * Scopes every stored state: the authenticated user and the conversation
- * (LangGraph's `thread_id`). Both are non-empty strings.
- */
-export interface ConversationKey {
-  userId: string;
-  conversationId: string;
-}
+export type { CompactionState, CompactionStore, ConversationKey } from "./compaction-contract.js";
+import type { CompactionStore, ConversationKey } from "./compaction-contract.js";
 
 /** Per-call options of {@link EvidenceStore.update}. */
 export interface EvidenceCallOptions {
@@ -56,42 +50,6 @@ export interface EvidenceStore {
   load(userId: string, conversationId: string): Promise<EvidenceState>;
 }
 
-/**
- * The persistent part of one conversation's compaction state: the
- * summary cache, consecutive summarizer failures, back-off and token calibration.
- * Plain data that round-trips through JSON.
- */
-export interface CompactionState {
-  version: 1;
-  /** The cached summary of messages `[0, prefixN)`, valid while their hash is `prefixHash`. */
-  summary: { prefixN: number; prefixHash: string; text: string; createdAt: number } | null;
-  /** Consecutive summarizer failures. */
-  failures: number;
-  /** Epoch milliseconds before which summarizing is not retried. */
-  skipUntil?: number;
-  /** Estimator calibration against reported usage. */
-  calibration?: { ratio: number; samples: number };
-}
-
-/**
- * Where compaction state lives. Calls sit on the request path: implementations
- * are fast, and a failure is treated by callers as "no cache".
- *
- * @example
- * ```ts
- * const key = { userId, conversationId: threadId };
- * const cached = await store.getCompaction(key);
- * await store.putCompaction(key, { version: 1, summary: null, failures: 1 });
- * ```
- */
-export interface CompactionStore {
-  /** The stored state, or null. */
-  getCompaction(key: ConversationKey): Promise<CompactionState | null>;
-  /** Replace the stored state as a whole. */
-  putCompaction(key: ConversationKey, state: CompactionState): Promise<void>;
-  /** Remove the stored state (a no-op when there is none). */
-  deleteCompaction(key: ConversationKey): Promise<void>;
-}
 
 /**
  * Evidence and compaction state of every conversation, in one store.

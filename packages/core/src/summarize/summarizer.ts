@@ -3,7 +3,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { invalidOption } from "../errors.js";
 import { textOf } from "../messages.js";
-import { isInvisibleText } from "./run-summarizer.js";
+import { isInvisibleText } from "./invisible-text.js";
 
 /** What a summarizer is told besides the transcript. */
 export interface SummarizerContext {

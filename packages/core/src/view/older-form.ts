@@ -5,7 +5,7 @@ import { isClearedToolResult } from "../compact/marker.js";
 import type { Estimator } from "../estimate.js";
 import { countKept } from "./choose-older-turns.js";
 import { keptInTurn } from "./clear-step.js";
-import type { ToolResultCompactor } from "./compact-to-fit.js";
+import type { ToolResultCompactor } from "./tool-result-compactor.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
 import type { OlderTurns } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";

@@ -2,7 +2,7 @@ import type { ResolvedBudget } from "../budget.js";
 import type { AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import type { ChosenOlderTurns } from "./choose-older-turns.js";
-import type { ToolResultCompactor } from "./compact-to-fit.js";
+import type { ToolResultCompactor } from "./tool-result-compactor.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";

@@ -4,7 +4,7 @@ import { SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/
 
 // The option interfaces keep their own JSDoc, which editors show; this reads it from the
 // source on purpose, so an `@default` there cannot drift from the spec.
-const SOURCES = ["view/types.ts", "manager/types.ts", "budget.ts", "compact/options.ts", "summarize/safe-cut.ts", "estimate.ts"];
+const SOURCES = ["view/types.ts", "manager/types.ts", "budget.ts", "compact/options.ts", "summarize/safe-cut.ts", "estimators/types.ts"];
 /** `findSafeCut` has defaults of its own for the keep sizes; the manager's are the spec's. */
 const OWN_DEFAULT = /in findSafeCut/;
 const src = join(__dirname, "../../src");
