@@ -223,12 +223,14 @@ function formOf(step: BaseMessage[], level: number, input: LongTurnInput): { mes
 /** The turn: head, the excerpt of the oldest exchanges (when any go, within `excerptRoom`), the shown older exchanges, the newest. */
 function assemble(head: BaseMessage[], older: readonly BaseMessage[][], chosen: ChosenForms, newest: BaseMessage[], excerptRoom: number, estimator: Estimator): BaseMessage[] {
   const messages = [...head];
-  if (chosen.firstShown > 0) {
-    const excerpt = stepsExcerpt(older.slice(0, chosen.firstShown), excerptRoom, estimator);
-    if (excerpt !== null) messages.push(excerpt);
-  }
+  const excerpt = chosen.firstShown > 0 ? stepsExcerpt(older.slice(0, chosen.firstShown), excerptRoom, estimator) : null;
+  if (excerpt !== null) messages.push(excerpt);
   for (let j = chosen.firstShown; j < older.length; j++) messages.push(...(chosen.forms[j] as BaseMessage[]));
   messages.push(...newest);
+  // Gemini refuses two model turns in a row: an answer right after the (assistant-role) excerpt gets a label
+  // between them, as orderTurn gives a tool call; the excerpt's room holds one label.
+  const next = messages[head.length + 1];
+  if (excerpt !== null && next?.type === "ai" && toolCallsOf(next).length === 0) messages.splice(head.length + 1, 0, labelMessage(CONTINUATION_LABEL));
   return messages;
 }
 

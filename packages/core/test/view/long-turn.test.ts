@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextBudgetError, createEstimator } from "@contextview/core";
-import { deepFreeze, snapshot, thrownBy, viewProblems } from "@contextview/test-support";
+import { deepFreeze, providerOrderProblems, snapshot, thrownBy, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const noEnv = { contextWindow: 32768, responseReserve: 4096 };
@@ -85,6 +85,20 @@ describe("a long current turn", () => {
     const before = snapshot(messages);
     const view = buildContext({ messages, budget: { ...noEnv, promptBudget: 4000 } });
     expect(viewProblems({ conversation: messages, messages, before, estimator }, view)).toEqual([]);
+  });
+
+  it("puts a user-role label between the excerpt of its oldest steps and an answer right after it (Gemini refuses two model turns in a row)", () => {
+    // Each older call's arguments are too long to show in any form: all of them go to the excerpt.
+    const messages: BaseMessage[] = [new HumanMessage({ id: "req", content: "Write the five files, then tell me." })];
+    for (let i = 0; i < 5; i++) {
+      messages.push(new AIMessage({ id: `ai-${i}`, content: "", tool_calls: [{ id: `call-${i}`, name: "write_file", args: { path: `f${i}.ts`, text: "y".repeat(3000) } }] }));
+      messages.push(new ToolMessage({ id: `tool-${i}`, tool_call_id: `call-${i}`, content: "ok" }));
+    }
+    messages.push(new AIMessage({ id: "answer", content: "All five files are written." }));
+    expect(providerOrderProblems(messages)).toEqual([]);
+    const view = buildContext({ messages: deepFreeze(messages), budget: { ...noEnv, promptBudget: 800 } });
+    expect(view.report.currentTurn).toMatchObject({ kept: 1, excerpted: 5 });
+    expect(providerOrderProblems(view.messages)).toEqual([]);
   });
 
   it("raises only when the request and the newest exchange do not fit, naming both", () => {
