@@ -26,12 +26,13 @@ const MIN_KEPT: Record<string, Record<string, number>> = {
 // OpenAI-style cached share each contextview system reaches at least, per fixture (measured, rounded down; see docs/evaluation.md).
 // Measured with the current turn's room (a large current result takes the room, older turns come back once it
 // is an older, compacted result: the prefix breaks twice), the pinned block and the digit-aware estimator.
-// api-search: every call's current result (100 search rows) takes the room, so little repeats.
+// api-search: every call's current result (100 search rows) takes the room, so little repeats; the node's
+// 22.8% became 20.9% (= buildContext's) once evidence left out what its views show (039f0e1).
 // Raised with clearStep 32 (buildContext) and results that wait for their summary (node), summary segments.
 // tau-airline (one current turn of 123 tool calls): measured 55.1% for both; its results change form as the turn grows.
 const MIN_CACHED: Record<string, Record<string, number>> = {
   "contextview buildContext": { finance: 0.63, notes: 0.84, "transaction-search": 0.47, "mixed-agent": 0.75, pinned: 0.64, "api-search": 0.2, "tau-airline": 0.5 },
-  "contextview node": { notes: 0.88, "transaction-search": 0.65, "mixed-agent": 0.78, "api-search": 0.22, "tau-airline": 0.5 },
+  "contextview node": { notes: 0.88, "transaction-search": 0.65, "mixed-agent": 0.78, "api-search": 0.2, "tau-airline": 0.5 },
 };
 
 // Fixtures whose current turn is one long tool loop: its older exchanges degrade by design (compacted,

@@ -46,6 +46,7 @@ async function main(): Promise<void> {
       checkpointMessages: state.messages.length,
       viewMessages: seen.length,
       evidenceMarkers: EVIDENCE_MARKERS.filter((marker) => String(evidence?.content ?? "").includes(marker)),
+      viewMarkers: EVIDENCE_MARKERS.filter((marker) => seen.some((m) => JSON.stringify(m.content).includes(marker))),
       firstTurnInView: seen.some((m) => m.id === "turn-1"),
       secondTurnInView: seen.some((m) => m.id === "turn-2"),
       memoryLines: system.includes(MEMORY_BLOCK_HEADER) ? system.split("\n").filter((l) => l.startsWith("- ")).length : 0,
