@@ -38,9 +38,18 @@ const moduleNameMapper = {
 // this one only ends a test that hangs.
 const testTimeout = 900_000;
 
+// The slowest suites (each 30–100 s of work on this machine): `pnpm test` leaves them out and says so
+// in one line; `pnpm test:slow` runs only them, `pnpm test:all` (CI, the README) runs everything.
+const SLOW = ["test/evaluation.int", "test/long-turn.int", "test/langgraph-prebuilt.int", "test/pinned-context.int", "packages/postgres/test/dropped-connections.int"];
+const slowPattern = `(${SLOW.map((path) => path.replace(/[.]/g, "\\.")).join("|")})\\.test\\.ts$`;
+const tests = process.env.CONTEXTVIEW_TESTS ?? "fast";
+if (!["fast", "slow", "all"].includes(tests)) throw new Error(`CONTEXTVIEW_TESTS must be fast, slow or all, got ${tests}`);
+const testPathIgnorePatterns = tests === "fast" ? ["/node_modules/", slowPattern] : tests === "slow" ? ["/node_modules/", `^(?!.*${slowPattern}).*$`] : ["/node_modules/"];
+
 const project = (name) => ({
   displayName: name,
   testTimeout,
+  testPathIgnorePatterns,
   rootDir: `packages/${name}`,
   testEnvironment: "node",
   testMatch: ["<rootDir>/test/**/*.test.ts"],
@@ -51,6 +60,9 @@ const project = (name) => ({
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout,
+  // Two workers on this 2-core machine: jest's default (cores − 1) runs everything in one
+  // process, leaving a core idle while a test waits on a child process, a server or a browser.
+  maxWorkers: 2,
   // Probes the PostgreSQL server once: required when CI=true, else its suites are skipped with one line.
   globalSetup: "<rootDir>/test/support/postgres-global-setup.cjs",
   projects: [
@@ -62,6 +74,7 @@ module.exports = {
     {
       displayName: "integration",
       testTimeout,
+      testPathIgnorePatterns,
       rootDir: "test",
       testEnvironment: "node",
       testMatch: ["<rootDir>/**/*.test.ts"],

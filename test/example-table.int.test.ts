@@ -39,7 +39,9 @@ const second = (pair: string) => Number(pair.split("/")[1]);
 
 describe("the example's table", () => {
   it("names the columns as the report does, one line per model call", () => {
-    const rows = exampleTable({ CONTEXTVIEW_EXAMPLE_TURNS: "22" });
+    // 30 turns: the run compacts on several calls (5 in two runs); at 22 it compacted once, and the example's
+    // views differ by a few tokens from run to run after the first summary (cause not yet found), which could lose that one.
+    const rows = exampleTable({ CONTEXTVIEW_EXAMPLE_TURNS: "30" });
     expect(Object.keys(rows[0] ?? {})).toEqual(["call", "tokens/limit", "checkpoint", "summarized", "kept", "dropped", "unread", "turns kept/dropped", "results compacted/cleared", "history", "compaction"]);
     expect(column(rows, "call").slice(0, 3)).toEqual(["1.1", "1.2", "2.1"]);
     // With the summarizer, older turns are summarized (not dropped) and results compacted.

@@ -1,4 +1,4 @@
-// Jest global set-up: is the PostgreSQL server of POSTGRES_URL reachable? Probed once per run.
+// Jest global set-up: says when the slow suites are left out, then: is the PostgreSQL server of POSTGRES_URL reachable? Probed once per run.
 // CI=true: the server is required, so a missing one fails the run here.
 // Elsewhere: the PostgreSQL suites are skipped, and this prints the one line saying how to run them.
 const pg = require("pg");
@@ -6,6 +6,9 @@ const pg = require("pg");
 const DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
 module.exports = async function postgresGlobalSetup() {
+  if ((process.env.CONTEXTVIEW_TESTS ?? "fast") === "fast") {
+    console.log("\nThe five slowest suites are left out (jest.config.js, SLOW): `pnpm test:slow` runs them, `pnpm test:all` runs everything.");
+  }
   const url = process.env.POSTGRES_URL || DEFAULT_URL;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   let problem;
