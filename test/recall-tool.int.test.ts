@@ -1,24 +1,43 @@
-// The recall tool in a real StateGraph: 40 turns after a 200-row search result left
-// the model's view, the model reads three of its rows back by their ids and gets
-// exactly what the tool returned, without the tool being called again.
+// The recall tool in real graphs on real checkpointers: a StateGraph with ToolNode on
+// PostgresSaver, 40 turns after a 200-row search result left the model's view, reads
+// three of its rows back by their ids and gets exactly what the tool returned, without
+// the tool being called again; createAgent on SqliteSaver reads rows by number, and
+// never another user's thread with the same row ids.
+import { join } from "node:path";
 import { InMemoryContextStore } from "@contextview/core";
 import { createContextNode, createRecallTool } from "@contextview/langgraph";
 import { contextMiddleware, recallMiddleware } from "@contextview/langgraph/middleware";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool } from "@langchain/core/tools";
-import { END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import { END, START, StateGraph } from "@langchain/langgraph";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { createAgent } from "langchain";
 import { z } from "zod";
 import { RecordingChatModel } from "@contextview/test-support";
 import { GraphState } from "./support/custom-graph.js";
+import { useTempDir } from "./support/thread.js";
+import { POSTGRES_URL, describePostgres, dropSchema, freshSchemaName } from "../packages/postgres/test/support/postgres.js";
 
 const ROWS = Array.from({ length: 200 }, (_, i) => ({ id: `tx-${1000 + i}`, date: `2024-03-${String((i % 28) + 1).padStart(2, "0")}`, amount: -Math.round((i + 1) * 173) / 100, payee: `Payee ${i % 17}`, memo: `March purchase number ${i}` }));
 const WANTED = ["tx-1017", "tx-1088", "tx-1150"];
 const LATER_TURNS = 40;
 
-describe("the recall tool in real graphs (MemorySaver)", () => {
+describePostgres("the recall tool in a StateGraph on PostgresSaver", () => {
+  let schema = "";
+  let checkpointer: PostgresSaver | undefined;
+  beforeEach(async () => {
+    schema = freshSchemaName();
+    checkpointer = PostgresSaver.fromConnString(POSTGRES_URL, { schema });
+    await checkpointer.setup();
+  });
+  afterEach(async () => {
+    await checkpointer?.end();
+    await dropSchema(schema);
+  });
+
   it("StateGraph + ToolNode + createContextNode: reads three rows of a result that left the view 40 turns earlier, exactly, without calling the tool again", async () => {
     let sourceCalls = 0;
     const search = tool(
@@ -59,7 +78,7 @@ describe("the recall tool in real graphs (MemorySaver)", () => {
       .addEdge("context", "model")
       .addConditionalEdges("model", (state) => ((state.messages[state.messages.length - 1] as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
       .addEdge("tools", "context")
-      .compile({ checkpointer: new MemorySaver() });
+      .compile({ checkpointer: checkpointer! });
     const config = { configurable: { thread_id: "t-recall", user_id: "alice" }, recursionLimit: 20 };
 
     await graph.invoke({ messages: [new HumanMessage({ id: "u-0", content: "Please search March transactions." })] }, config);
@@ -96,8 +115,16 @@ describe("the recall tool in real graphs (MemorySaver)", () => {
     expect(messages.filter((m) => m.type === "system")).toHaveLength(0);
   });
 
-  it("createAgent gets the tool from recallMiddleware, and its ToolNode reads the agent's state", async () => {
-    const search = tool(async () => JSON.stringify({ transactions: ROWS }), { name: "search_transactions", description: "Search transactions.", schema: z.object({ month: z.string() }) });
+});
+
+describe("the recall tool in createAgent on SqliteSaver", () => {
+  const tempDir = useTempDir();
+
+  it("createAgent gets the tool from recallMiddleware, its ToolNode reads the agent's state, and never another user's thread", async () => {
+    // Another user's thread holds rows with the same ids and other values.
+    const BOB_ROWS = ROWS.map((row) => ({ ...row, amount: 999.99, memo: "bob's private row" }));
+    let rowsFor = ROWS;
+    const search = tool(async () => JSON.stringify({ transactions: rowsFor }), { name: "search_transactions", description: "Search transactions.", schema: z.object({ month: z.string() }) });
     const model = new RecordingChatModel({
       answer: (messages, { index }) => {
         if (index === 0) return aiCall("search_transactions", { month: "2024-03" });
@@ -106,7 +133,13 @@ describe("the recall tool in real graphs (MemorySaver)", () => {
         return undefined;
       },
     });
-    const agent = createAgent({ model, tools: [search], checkpointer: new MemorySaver(), middleware: [contextMiddleware({ store: new InMemoryContextStore() }), recallMiddleware()] });
+    const checkpointer = SqliteSaver.fromConnString(join(tempDir(), "checkpoints.sqlite"));
+    const agent = createAgent({ model, tools: [search], checkpointer, middleware: [contextMiddleware({ store: new InMemoryContextStore() }), recallMiddleware()] });
+    rowsFor = BOB_ROWS;
+    const bob = new RecordingChatModel({ answer: (_messages, { index }) => (index === 0 ? aiCall("search_transactions", { month: "2024-03" }) : undefined) });
+    const bobAgent = createAgent({ model: bob, tools: [search], checkpointer, middleware: [contextMiddleware({ store: new InMemoryContextStore() }), recallMiddleware()] });
+    await bobAgent.invoke({ messages: [new HumanMessage("search March")] }, { configurable: { thread_id: "t-agent-bob", user_id: "bob" } });
+    rowsFor = ROWS;
     const config = { configurable: { thread_id: "t-agent", user_id: "alice" } };
     await agent.invoke({ messages: [new HumanMessage("search March")] }, config);
     const { messages } = await agent.invoke({ messages: [new HumanMessage("rows 18 and 19?")] }, config);
@@ -116,6 +149,10 @@ describe("the recall tool in real graphs (MemorySaver)", () => {
       { row: 18, value: ROWS[17] },
       { row: 19, value: ROWS[18] },
     ]);
+    expect(String(answer.content)).not.toContain("bob's private row");
+    // Bob's thread, on the same checkpointer, is as he left it.
+    const bobState = await bobAgent.graph.getState({ configurable: { thread_id: "t-agent-bob" } });
+    expect((bobState.values as { messages: BaseMessage[] }).messages.some((m) => m.type === "tool" && m.name === "recall")).toBe(false);
   });
 });
 
