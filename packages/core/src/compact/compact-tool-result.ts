@@ -266,7 +266,8 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
     if ("error" in compacted) throw compacted.error;
     return compacted;
   };
-  const compacted = recallToolName === undefined ? at(limitTokens) : withRecallLine(message, limitTokens, recallToolName, at, estimate);
+  let compacted = recallToolName === undefined ? at(limitTokens) : withRecallLine(message, limitTokens, recallToolName, at, estimate);
+  if (recallToolName !== undefined && compacted.marker.form === "text") compacted = excerptNamingRecall(sourceOf(memo, message, text, resolved), compacted, message, recallToolName, estimate);
   return withCompaction(message, withImages(compacted.text), { ...compacted.marker });
 }
 
@@ -307,6 +308,34 @@ function withRecallLine(
     reserve += tokens - limit;
   }
   return plain;
+}
+
+/**
+ * A text excerpt whose middle marker names the recall `read` call that returns
+ * exactly the omitted characters, fitted within the same limit. Only for an
+ * excerpt of the content (recall reads the content's text, not a text artifact);
+ * when the marker with the call cannot fit, the excerpt without it.
+ */
+function excerptNamingRecall(
+  source: Source,
+  plain: { text: string; marker: CompactionMarker },
+  message: ToolMessage,
+  toolName: string,
+  estimate: (text: string) => number,
+): { text: string; marker: CompactionMarker } {
+  const { marker } = plain;
+  if (marker.form !== "text" || marker.origin !== "content" || marker.omittedChars === 0 || source.kind !== "text" || !message.tool_call_id) return plain;
+  const recall = { toolName, message: message.tool_call_id };
+  let excerpt;
+  try {
+    excerpt = fitTextExcerpt(source.excerpt, marker.limitTokens, estimate, recall);
+  } catch {
+    return plain;
+  }
+  return {
+    text: renderTextExcerpt(excerpt, recall),
+    marker: { ...marker, headChars: excerpt.head.length, tailChars: excerpt.tail.length, omittedChars: excerpt.omitted },
+  };
 }
 
 /** The compacted text and marker of a result over its limit (see {@link compactToolResult}); images are added back by the caller. */

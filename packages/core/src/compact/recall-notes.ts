@@ -65,22 +65,55 @@ interface ShortenedCollection {
   references: "omitted_refs" | "omitted_ids" | undefined;
 }
 
-/** The shortened collections outside the rows of another (those recall numbers), in source order. */
+/**
+ * The shortened collections of a compacted payload, in source order: those outside
+ * any rows, those inside a kept row (a path through its position from 0; rows keep
+ * a prefix, so that is its position in the original too), and the earlier passes'
+ * ones inside omitted rows (`nested_omissions`, whose paths are written the same way).
+ */
 function shortenedCollections(value: unknown): ShortenedCollection[] {
   const out: ShortenedCollection[] = [];
   const walk = (node: unknown, path: string[]): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, [...path, String(i)]));
+      return;
+    }
     if (!isRecord(node)) return;
     if (node[COMPACTED_KEY] === "rows") {
-      const { retained, returned } = node;
+      const { retained, returned, rows, nested_omissions: nested } = node;
       if (typeof retained === "number" && typeof returned === "number" && returned > retained) {
         out.push({ path, retained, returned, references: node["omitted_refs"] !== undefined ? "omitted_refs" : node["omitted_ids"] !== undefined ? "omitted_ids" : undefined });
       }
+      if (Array.isArray(rows)) rows.forEach((row, i) => walk(row, [...path, String(i)]));
+      if (Array.isArray(nested)) for (const entry of nested) if (isRecord(entry)) nestedEntry(entry, path, out);
       return;
     }
     for (const key of Object.keys(node)) if (key !== COMPACTED_KEY) walk(node[key], [...path, key]);
   };
   walk(value, []);
   return out;
+}
+
+/** A `nested_omissions` entry of rows: a collection inside an omitted row, all of it left out. */
+function nestedEntry(entry: Record<string, unknown>, base: string[], out: ShortenedCollection[]): void {
+  const { path, omitted } = entry;
+  if (!Array.isArray(path) || typeof omitted !== "number" || omitted < 1) return;
+  out.push({ path: [...base, ...path.map(String)], retained: 0, returned: omitted, references: entry["omitted_refs"] !== undefined ? "omitted_refs" : undefined });
+}
+
+/** How the notes write the other shortened collections: one path, or a pattern with `<n>` for a row's position. */
+function otherCollections(collections: readonly ShortenedCollection[]): string {
+  if (collections.length === 0) return "";
+  const patterns = new Map<string, { count: number; first: string[] }>();
+  for (const { path } of collections) {
+    const pattern = path.map((key) => (/^\d+$/.test(key) ? "<n>" : key)).join(".");
+    const seen = patterns.get(pattern);
+    if (seen === undefined) patterns.set(pattern, { count: 1, first: path });
+    else seen.count++;
+  }
+  const named = [...patterns].slice(0, 3).map(([pattern, { count, first }]) => JSON.stringify(count === 1 ? first.join(".") : pattern));
+  const positions = named.some((name) => name.includes("<n>")) ? " (<n>: a row's position from 0)" : "";
+  return `; rows left out elsewhere: name ${named.join(", ")}${patterns.size > 3 ? ", …" : ""} in \`collection\`${positions}, with the rows its notice gives`;
 }
 
 /**
@@ -98,7 +131,9 @@ function shortenedCollections(value: unknown): ShortenedCollection[] {
 export function recallValueFor(value: unknown, callId: string, origin: CompactionOrigin, toolName: string): string | undefined {
   const collections = shortenedCollections(value);
   if (collections.length === 0) return undefined;
-  const most = collections.reduce((a, b) => (b.returned - b.retained > a.returned - a.retained ? b : a));
+  // The collections outside any row come first (the rest are named by a pattern), then the one that left most out.
+  const outside = collections.filter((c) => !c.path.some((key) => /^\d+$/.test(key)));
+  const most = (outside.length > 0 ? outside : collections).reduce((a, b) => (b.returned - b.retained > a.returned - a.retained ? b : a));
   const args: Record<string, unknown> = { action: "rows", message: callId };
   if (most.path.length > 0) args["collection"] = most.path.join(".");
   // A tool's own `model_context` numbers its rows its own way; recall reads the artifact, so only its references match.
@@ -107,7 +142,7 @@ export function recallValueFor(value: unknown, callId: string, origin: Compactio
   }
   const first = most.retained + 1;
   args["rows"] = [first === most.returned ? first : `${first}-${most.returned}`];
-  const others = collections.length > 1 ? "; name another array in `collection`" : "";
+  const others = otherCollections(collections.filter((c) => c !== most));
   const byReference = most.references === undefined ? "" : `, or with "ids" from ${most.references}`;
   return `Omitted rows are kept: ${recallCall(toolName, args)}${byReference}${others}.`;
 }

@@ -32,30 +32,67 @@ export interface TextExcerpt {
   readonly total: number;
 }
 
-/** The marked text the model sees for a {@link TextExcerpt}. */
-export function renderTextExcerpt(excerpt: TextExcerpt): string {
+/** The recall call an excerpt's middle marker names: the bound tool and the tool result it reads. */
+export interface ExcerptRecall {
+  readonly toolName: string;
+  /** The result's `tool_call_id`. */
+  readonly message: string;
+}
+
+/** The middle marker: what is omitted, and with a recall tool bound, the `read` call that returns exactly it. */
+function omissionLine(excerpt: TextExcerpt, recall: ExcerptRecall | undefined): string {
+  if (recall === undefined) {
+    return `[… ${excerpt.omitted} characters omitted. The full result is kept in the conversation checkpoint; ask the tool for a narrower part (a range, a filter, a page) to see more …]`;
+  }
+  const from = excerpt.head.length;
+  const args = { action: "read", message: recall.message, offset: from, length: excerpt.omitted };
+  return `[… ${excerpt.omitted} characters omitted (characters ${from}-${from + excerpt.omitted} of ${excerpt.total}), kept in the conversation checkpoint. To read them, call \`${recall.toolName}\` with ${JSON.stringify(args)} …]`;
+}
+
+/** The marked text the model sees for a {@link TextExcerpt}; with `recall`, its middle marker names the call that reads the omitted part. */
+export function renderTextExcerpt(excerpt: TextExcerpt, recall?: ExcerptRecall): string {
   const shown = excerpt.total - excerpt.omitted;
   return (
     `[Beginning of tool result: ${shown} of ${excerpt.total} characters shown, ${excerpt.omitted} omitted]\n` +
     `${excerpt.head}\n` +
-    `[… ${excerpt.omitted} characters omitted. The full result is kept in the conversation checkpoint; ask the tool for a narrower part (a range, a filter, a page) to see more …]\n` +
+    `${omissionLine(excerpt, recall)}\n` +
     `${excerpt.tail}\n` +
     "[End of tool result]"
   );
 }
 
+const RECALL_IN_LINE = /^\n\[… [^\n]* call `([A-Za-z0-9_-]{1,64})` with (\{[^\n]*\}) …\]\n$/;
+
+/** The recall call a previous rendering's middle marker named, read back so the rendering can be checked exactly. */
+function recallNamedIn(middle: string): ExcerptRecall | undefined {
+  const match = RECALL_IN_LINE.exec(middle);
+  if (match === null) return undefined;
+  try {
+    const args = JSON.parse(match[2]!) as { message?: unknown };
+    return typeof args.message === "string" ? { toolName: match[1]!, message: args.message } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Recover the excerpt a previous pass rendered, given the lengths it recorded.
- * Undefined when the text is not exactly that rendering (then it is treated as new text).
+ * Recover the excerpt a previous pass rendered (with or without a recall call in
+ * its middle marker), given the lengths it recorded. Undefined when the text is
+ * not exactly such a rendering (then it is treated as new text).
  */
 export function parseTextExcerpt(text: string, recorded: { headChars: number; tailChars: number; omittedChars: number; totalChars: number }): TextExcerpt | undefined {
   const { headChars, tailChars, omittedChars, totalChars } = recorded;
   if (![headChars, tailChars, omittedChars, totalChars].every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
   const prefix = renderTextExcerpt({ head: "", tail: "", omitted: omittedChars, total: totalChars }).indexOf("\n") + 1;
+  const end = text.length - "\n[End of tool result]".length;
   const head = text.slice(prefix, prefix + headChars);
-  const tail = text.slice(text.length - "\n[End of tool result]".length - tailChars, text.length - "\n[End of tool result]".length);
+  const tail = text.slice(end - tailChars, end);
   const excerpt = { head, tail, omitted: omittedChars, total: totalChars };
-  return head.length === headChars && tail.length === tailChars && renderTextExcerpt(excerpt) === text ? excerpt : undefined;
+  if (head.length !== headChars || tail.length !== tailChars) return undefined;
+  if (renderTextExcerpt(excerpt) === text) return excerpt;
+  // A marker naming a recall call is replaced on the next pass (named again or not), never kept as text.
+  const recall = recallNamedIn(text.slice(prefix + headChars, end - tailChars));
+  return recall !== undefined && renderTextExcerpt(excerpt, recall) === text ? excerpt : undefined;
 }
 
 /** Share of the shown characters given to the beginning; the rest goes to the end. */
@@ -90,17 +127,17 @@ function cut(source: ExcerptSource, shown: number): TextExcerpt {
 }
 
 /**
- * The longest beginning-and-end excerpt of `source` whose rendering fits `limit`
- * estimated tokens. Throws `COMPACTION_LIMIT` when even the markers do not fit.
+ * The longest beginning-and-end excerpt of `source` whose rendering (naming
+ * `recall` when given) fits `limit` estimated tokens. Throws `COMPACTION_LIMIT` when even the markers do not fit.
  */
-export function fitTextExcerpt(source: ExcerptSource, limit: number, estimate: (text: string) => number): TextExcerpt {
+export function fitTextExcerpt(source: ExcerptSource, limit: number, estimate: (text: string) => number, recall?: ExcerptRecall): TextExcerpt {
   const fits = (shown: number): TextExcerpt | undefined => {
     const excerpt = cut(source, shown);
-    return estimate(renderTextExcerpt(excerpt)) <= limit ? excerpt : undefined;
+    return estimate(renderTextExcerpt(excerpt, recall)) <= limit ? excerpt : undefined;
   };
   let best = fits(0);
   if (best === undefined) {
-    const required = estimate(renderTextExcerpt(cut(source, 0)));
+    const required = estimate(renderTextExcerpt(cut(source, 0), recall));
     throw new ContextViewError(
       "COMPACTION_LIMIT",
       `The excerpt markers of a ${source.total}-character tool result need ${required} estimated tokens but the limit is ${limit}`,

@@ -1,3 +1,4 @@
+import { splitContent } from "../compact/compact-tool-result.js";
 import { textOf, toolCallsOf, type MessageInput } from "../messages.js";
 import { longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, selectMessage, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
 
@@ -13,10 +14,11 @@ export interface ReadRequest {
 
 /**
  * The text a read pages through: the message's content text (a tool result's as the
- * tool returned it), then an assistant message's tool calls with their arguments.
+ * tool returned it, read as compaction reads it, so an excerpt's character range
+ * names the same characters), then an assistant message's tool calls with their arguments.
  */
 export function readableText({ kind, message }: RecalledMessage): string {
-  const text = textOf(message.content);
+  const text = kind === "tool" ? splitContent(message.content).text : textOf(message.content);
   if (kind !== "ai") return text;
   const calls = toolCallsOf(message).map((call) => `[tool call \`${call.name}\` (id ${call.id ?? "none"}): ${JSON.stringify(call.args ?? {})}]`);
   return [text, ...calls].filter((part) => part !== "").join("\n");

@@ -1,4 +1,5 @@
 import { resolveCompactOptions, type ResolvedCompactOptions } from "../compact/options.js";
+import { isRecord } from "../compact/earlier-nodes.js";
 import type { MessageInput } from "../messages.js";
 import { fits, longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, selectMessage, type RecallAnswer, type RecallContext } from "./recalled-text.js";
 import { asRanges, collectionsOf, identifierIndex, originalPayloadOf, parseRowNumbers, pathName, rowsWithId, type RowCollection } from "./tool-result-rows.js";
@@ -7,7 +8,7 @@ import { asRanges, collectionsOf, identifierIndex, originalPayloadOf, parseRowNu
 export interface RowsRequest {
   /** The tool result: an index, a message id or its `tool_call_id`. */
   message: number | string | undefined;
-  /** The collection: its key (`transactions`) or path (`data.items`, `$` for a top-level array). @default the one the references name, else the largest recognised one */
+  /** The collection: its key (`transactions`) or path (`data.items`, `$` for a top-level array; `orders.3.lines` for an array inside the row at position 3, from 0). @default the one the references name, else the largest recognised one */
   collection?: string | undefined;
   /** Identifiers the note printed (`omitted_refs`, `omitted_ids`): rows holding them in an identifying field. */
   ids?: ReadonlyArray<string | number> | undefined;
@@ -109,6 +110,26 @@ function partLine(row: number, json: string, from: number, to: number): string {
 }
 
 /**
+ * The array a path names through rows (`orders.3.lines`: the `lines` of the row at
+ * position 3, from 0, of `orders`; `$.3.lines` in a top-level array), as the notes
+ * name arrays nested in rows.
+ */
+function collectionAt(collections: readonly RowCollection[], named: string): RowCollection | undefined {
+  const keys = named.split(".");
+  for (const outer of collections) {
+    const prefix = outer.path.length === 0 ? ["$"] : outer.path;
+    if (keys.length <= prefix.length || prefix.some((key, i) => keys[i] !== key)) continue;
+    let node: unknown = outer.rows;
+    for (const key of keys.slice(prefix.length)) {
+      node = Array.isArray(node) ? (/^\d+$/.test(key) ? node[Number(key)] : undefined) : isRecord(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+      if (node === undefined) break;
+    }
+    if (Array.isArray(node) && node.length > 0) return { path: keys, rows: node };
+  }
+  return undefined;
+}
+
+/**
  * The collection a request reads: the one it names, else the one holding most of
  * its identifiers, else the largest recognised collection (`collectionKeys`, or a
  * top-level array) and then the largest array.
@@ -119,7 +140,7 @@ function chooseCollection(collections: readonly RowCollection[], named: string |
   if (named !== undefined && named !== "") {
     const exact = collections.find((c) => pathName(c.path) === named);
     const byKey = collections.filter((c) => c.path[c.path.length - 1] === named);
-    const found = exact ?? (byKey.length === 1 ? byKey[0] : undefined);
+    const found = exact ?? (byKey.length === 1 ? byKey[0] : undefined) ?? collectionAt(collections, named);
     if (found === undefined) return `no array \`${named}\` in this result${byKey.length > 1 ? " (several have that key; give its path)" : ""}; it has ${list}.`;
     return withIndex(found);
   }

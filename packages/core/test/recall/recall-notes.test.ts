@@ -196,3 +196,107 @@ describe("compaction notes with a recall tool bound", () => {
     expect(plain.messages.map(textOf)).toContain("Evidence: the user asked for March transactions (200 rows).");
   });
 });
+
+describe("text excerpts with a recall tool bound", () => {
+  const original = Array.from({ length: 800 }, (_, i) => `line ${i}: the build log says step ${i} finished`).join("\n");
+  const messages = [new HumanMessage("go"), new AIMessage({ content: "", tool_calls: [{ id: "c_log", name: "read_log", args: {}, type: "tool_call" }] }), new ToolMessage({ id: "t_log", tool_call_id: "c_log", name: "read_log", content: original })];
+
+  /** The characters a read returned: what follows its range line, up to the next note or the end. */
+  function readBack(args: Record<string, unknown>, maxToolResultTokens: number): { text: string; next: Record<string, unknown> | undefined } {
+    const answer = recall(messages, args, maxToolResultTokens);
+    const header = /^message 2 · .* · characters (\d+)-(\d+) of \d+:$/m.exec(answer)!;
+    const start = header.index + header[0].length + 1;
+    const text = answer.slice(start, start + Number(header[2]) - Number(header[1]));
+    const rest = answer.slice(start + text.length);
+    return { text, next: rest.includes("To read on") ? recallCalls(rest)[0] : undefined };
+  }
+
+  it("the middle marker names the read of exactly the omitted characters, within the limit", () => {
+    expect(textOf(compactToolResult(messages[2]!, 400))).toContain("ask the tool for a narrower part");
+    const compact = compactToolResult(messages[2]!, 400, { recallToolName: "recall" });
+    const text = textOf(compact);
+    expect(estimator.estimateText(text)).toBeLessThanOrEqual(400);
+    const calls = recallCalls(text);
+    expect(calls).toHaveLength(1);
+    const { offset, length } = calls[0] as { offset: number; length: number };
+    expect(calls[0]).toEqual({ action: "read", message: "c_log", offset, length });
+    // The shown beginning and end around the named range are the original.
+    expect(text).toContain(`\n${original.slice(0, offset)}\n[… ${length} characters omitted (characters ${offset}-${offset + length} of ${original.length})`);
+    expect(text.endsWith(`\n${original.slice(offset + length)}\n[End of tool result]`)).toBe(true);
+    // One answer large enough returns exactly the omitted text; at the default bound the answers page on to the same text.
+    // (The answer still says where the rest of the message goes on: after the range.)
+    expect(readBack(calls[0]!, 20_000)).toEqual({ text: original.slice(offset, offset + length), next: { action: "read", message: "c_log", offset: offset + length } });
+    let paged = "";
+    let args: Record<string, unknown> | undefined = calls[0];
+    while (args !== undefined) {
+      const part = readBack(args, 2000);
+      paged += part.text;
+      const at = part.next?.["offset"] as number | undefined;
+      args = at === undefined || at >= offset + length ? undefined : { ...part.next, length: offset + length - at };
+    }
+    expect(paged).toBe(original.slice(offset, offset + length));
+  });
+
+  it("compacting an excerpt again cuts it further with one marker, named again or not", () => {
+    const compact = compactToolResult(messages[2]!, 400, { recallToolName: "recall" });
+    const again = compactToolResult(compact, 250, { recallToolName: "recall" });
+    const text = textOf(again);
+    expect(estimator.estimateText(text)).toBeLessThanOrEqual(250);
+    expect(text.split("characters omitted")).toHaveLength(2);
+    const [call] = recallCalls(text) as Array<{ offset: number; length: number }>;
+    expect(call!.length).toBeGreaterThan((recallCalls(textOf(compact))[0] as { length: number }).length);
+    expect(readBack(call as unknown as Record<string, unknown>, 20_000).text).toBe(original.slice(call!.offset, call!.offset + call!.length));
+    const unbound = textOf(compactToolResult(compact, 250));
+    expect(unbound.split("characters omitted")).toHaveLength(2);
+    expect(recallCalls(unbound)).toEqual([]);
+    // Through microCompact twice (a later view re-reading the earlier one): still one marker.
+    const first = microCompact(messages, { maxToolResultTokens: 400, recallToolName: "recall" }).messages;
+    const second = microCompact(first, { maxToolResultTokens: 300, recallToolName: "recall" }).messages;
+    expect(textOf(second[2]).split("To read them")).toHaveLength(2);
+  });
+});
+
+describe("collections nested in rows, with a recall tool bound", () => {
+  const orders = Array.from({ length: 30 }, (_, i) => ({ id: `o-${i}`, lines: Array.from({ length: 40 }, (_, j) => ({ sku: `s-${i}-${j}`, qty: j })) }));
+  const message = new ToolMessage({ tool_call_id: "c_orders", name: "list_orders", content: JSON.stringify({ data: { orders } }) });
+
+  /** Every row a compacted payload left out — outer and nested — read with the calls its `$recall` names: at most 2 calls each. */
+  function readEveryOmittedRow(compacted: ToolMessage, limit: number): void {
+    const text = textOf(compacted);
+    expect(estimator.estimateText(text)).toBeLessThanOrEqual(limit);
+    const note = (JSON.parse(text) as { $recall: string }).$recall;
+    const [call] = recallCalls(note);
+    expect(call).toMatchObject({ action: "rows", message: "c_orders", collection: "data.orders" });
+    expect(note).toContain('"data.orders.<n>.lines" in `collection` (<n>: a row\'s position from 0)');
+    const node = (JSON.parse(text) as { data: { orders: { retained: number; rows: Array<{ lines: { retained?: number } | unknown[] }> } } }).data.orders;
+    // Omitted orders: the printed call, then any one row by its number.
+    expect(rowsOf(recall([message], { ...call!, rows: [node.retained + 1] }))).toEqual([{ row: node.retained + 1, value: orders[node.retained] }]);
+    // Lines left out inside every order, kept or omitted: one call by the pattern, with the rows the notice counts (kept rows) or all of them.
+    orders.forEach((order, i) => {
+      const kept = node.rows[i]?.lines;
+      const from = kept === undefined ? 1 : Array.isArray(kept) ? 41 : (kept.retained ?? 40) + 1;
+      if (from > 40) return;
+      const answer = recall([message], { action: "rows", message: "c_orders", collection: `data.orders.${i}.lines`, rows: [`${from}-40`] });
+      expect(rowsOf(answer)).toEqual(order.lines.slice(from - 1).map((value, k) => ({ row: from + k, value })));
+    });
+  }
+
+  it("a shortened array inside kept rows is named by its path, and recall reads it there", () => {
+    const compacted = compactToolResult(message, 1400, { recallToolName: "recall" });
+    expect(textOf(compacted)).toContain('"lines":{"$compacted":"rows"');
+    readEveryOmittedRow(compacted, 1400);
+  });
+
+  it("after a second pass the arrays inside omitted rows (nested_omissions) are reached the same way", () => {
+    const first = compactToolResult(message, 1400, { recallToolName: "recall" });
+    const again = compactToolResult(first, 700, { recallToolName: "recall" });
+    expect(textOf(again)).toContain('"nested_omissions"');
+    readEveryOmittedRow(again, 700);
+  });
+
+  it("a path that names no array is a clear error listing the arrays", () => {
+    const answer = recallFromConversation([message], { action: "rows", message: "c_orders", collection: "data.orders.99.lines", rows: [1] });
+    expect(answer.error).toBe(true);
+    expect(answer.text).toContain("no array `data.orders.99.lines`");
+  });
+});
