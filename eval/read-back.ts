@@ -24,6 +24,12 @@ export interface ReadBackCost {
   rows: { omitted: number; exact: number };
   /** Cleared results without rows (plain text, a note): read back whole by following the printed `read` call and its next calls. */
   texts: { cleared: number; exact: number };
+  /**
+   * Text results a view showed as a beginning-and-end excerpt (outside `results`: nothing to re-call for a row):
+   * how many; whose omitted middle the printed `read` call (and the next calls it prints) gave back exactly; the
+   * calls that took; and those whose marker named no call (an excerpt of a text artifact, which recall does not read).
+   */
+  excerpts: { shown: number; exact: number; calls: number; unnamed: number };
   /** Omitted rows the agent reached in at most 2 recall calls, each answer within `RECALL_MAX_TOKENS`. */
   withinTwoCalls: number;
   /** Calls and tokens (tool-call messages and answers) to read every omitted row back by following the notes. */
@@ -186,15 +192,47 @@ function readText(messages: readonly BaseMessage[], call: Json, original: ToolMe
   let args: Json | undefined = call;
   while (args !== undefined) {
     const answer: string = ask(messages, args, spent).text;
-    const range = /characters (\d+)-(\d+) of \d+:\n/.exec(answer);
-    if (range === null) break;
-    text += answer.slice(range.index + range[0].length, range.index + range[0].length + Number(range[2]) - Number(range[1]));
+    const part = readPart(answer);
+    if (part === undefined) break;
+    text += part;
     args = /\[Characters \d+-\d+ not shown\. /.test(answer) ? printedCall(answer.slice(answer.lastIndexOf("[Characters"))) : undefined;
   }
   cost.texts.cleared++;
   if (text === String(original.content)) cost.texts.exact++;
   cost.recall.calls += spent.calls;
   cost.recall.tokens += spent.tokens;
+  cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, spent.largest);
+}
+
+/** The characters of a `read` answer (after its range line): the part of the message it shows. */
+function readPart(answer: string): string | undefined {
+  const range = /characters (\d+)-(\d+) of \d+:\n/.exec(answer);
+  return range === null ? undefined : answer.slice(range.index + range[0].length, range.index + range[0].length + Number(range[2]) - Number(range[1]));
+}
+
+/** An excerpt's omitted middle read back: the printed call, then each next call its answer prints, up to the end of the range. */
+function readExcerpt(messages: readonly BaseMessage[], shown: ToolMessage, original: ToolMessage, cost: ReadBackCost): void {
+  cost.excerpts.shown++;
+  const call = printedCall(typeof shown.content === "string" ? shown.content : JSON.stringify(shown.content));
+  if (call?.["action"] !== "read") {
+    cost.excerpts.unnamed++;
+    return;
+  }
+  const { offset, length } = call as { offset: number; length: number };
+  const spent = { calls: 0, tokens: 0, largest: 0 };
+  let text = "";
+  let args: Json | undefined = call;
+  while (args !== undefined) {
+    const answer: string = ask(messages, args, spent).text;
+    const part = readPart(answer);
+    if (part === undefined) break;
+    text += part;
+    const next: Json | undefined = /\[Characters \d+-\d+ not shown\. /.test(answer) ? printedCall(answer.slice(answer.lastIndexOf("[Characters"))) : undefined;
+    const at: unknown = next?.["offset"];
+    args = typeof at !== "number" || at >= offset + length ? undefined : { ...next, length: offset + length - at };
+  }
+  if (text === String(original.content).slice(offset, offset + length)) cost.excerpts.exact++;
+  cost.excerpts.calls += spent.calls;
   cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, spent.largest);
 }
 
@@ -234,7 +272,7 @@ export async function measureReadBack(fixtures: readonly Fixture[]): Promise<Rea
     const loaded = await fixture.load();
     const originals = new Map<string, ToolMessage>();
     for (const m of loaded.messages) if (ToolMessage.isInstance(m)) originals.set(m.tool_call_id, m);
-    const cost: ReadBackCost = { fixture: fixture.name, results: { cleared: 0, shortened: 0, narrowed: 0 }, rows: { omitted: 0, exact: 0 }, withinTwoCalls: 0, recall: { calls: 0, tokens: 0, largestAnswer: 0 }, oneRow: { rows: 0, tokens: 0 }, reCall: { calls: 0, tokens: 0 }, unnamed: 0, texts: { cleared: 0, exact: 0 } };
+    const cost: ReadBackCost = { fixture: fixture.name, results: { cleared: 0, shortened: 0, narrowed: 0 }, rows: { omitted: 0, exact: 0 }, withinTwoCalls: 0, recall: { calls: 0, tokens: 0, largestAnswer: 0 }, oneRow: { rows: 0, tokens: 0 }, reCall: { calls: 0, tokens: 0 }, unnamed: 0, texts: { cleared: 0, exact: 0 }, excerpts: { shown: 0, exact: 0, calls: 0, unnamed: 0 } };
     const done = new Set<string>();
     const points = callPoints(loaded.messages);
     const stride = points.length > EVERY_VIEW_UP_TO ? 3 : 1;
@@ -244,6 +282,12 @@ export async function measureReadBack(fixtures: readonly Fixture[]): Promise<Rea
       for (const shown of view.messages) {
         if (!ToolMessage.isInstance(shown)) continue;
         const original = originals.get(shown.tool_call_id);
+        const marker = compactionMarkerOf(shown);
+        if (original !== undefined && marker?.form === "text" && marker.omittedChars > 0 && !done.has(`excerpted:${shown.tool_call_id}`)) {
+          done.add(`excerpted:${shown.tool_call_id}`);
+          readExcerpt(messages, shown, original, cost);
+          continue;
+        }
         const episode = original === undefined ? undefined : episodeOf(shown, original);
         if (episode === undefined || done.has(`${episode.form}:${shown.tool_call_id}`)) continue;
         done.add(`${episode.form}:${shown.tool_call_id}`);

@@ -155,7 +155,7 @@ export function pinningRows(costs: readonly PinningCost[]): Row[] {
 export function readBackRows(costs: readonly ReadBackCost[]): Row[] {
   const mean = (tokens: number, n: number) => (n ? String(Math.round(tokens / n)) : "–");
   return costs
-    .filter((c) => c.results.cleared + c.results.shortened + c.results.narrowed > 0)
+    .filter((c) => c.results.cleared + c.results.shortened + c.results.narrowed + c.excerpts.shown > 0)
     .map((c) => ({
       fixture: c.fixture,
       "results cleared / shortened / narrowed": `${c.results.cleared} / ${c.results.shortened} / ${c.results.narrowed}`,
@@ -163,6 +163,7 @@ export function readBackRows(costs: readonly ReadBackCost[]): Row[] {
       "rows back exactly": `${c.rows.exact}/${c.rows.omitted}`,
       "each in ≤ 2 recall calls": `${c.withinTwoCalls}/${c.rows.omitted}`,
       "texts back whole": c.texts.cleared ? `${c.texts.exact}/${c.texts.cleared}` : "–",
+      "excerpt middles back exactly (calls)": c.excerpts.shown ? `${c.excerpts.exact}/${c.excerpts.shown} (${c.excerpts.calls})` : "–",
       "largest answer / bound": `${c.recall.largestAnswer}/${RECALL_MAX_TOKENS}`,
       "one row: recall tokens (mean)": mean(c.oneRow.tokens, c.oneRow.rows),
       "one result: re-call tokens (mean)": mean(c.reCall.tokens, c.reCall.calls),

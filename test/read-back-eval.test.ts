@@ -13,6 +13,7 @@ test.each(["transaction-search", "pinned"])("%s: every omitted row back exactly,
   expect(cost!.recall.largestAnswer).toBeLessThanOrEqual(RECALL_MAX_TOKENS);
   expect(cost!.unnamed).toBe(0);
   expect(cost!.texts.exact).toBe(cost!.texts.cleared);
+  expect(cost!.excerpts.exact).toBe(cost!.excerpts.shown - cost!.excerpts.unnamed);
   // One row costs a small share of re-calling its result (measured: about 200 of 8,800 tokens on transaction-search).
   expect(cost!.oneRow.tokens / cost!.oneRow.rows).toBeLessThan((cost!.reCall.tokens / cost!.reCall.calls) / 4);
   expect(cost!.reCall.calls).toBe(cost!.results.cleared + cost!.results.shortened + cost!.results.narrowed);
