@@ -21,25 +21,37 @@ describe("viewProblems", () => {
   });
 
   const [system, h0, a0, t1, t2, a1] = conversation as [BaseMessage, BaseMessage, BaseMessage, BaseMessage, BaseMessage, BaseMessage];
-  const cases: [LawName, ViewLawInput, BaseMessage[]][] = [
+  // [law, input, view, the laws providers' rules break with it (they refuse what it names too)]
+  const cases: [LawName, ViewLawInput, BaseMessage[], LawName[]?][] = [
     ["inputs untouched", { messages: [{ changed: true }], before: snapshot([{ changed: false }]) }, conversation],
     // A request without an id is checked by its text only.
     ["current request whole", { conversation: [...conversation.slice(0, -1), new HumanMessage("What did I spend?")] }, conversation.slice(0, -1)],
     ["current request untouched", { conversation }, [...conversation.slice(0, -1), new HumanMessage({ id: "other", content: "What did I spend?" })]],
     ["tool arguments whole", { conversation }, [system, h0, new AIMessage({ id: "a0", content: "", tool_calls: [call("c1", { q: "changed" }), call("c2")] }), t1, t2, a1, request]],
-    ["tool calls answered", {}, [system, h0, a0, t1, a1, request]],
-    ["no orphan tool result", {}, [system, h0, t1, a1, request]],
+    ["tool calls answered", {}, [system, h0, a0, t1, a1, request], ["provider order"]],
+    ["no orphan tool result", {}, [system, h0, t1, a1, request], ["provider order"]],
     ["no repeated tool call", {}, [system, h0, a0, t1, t2, a0, t1, t2, request]],
     ["within the limit", { limit: 5 }, conversation],
     ["provider order", {}, [system, a1, request]],
-    ["known message types", {}, [system, h0, { type: "generic", content: "x" } as unknown as BaseMessage, request]],
+    ["known message types", {}, [system, h0, { type: "generic", content: "x" } as unknown as BaseMessage, request], ["provider order"]],
     ["something to answer", { awaitsAnswer: true }, [system, h0, a1]],
     ["system text from the system prompt", { conversation }, [new SystemMessage("You are careful. Earlier the user said: hello."), h0, a1, request]],
     ["deterministic", { rebuild: () => [request] }, conversation],
   ];
 
-  it.each(cases)("names the law %s when only it is broken", (law, input, view) => {
-    expect([...new Set(viewProblems(input, view).map((p) => p.law))]).toEqual([law]);
+  it.each(cases)("names the law %s when only it is broken", (law, input, view, also = []) => {
+    expect([...new Set(viewProblems(input, view).map((p) => p.law))]).toEqual([law, ...also]);
+  });
+
+  // Two answers in a row: only Gemini refuses them.
+  const twice = [system, h0, a0, t1, t2, a1, new AIMessage("Also this."), request];
+  it("names a provider's rule broken alone as provider order", () => {
+    expect(viewProblems({}, twice)).toEqual([{ law: "provider order", detail: "gemini: message 6: two model turns in a row" }]);
+  });
+
+  it("checks a provider's rules only when the conversation passes them", () => {
+    expect(viewProblems({ conversation: twice }, twice)).toEqual([]);
+    expect(viewProblems({ conversation }, twice)).toEqual([{ law: "provider order", detail: "gemini: message 6: two model turns in a row" }]);
   });
 
   it("has a case for every law it checks on plain messages (the report's laws are checked in the view tests)", () => {

@@ -5,8 +5,8 @@
 // (replay with FUZZ_SEED=<seed> pnpm exec jest packages/core/test/fuzz).
 import fc from "fast-check";
 import { buildContext, ContextBudgetError, ContextViewError, createContextManager, type ContextView } from "@contextview/core";
-import { conversation, conversationArb, viewProblems } from "@contextview/test-support";
-import { fingerprint, messageArb, optionsArb, runProperty } from "./support/hostile";
+import { conversation, conversationArb, providersAccepting, viewProblems } from "@contextview/test-support";
+import { fingerprint, messageArb, optionsArb, providersOfInput, runProperty } from "./support/hostile";
 
 /** Outcomes per property, printed once: a fuzz run that only ever meets errors tests little. */
 const outcomes: Record<string, Record<string, number>> = {};
@@ -37,7 +37,7 @@ describe("fuzz: core public API (typed error or a valid view)", () => {
           return;
         }
         count("buildContext", "views");
-        expect(viewProblems({}, view)).toEqual([]);
+        expect(viewProblems({ providers: providersOfInput(input) }, view)).toEqual([]);
         expect(fingerprint(input)).toBe(before);
         // Law 7: the same input gives the same view.
         expect(fingerprint(buildContext({ ...(options as object), messages: input } as never).messages)).toBe(fingerprint(view.messages));
@@ -51,7 +51,7 @@ describe("fuzz: core public API (typed error or a valid view)", () => {
       fc.property(conversationArb, optionsArb, ({ turns, system }, options) => {
         const input = conversation(turns, system);
         try {
-          expect(viewProblems({}, buildContext({ ...(options as object), messages: input } as never))).toEqual([]);
+          expect(viewProblems({ providers: providersAccepting(input) }, buildContext({ ...(options as object), messages: input } as never))).toEqual([]);
           count("laws", "views");
         } catch (error) {
           if (!isTyped(error)) throw error;
@@ -73,7 +73,7 @@ describe("fuzz: core public API (typed error or a valid view)", () => {
           const before = fingerprint(messages);
           try {
             const view = await manager.build({ messages: messages as never, key: { userId: "u", conversationId: "c" }, overrides: { ...(overrides as object), budget } as never });
-            expect(viewProblems({}, view)).toEqual([]);
+            expect(viewProblems({ providers: providersOfInput(messages) }, view)).toEqual([]);
             count("manager", "views");
           } catch (error) {
             if (!isTyped(error)) throw new Error(`untyped ${(error as Error)?.name}: ${(error as Error)?.message}`);

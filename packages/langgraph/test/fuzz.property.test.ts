@@ -9,7 +9,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda } from "@langchain/core/runnables";
 import fc from "fast-check";
 import { viewProblems } from "@contextview/test-support";
-import { fingerprint, messageArb, runProperty } from "../../core/test/support/hostile";
+import { fingerprint, messageArb, providersOfInput, runProperty } from "../../core/test/support/hostile";
 
 const typed = (error: unknown) => ContextViewError.isInstance(error) || ContextBudgetError.isBudgetError(error) || ContextIntegrationError.isInstance(error);
 
@@ -49,12 +49,12 @@ describe("fuzz: node and wrapper (typed error or a valid view)", () => {
         try {
           if (viaNode) {
             const update = await node.invoke({ messages: messages as never }, { configurable });
-            expect(viewProblems({}, update.llmInputMessages)).toEqual([]);
+            expect(viewProblems({ providers: providersOfInput(messages) }, update.llmInputMessages)).toEqual([]);
           } else {
             seen.length = 0;
             await model.invoke(messages as never, { configurable });
             expect(seen).toHaveLength(1);
-            expect(viewProblems({}, seen[0] as BaseMessage[])).toEqual([]);
+            expect(viewProblems({ providers: providersOfInput(messages) }, seen[0] as BaseMessage[])).toEqual([]);
           }
         } catch (error) {
           if (!typed(error)) throw new Error(`untyped ${(error as Error)?.name}: ${(error as Error)?.message}`);

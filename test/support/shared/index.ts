@@ -7,4 +7,4 @@ export { callProblems, LAWS, problemsOf, readableText, snapshot, viewProblems, t
 export { thrownBy } from "./errors.js";
 export { acceptedValues, refusedValues } from "./setting-edges.js";
 export { viewRecordEntry } from "./view-records.js";
-export { anthropicOrderProblems, geminiOrderProblems, openAIOrderProblems, providerOrderProblems } from "./providers.js";
+export { anthropicOrderProblems, geminiOrderProblems, openAIOrderProblems, PROVIDER_CHECKERS, providerOrderProblems, providersAccepting, type ProviderName } from "./providers.js";

@@ -1,12 +1,14 @@
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { createEstimator, type ContextView } from "@contextview/core";
+import { PROVIDER_CHECKERS, providersAccepting, type ProviderName } from "./providers.js";
 
 /**
  * The laws of DESIGN.md a view can be checked against, one name each, so a failing
  * test or an eval column says which law broke. Law 1 is "inputs untouched", law 2
  * "current request whole" and "tool arguments whole", law 3 the three tool laws,
- * law 4 the budget laws, law 5 "provider order" (and "something to answer" for a view
- * sent for an answer), law 6 "system text from the system prompt", law 7 "deterministic".
+ * law 4 the budget laws, law 5 "provider order" (the house rules, then OpenAI's,
+ * Anthropic's and Gemini's, see {@link viewProblems}; and "something to answer" for a
+ * view sent for an answer), law 6 "system text from the system prompt", law 7 "deterministic".
  * Law 2 has two strengths: "current request whole" (its text is in what the model
  * reads: eval counts this one for every system) and "current request untouched" (the
  * same message, by id, with the same content: what contextview promises).
@@ -44,7 +46,10 @@ export interface ViewProblem {
  * knows the conversation, its snapshot and how to build the view again.
  */
 export interface ViewLawInput {
-  /** The conversation as the caller built it: the source of the current request, tool arguments and system text. */
+  /**
+   * The conversation as the caller built it: the source of the current request, tool
+   * arguments and system text; and the gate of `providers` when that is not given.
+   */
   conversation?: readonly BaseMessage[];
   /** What the builder received (maybe serialized dicts), read again after the build. */
   messages?: readonly unknown[];
@@ -58,6 +63,11 @@ export interface ViewLawInput {
   estimator?: { estimateMessages(messages: readonly BaseMessage[]): number };
   /** Builds the view again from the same input (law 7). */
   rebuild?: () => readonly BaseMessage[];
+  /**
+   * The providers whose ordering rules the view is held to: by default those
+   * `conversation` passes ({@link providersAccepting}), all three without it.
+   */
+  providers?: readonly ProviderName[];
   /** A view with no user message after the system prompt breaks provider order (a model call always has one). */
   requireUserMessage?: boolean;
   /** The view is sent for an answer: it must not end with an assistant message. */
@@ -126,7 +136,11 @@ const isDeepEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.strin
 /**
  * The named law breaches of one view (empty when it obeys every law that `input`
  * lets it check). `view` is a {@link ContextView} (its report is checked too) or the
- * messages a model received.
+ * messages a model received. "provider order" also holds the breaches of OpenAI's,
+ * Anthropic's and Gemini's ordering rules (`openai: message <i>: <rule>`, see
+ * `providers.ts`), each checked only when `input.conversation` passes that provider's
+ * rules itself (or as `input.providers` says): a conversation the provider already
+ * refuses is the caller's.
  *
  * @example
  * expect(viewProblems({ conversation, limit: 3000 }, model.calls[0])).toEqual([]);
@@ -142,6 +156,7 @@ export function viewProblems(input: ViewLawInput, view: ContextView | readonly B
   toolExchanges(messages, add);
   budget(input, report, messages, add);
   order(input, messages, add);
+  providerOrder(input, messages, add);
   if (input.conversation) systemText(input.conversation, messages, add);
   if (input.rebuild && JSON.stringify(input.rebuild()) !== JSON.stringify(messages)) add("deterministic", "the same input gave another view");
   return problems;
@@ -229,6 +244,14 @@ function order(input: ViewLawInput, view: readonly BaseMessage[], add: Add): voi
   view.forEach((m, i) => {
     if (!KNOWN_TYPES.has(m.type)) add("known message types", `message ${i} of type ${m.type}`);
   });
+}
+
+function providerOrder(input: ViewLawInput, view: readonly BaseMessage[], add: Add): void {
+  const held = input.providers ?? (input.conversation ? providersAccepting(input.conversation) : undefined);
+  for (const [provider, check] of PROVIDER_CHECKERS) {
+    if (held !== undefined && !held.includes(provider)) continue;
+    for (const problem of check(view)) add("provider order", `${provider}: ${problem}`);
+  }
 }
 
 function systemText(conversation: readonly BaseMessage[], view: readonly BaseMessage[], add: Add): void {

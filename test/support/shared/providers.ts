@@ -206,6 +206,27 @@ export function geminiOrderProblems(view: readonly BaseMessage[]): string[] {
   return out;
 }
 
+/** A provider whose ordering rules are checked here. */
+export type ProviderName = "openai" | "anthropic" | "gemini";
+
+/** Each provider's checker, in the order their breaches are listed. */
+export const PROVIDER_CHECKERS: readonly (readonly [ProviderName, (view: readonly BaseMessage[]) => string[]])[] = [
+  ["openai", openAIOrderProblems],
+  ["anthropic", anthropicOrderProblems],
+  ["gemini", geminiOrderProblems],
+];
+
+/**
+ * The providers whose ordering rules `messages` pass: a view of a conversation is held
+ * to a provider's rules only when the conversation itself is one that provider accepts.
+ *
+ * @example
+ * viewProblems({ providers: providersAccepting(messages) }, view);
+ */
+export function providersAccepting(messages: readonly BaseMessage[]): ProviderName[] {
+  return PROVIDER_CHECKERS.filter(([, check]) => check(messages).length === 0).map(([name]) => name);
+}
+
 /**
  * The breaches of all three providers' rules, labelled `<provider>: message <i>: <rule>`.
  *
@@ -213,9 +234,5 @@ export function geminiOrderProblems(view: readonly BaseMessage[]): string[] {
  * expect(providerOrderProblems(view.messages)).toEqual([]);
  */
 export function providerOrderProblems(view: readonly BaseMessage[]): string[] {
-  return [
-    ...openAIOrderProblems(view).map((p) => `openai: ${p}`),
-    ...anthropicOrderProblems(view).map((p) => `anthropic: ${p}`),
-    ...geminiOrderProblems(view).map((p) => `gemini: ${p}`),
-  ];
+  return PROVIDER_CHECKERS.flatMap(([name, check]) => check(view).map((p) => `${name}: ${p}`));
 }

@@ -1,8 +1,9 @@
 // Hostile inputs for the fuzz suites (core and langgraph), and a runner that bounds a
 // property in time and prints its seed on failure; the laws are checked by viewProblems.
-import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, ChatMessage, coerceMessageLikeToMessage, HumanMessage, isBaseMessage, SystemMessage, ToolMessage, type BaseMessageLike } from "@langchain/core/messages";
 import fc from "fast-check";
 import { createEstimator } from "@contextview/core";
+import { providersAccepting, type ProviderName } from "@contextview/test-support";
 
 /** Time one fuzz property may take; it then stops (passing) with the runs it made. */
 export const FUZZ_TIME_LIMIT_MS = 25_000;
@@ -97,6 +98,19 @@ export const optionsArb = fc.record(
   { requiredKeys: [] },
 );
 
+/**
+ * The providers whose ordering rules a hostile input passes, as LangChain reads it: a
+ * view is held only to those (none when some message is not one LangChain can read).
+ * LangChain fills in serialized messages it reads, so it reads copies.
+ */
+export function providersOfInput(input: readonly unknown[]): ProviderName[] {
+  try {
+    return providersAccepting(input.map((m) => (isBaseMessage(m) ? m : coerceMessageLikeToMessage(structuredClone(m) as BaseMessageLike))));
+  } catch {
+    return [];
+  }
+}
+
 /** Serializes what can be serialized, so mutations of hostile inputs are seen too. */
 export function fingerprint(value: unknown): string {
   const seen = new WeakSet<object>();
@@ -112,7 +126,7 @@ export function fingerprint(value: unknown): string {
 
 /**
  * Run a property bounded in time, with a seed from `FUZZ_SEED` or the clock; a failure
- * names the seed to replay it with.
+ * names the seed to replay it with, and what broke (fast-check keeps it as the cause).
  */
 export async function runProperty(name: string, property: fc.IPropertyWithHooks<unknown[]> | fc.IAsyncPropertyWithHooks<unknown[]>, numRuns: number): Promise<void> {
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
@@ -120,6 +134,7 @@ export async function runProperty(name: string, property: fc.IPropertyWithHooks<
   try {
     await (fc.assert(property as never, parameters) as unknown);
   } catch (error) {
-    throw new Error(`${name} failed; replay with FUZZ_SEED=${seed}\n${(error as Error).message}`);
+    const cause = (error as Error).cause;
+    throw new Error(`${name} failed; replay with FUZZ_SEED=${seed}\n${(error as Error).message}${cause instanceof Error ? `\n${cause.message}` : ""}`);
   }
 }
