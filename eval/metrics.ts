@@ -1,5 +1,5 @@
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { problemsOf, readableText, viewProblems } from "@contextview/test-support";
+import { problemsOf, providersAccepting, readableText, viewProblems } from "@contextview/test-support";
 import type { RequiredFact } from "./types.js";
 
 /** Which required facts appear, whole, in the readable text of a view. */
@@ -20,13 +20,16 @@ export function brokenExchanges(view: readonly BaseMessage[]): number {
 }
 
 /**
- * Provider ordering problems of a view (Anthropic, Gemini, OpenAI): a system
- * message after the start; no user message first after the system prompt (an
- * empty view included); an AI tool-call message not after a user message or tool
- * results; a view that ends with an assistant message (nothing to answer).
+ * Provider ordering problems of a view: the rules all three share (a system message
+ * after the start; no user message first after the system prompt, an empty view
+ * included; an AI tool-call message not after a user message or tool results; a view
+ * that ends with an assistant message, nothing to answer), then each breach of
+ * OpenAI's, Anthropic's and Gemini's own rules (`gemini: message 4: …`), counted for a
+ * provider only when `history`, the conversation the view was built from, passes that
+ * provider's rules itself.
  */
-export function orderViolations(view: readonly BaseMessage[]): string[] {
-  return viewProblems({ requireUserMessage: true, awaitsAnswer: true }, view)
+export function orderViolations(view: readonly BaseMessage[], history: readonly BaseMessage[]): string[] {
+  return viewProblems({ requireUserMessage: true, awaitsAnswer: true, providers: providersAccepting(history) }, view)
     .filter((p) => p.law === "provider order" || p.law === "something to answer")
     .map((p) => p.detail);
 }

@@ -199,7 +199,7 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
   let lost = 0;
   let recalls = 0;
   for (const call of run.calls) {
-    const problems = orderViolations(call.view);
+    const problems = orderViolations(call.view, loaded.messages.slice(0, call.historyLength));
     order += problems.length;
     for (const p of problems) examples.add(p);
     broken += brokenExchanges(call.view);
