@@ -20,6 +20,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createEstimator } from "@contextview/core";
 import { ConversationIndex } from "../packages/core/src/lexical/conversation-index.js";
 import { recallBlock } from "../packages/core/src/view/recall.js";
+import { rng as random } from "../eval/recall/generator.js";
 import { table } from "./fixtures";
 
 const SIZES = [1000, 10_000, 50_000];
@@ -28,17 +29,6 @@ const RUNS = 21;
 const QUESTION = "When is my sister Ingrid's birthday, and which orchids does she like?";
 const TOPICS = ["garden shed", "sourdough starter", "quarterly budget", "bike repair", "kitchen tiles", "chess opening", "water heater", "podcast episode", "tax return", "hiking trail", "flight to Lisbon", "dentist appointment", "insurance claim", "birthday party", "piano lessons"];
 const VERBS = ["check", "plan", "compare", "fix", "book", "review", "measure", "order", "clean", "schedule"];
-
-/** A deterministic generator (mulberry32), so every run measures the same conversation. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Ids are prefixed by the size: the index of a conversation read anew is found by its first message's id. */
 function chat(count: number): BaseMessage[] {

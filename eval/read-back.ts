@@ -188,6 +188,19 @@ function readBack(messages: readonly BaseMessage[], episode: Episode, cost: Read
 /** A cleared text read back whole: the printed call, then each next call its answer prints. */
 function readText(messages: readonly BaseMessage[], call: Json, original: ToolMessage, cost: ReadBackCost): void {
   const spent = { calls: 0, tokens: 0, largest: 0 };
+  const text = readAlong(messages, call, spent, (next) => next);
+  cost.texts.cleared++;
+  if (text === String(original.content)) cost.texts.exact++;
+  cost.recall.calls += spent.calls;
+  cost.recall.tokens += spent.tokens;
+  cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, spent.largest);
+}
+
+/**
+ * The text of `read` calls from `call` on: each answer's part, then the next call the
+ * answer prints (as `follow` keeps it; undefined stops), until one prints none.
+ */
+function readAlong(messages: readonly BaseMessage[], call: Json, spent: { calls: number; tokens: number; largest: number }, follow: (next: Json) => Json | undefined): string {
   let text = "";
   let args: Json | undefined = call;
   while (args !== undefined) {
@@ -195,13 +208,10 @@ function readText(messages: readonly BaseMessage[], call: Json, original: ToolMe
     const part = readPart(answer);
     if (part === undefined) break;
     text += part;
-    args = /\[Characters \d+-\d+ not shown\. /.test(answer) ? printedCall(answer.slice(answer.lastIndexOf("[Characters"))) : undefined;
+    const next: Json | undefined = /\[Characters \d+-\d+ not shown\. /.test(answer) ? printedCall(answer.slice(answer.lastIndexOf("[Characters"))) : undefined;
+    args = next === undefined ? undefined : follow(next);
   }
-  cost.texts.cleared++;
-  if (text === String(original.content)) cost.texts.exact++;
-  cost.recall.calls += spent.calls;
-  cost.recall.tokens += spent.tokens;
-  cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, spent.largest);
+  return text;
 }
 
 /** The characters of a `read` answer (after its range line): the part of the message it shows. */
@@ -220,17 +230,10 @@ function readExcerpt(messages: readonly BaseMessage[], shown: ToolMessage, origi
   }
   const { offset, length } = call as { offset: number; length: number };
   const spent = { calls: 0, tokens: 0, largest: 0 };
-  let text = "";
-  let args: Json | undefined = call;
-  while (args !== undefined) {
-    const answer: string = ask(messages, args, spent).text;
-    const part = readPart(answer);
-    if (part === undefined) break;
-    text += part;
-    const next: Json | undefined = /\[Characters \d+-\d+ not shown\. /.test(answer) ? printedCall(answer.slice(answer.lastIndexOf("[Characters"))) : undefined;
-    const at: unknown = next?.["offset"];
-    args = typeof at !== "number" || at >= offset + length ? undefined : { ...next, length: offset + length - at };
-  }
+  const text = readAlong(messages, call, spent, (next) => {
+    const at: unknown = next["offset"];
+    return typeof at !== "number" || at >= offset + length ? undefined : { ...next, length: offset + length - at };
+  });
   if (text === String(original.content).slice(offset, offset + length)) cost.excerpts.exact++;
   cost.excerpts.calls += spent.calls;
   cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, spent.largest);
