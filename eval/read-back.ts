@@ -148,7 +148,7 @@ const nextCall = (text: string) => (/\[Not shown yet: /.test(text) ? printedCall
 function readBack(messages: readonly BaseMessage[], episode: Episode, cost: ReadBackCost): void {
   const payload = payloadOf(episode.original);
   const sweep = { calls: 0, tokens: 0, largest: 0 };
-  if (episode.call?.["action"] === "read") return readText(messages, episode.call, episode.original, cost);
+  if (episode.call?.["action"] === "read") return episode.form === "cleared" ? readText(messages, episode.call, episode.original, cost) : readRowsWhole(messages, episode, episode.call, cost);
   const probe = { calls: 0, tokens: 0, largest: 0 };
   const message = episode.original.tool_call_id;
   // A cleared or narrowed result: the printed call first; its answer names the collections and counts their rows.
@@ -183,6 +183,37 @@ function readBack(messages: readonly BaseMessage[], episode: Episode, cost: Read
   cost.recall.calls += sweep.calls;
   cost.recall.tokens += sweep.tokens;
   cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, sweep.largest, probe.largest);
+}
+
+/**
+ * Omitted rows of a note that names a `read` of the whole result (the shortest line, when no
+ * `rows` call fits): its text read along the answers' next calls and parsed; each row is
+ * within two calls when the text was whole by the second answer, every answer within the bound.
+ */
+function readRowsWhole(messages: readonly BaseMessage[], episode: Episode, call: Json, cost: ReadBackCost): void {
+  const spent = { calls: 0, tokens: 0, largest: 0 };
+  const text = readAlong(messages, call, spent, (next) => next);
+  let read: unknown;
+  try {
+    read = JSON.parse(text) as unknown;
+  } catch {
+    read = undefined;
+  }
+  const rowsAt = (value: unknown, path: readonly string[]) => collections(value).find((c) => c.path.join(".") === path.join("."))?.rows ?? [];
+  const withinTwo = spent.calls <= 2 && spent.largest <= RECALL_MAX_TOKENS;
+  for (const { path, rows } of episode.omitted) {
+    const values = rowsAt(payloadOf(episode.original), path);
+    const got = rowsAt(read, path);
+    const exact = rows.filter((row) => got[row - 1] !== undefined && JSON.stringify(got[row - 1]) === JSON.stringify(values[row - 1])).length;
+    cost.rows.omitted += rows.length;
+    cost.rows.exact += exact;
+    if (withinTwo) cost.withinTwoCalls += exact;
+    cost.oneRow.rows += rows.length;
+    cost.oneRow.tokens += rows.length * spent.tokens;
+  }
+  cost.recall.calls += spent.calls;
+  cost.recall.tokens += spent.tokens;
+  cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, spent.largest);
 }
 
 /** A cleared text read back whole: the printed call, then each next call its answer prints. */

@@ -7,7 +7,7 @@ import { jsonNestsDeeperThan, readPayloadAsJson, type PayloadOrigin } from "./in
 import { compactionMarkerOf, withCompaction, type CompactionMarker, type CompactionOrigin, type JsonCompactionMarker } from "./marker.js";
 import { isSharedResolution, resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
 import { createProjector, type ReferenceMode } from "./project.js";
-import { checkRecallToolName, clearedRecallSentence, recallValueFor, withoutRecallKey, withRecallKey } from "./recall-notes.js";
+import { checkRecallToolName, clearedRecallSentence, RECALL_LINES, recallValueFor, withoutRecallKey, withRecallKey, type RecallLine } from "./recall-notes.js";
 import { attemptOf, freshMemo, keepTree, memoOf, type Attempt, type ResultMemo } from "./result-memo.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
 
@@ -273,9 +273,10 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
 
 /**
  * The compacted form that names the recall call for its omitted rows (see
- * {@link recallValueFor}), within `limit`: the payload is fitted to the limit less
- * the line, and less any overshoot on a second try. When the line cannot fit (or
- * there is nothing to name), the form without it.
+ * {@link recallValueFor}), within `limit`: for each line of {@link RECALL_LINES},
+ * longest first, the payload is fitted to the limit less the line, and less any
+ * overshoot on a second try; a line that cannot fit (below the smallest form) gives
+ * way to the next. When none fits (or there is nothing to name), the form without it.
  */
 function withRecallLine(
   message: ToolMessage,
@@ -285,27 +286,29 @@ function withRecallLine(
   estimate: (text: string) => number,
 ): { text: string; marker: CompactionMarker } {
   const plain = at(limit);
-  const lined = (form: { text: string; marker: CompactionMarker }): string | undefined => {
+  const lined = (form: { text: string; marker: CompactionMarker }, line: RecallLine): string | undefined => {
     if (form.marker.form !== "json" || form.marker.omittedRows === 0 || !form.text.startsWith("{") || !message.tool_call_id) return undefined;
-    const value = recallValueFor(JSON.parse(form.text) as unknown, message.tool_call_id, form.marker.origin, toolName);
+    const value = recallValueFor(JSON.parse(form.text) as unknown, message.tool_call_id, form.marker.origin, toolName, line);
     return value === undefined ? undefined : withRecallKey(form.text, value);
   };
-  let text = lined(plain);
-  if (text === undefined) return plain;
-  if (estimate(text) <= limit) return { text, marker: plain.marker };
-  let reserve = estimate(text) - estimate(plain.text);
-  for (let attempt = 0; attempt < 2 && reserve < limit; attempt++) {
-    let form: { text: string; marker: CompactionMarker };
-    try {
-      form = at(limit - reserve);
-    } catch {
-      return plain;
+  for (const line of RECALL_LINES) {
+    let text = lined(plain, line);
+    if (text === undefined) continue;
+    if (estimate(text) <= limit) return { text, marker: plain.marker };
+    let reserve = estimate(text) - estimate(plain.text);
+    for (let attempt = 0; attempt < 2 && reserve < limit; attempt++) {
+      let form: { text: string; marker: CompactionMarker };
+      try {
+        form = at(limit - reserve);
+      } catch {
+        break;
+      }
+      text = lined(form, line);
+      if (text === undefined) break;
+      const tokens = estimate(text);
+      if (tokens <= limit) return { text, marker: form.marker };
+      reserve += tokens - limit;
     }
-    text = lined(form);
-    if (text === undefined) return plain;
-    const tokens = estimate(text);
-    if (tokens <= limit) return { text, marker: form.marker };
-    reserve += tokens - limit;
   }
   return plain;
 }

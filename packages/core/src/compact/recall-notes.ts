@@ -117,10 +117,22 @@ function otherCollections(collections: readonly ShortenedCollection[]): string {
 }
 
 /**
+ * How much a {@link RECALL_KEY} value says, longest first; a note too tight for one
+ * takes the next. `full`: the call for the most shortened collection, its references
+ * and the other shortened collections; `call`: that call alone (its answer names the
+ * result's other arrays, so each of their rows is one more call); `read`: the call
+ * that reads the whole result's text, page by page (only for rows read from the
+ * content: `read` reads the content, not an artifact).
+ */
+export const RECALL_LINES = ["full", "call", "read"] as const;
+export type RecallLine = (typeof RECALL_LINES)[number];
+
+/**
  * The value of {@link RECALL_KEY} for a compacted JSON result: the recall call that
  * reads its most shortened collection's omitted rows, by the row numbers its notice
  * counts (from the artifact or content, as recall numbers them) and by the
- * references it printed. Undefined when no collection left rows out.
+ * references it printed; shorter as `line` asks ({@link RECALL_LINES}). Undefined
+ * when no collection left rows out, or when that line has no call for this origin.
  *
  * @example
  * ```ts
@@ -128,9 +140,10 @@ function otherCollections(collections: readonly ShortenedCollection[]): string {
  * // 'Omitted rows are kept: call `recall` with {"action":"rows","message":"call_7","collection":"transactions","rows":["13-200"]}, or with "ids" from omitted_refs.'
  * ```
  */
-export function recallValueFor(value: unknown, callId: string, origin: CompactionOrigin, toolName: string): string | undefined {
+export function recallValueFor(value: unknown, callId: string, origin: CompactionOrigin, toolName: string, line: RecallLine = "full"): string | undefined {
   const collections = shortenedCollections(value);
   if (collections.length === 0) return undefined;
+  if (line === "read") return origin === "content" ? recallCall(toolName, { action: "read", message: callId }) : undefined;
   // The collections outside any row come first (the rest are named by a pattern), then the one that left most out.
   const outside = collections.filter((c) => !c.path.some((key) => /^\d+$/.test(key)));
   const most = (outside.length > 0 ? outside : collections).reduce((a, b) => (b.returned - b.retained > a.returned - a.retained ? b : a));
@@ -142,6 +155,7 @@ export function recallValueFor(value: unknown, callId: string, origin: Compactio
   }
   const first = most.retained + 1;
   args["rows"] = [first === most.returned ? first : `${first}-${most.returned}`];
+  if (line === "call") return `Omitted rows are kept: ${recallCall(toolName, args)}.`;
   const others = otherCollections(collections.filter((c) => c !== most));
   const byReference = most.references === undefined ? "" : `, or with "ids" from ${most.references}`;
   return `Omitted rows are kept: ${recallCall(toolName, args)}${byReference}${others}.`;

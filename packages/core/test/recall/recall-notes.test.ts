@@ -300,3 +300,96 @@ describe("collections nested in rows, with a recall tool bound", () => {
     expect(answer.text).toContain("no array `data.orders.99.lines`");
   });
 });
+
+describe("a small result of several arrays, at limits just above its smallest form", () => {
+  const reservation = {
+    reservation_id: "R7Q2LX",
+    user_id: "mia_lee_1024",
+    origin: "SEA",
+    destination: "SEA",
+    flight_type: "round_trip",
+    cabin: "economy",
+    flights: [
+      { origin: "SEA", destination: "DEN", flight_number: "HAT041", date: "2024-05-18", price: 182 },
+      { origin: "DEN", destination: "BOS", flight_number: "HAT219", date: "2024-05-18", price: 156 },
+      { origin: "BOS", destination: "DEN", flight_number: "HAT077", date: "2024-05-22", price: 171 },
+      { origin: "DEN", destination: "SEA", flight_number: "HAT305", date: "2024-05-23", price: 149 },
+    ],
+    passengers: [
+      { first_name: "Mia", last_name: "Lee", dob: "1987-02-11" },
+      { first_name: "Noah", last_name: "Lee", dob: "1985-09-30" },
+      { first_name: "Ava", last_name: "Lee", dob: "2015-06-04" },
+    ],
+    payment_history: [{ payment_id: "credit_card_5521", amount: 1316 }],
+    created_at: "2024-05-01T11:03:53",
+    total_baggages: 2,
+    nonfree_baggages: 0,
+    insurance: "yes",
+  };
+  const message = new ToolMessage({ tool_call_id: "call_res", name: "get_reservation_details", content: JSON.stringify(reservation, null, 2) });
+  const messages = [new HumanMessage("my reservation?"), new AIMessage({ content: "", tool_calls: [{ id: "call_res", name: "get_reservation_details", args: {}, type: "tool_call" }] }), message];
+  const compacts = (limit: number): boolean => {
+    try {
+      compactToolResult(message, limit);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  /** Row `n` of the array at `path`, got by following the note's call: the value and the recall calls it took. */
+  function rowBack(call: Record<string, unknown>, note: string, path: string, n: number): { value: unknown; calls: number } {
+    if (call["action"] === "read") {
+      // The whole result's text, paged on as the answers say.
+      let text = "";
+      let calls = 0;
+      let args: Record<string, unknown> | undefined = call;
+      while (args !== undefined) {
+        const answer = recall(messages, args);
+        calls++;
+        const range = /characters (\d+)-(\d+) of \d+:\n/.exec(answer)!;
+        const start = range.index + range[0].length;
+        text += answer.slice(start, start + Number(range[2]) - Number(range[1]));
+        args = /\[Characters \d+-\d+ not shown\./.test(answer) ? recallCalls(answer.slice(answer.lastIndexOf("[Characters")))[0] : undefined;
+      }
+      return { value: (JSON.parse(text) as Record<string, unknown[]>)[path]![n - 1], calls };
+    }
+    expect(call["action"]).toBe("rows");
+    if (call["collection"] === path) return { value: rowsOf(recall(messages, { ...call, rows: [n] })).find((r) => r.row === n)?.value, calls: 1 };
+    // Another array: the note or the printed call's answer names it; then one call by its number.
+    const named = note.includes(JSON.stringify(path)) || recall(messages, call).includes(`\`${path}\` (`);
+    expect(named).toBe(true);
+    return { value: rowsOf(recall(messages, { action: "rows", message: "call_res", collection: path, rows: [n] })).find((r) => r.row === n)?.value, calls: 2 };
+  }
+
+  it("names a recall call at every limit the shortest call fits beside the smallest form, and every omitted row is back in at most 2 calls", () => {
+    const original = estimator.estimateText(textOf(message));
+    let floor = original - 1;
+    while (floor > 1 && compacts(floor - 1)) floor--;
+    // The shortest call recall has for a message: reading it whole.
+    const shortest = estimator.estimateText(`"$recall":${JSON.stringify('call `recall` with {"action":"read","message":"call_res"}')},`);
+    const limits = Array.from({ length: original - (floor + shortest + 2) }, (_, i) => floor + shortest + 2 + i);
+    expect(limits.length).toBeGreaterThan(10);
+    let checked = 0;
+    for (const limit of limits) {
+      const text = textOf(compactToolResult(message, limit, { recallToolName: "recall" }));
+      expect(estimator.estimateText(text)).toBeLessThanOrEqual(limit);
+      const payload = JSON.parse(text) as Record<string, unknown>;
+      const shortened = ["flights", "passengers", "payment_history"].filter((path) => !Array.isArray(payload[path]));
+      if (shortened.length === 0) continue;
+      expect({ limit, hasLine: typeof payload["$recall"] === "string" }).toEqual({ limit, hasLine: true });
+      const note = payload["$recall"] as string;
+      const [call] = recallCalls(note);
+      checked++;
+      for (const path of shortened) {
+        const node = payload[path] as { retained: number; returned: number };
+        for (let n = node.retained + 1; n <= node.returned; n++) {
+          const got = rowBack(call!, note, path, n);
+          expect({ limit, path, n, ...got }).toEqual({ limit, path, n, value: (reservation as unknown as Record<string, unknown[]>)[path]![n - 1], calls: got.calls <= 2 ? got.calls : "at most 2" });
+        }
+      }
+    }
+    // Limits with rows left out were checked (the line there is the whole result's read: nothing longer fits).
+    expect(checked).toBeGreaterThan(5);
+  });
+});
