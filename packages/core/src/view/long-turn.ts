@@ -168,6 +168,9 @@ function chooseForms(older: readonly BaseMessage[][], room: number, input: LongT
   const { estimator } = input;
   const forms: BaseMessage[][] = new Array(older.length);
   const levels: number[] = new Array(older.length).fill(-1);
+  // How each shown exchange is reported: by what its form did to its results (a result too large
+  // for the compacted forms' size is cleared there: that exchange is cleared, not compacted).
+  const shownAs: Array<"kept" | "compacted" | "cleared" | undefined> = new Array(older.length);
   let used = 0;
   let level = 0;
   let cleared = 0;
@@ -181,6 +184,7 @@ function chooseForms(older: readonly BaseMessage[][], room: number, input: LongT
       if (used + tokens > room) continue;
       forms[j] = form.messages;
       levels[j] = l;
+      shownAs[j] = l === 0 ? "kept" : l === 3 || (form.cleared > 0 && form.compacted === 0) ? "cleared" : "compacted";
       used += tokens;
       level = l;
       cleared += form.cleared;
@@ -190,7 +194,7 @@ function chooseForms(older: readonly BaseMessage[][], room: number, input: LongT
     if (!placed) break;
     firstShown = j;
   }
-  const count = (l: number) => levels.filter((x) => x === l).length;
+  const count = (as: "kept" | "compacted" | "cleared") => shownAs.filter((x) => x === as).length;
   return {
     firstShown,
     forms,
@@ -199,9 +203,9 @@ function chooseForms(older: readonly BaseMessage[][], room: number, input: LongT
     compacted,
     report: (exchanges) => ({
       exchanges,
-      kept: 1 + count(0),
-      compacted: count(1) + count(2),
-      cleared: count(3),
+      kept: 1 + count("kept"),
+      compacted: count("compacted"),
+      cleared: count("cleared"),
       excerpted: firstShown,
     }),
   };

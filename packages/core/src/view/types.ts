@@ -241,7 +241,7 @@ export interface CurrentTurnReport {
   kept: number;
   /** Older exchanges of a long turn shown with their results compacted (ids and totals kept). */
   compacted: number;
-  /** Older exchanges shown with their results cleared to markers that keep ids and pairing. */
+  /** Older exchanges shown with their results cleared to markers that keep ids and pairing (also those whose results were too large for the compacted forms and cleared there: counted here, not in `compacted`, as `toolResults.cleared` counts their results). */
   cleared: number;
   /** The oldest exchanges of a long turn replaced by lines of one marked excerpt (left out with it when not even the excerpt has room). */
   excerpted: number;

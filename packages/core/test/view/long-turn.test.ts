@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, ContextBudgetError, createEstimator } from "@contextview/core";
+import { buildContext, compactionMarkerOf, ContextBudgetError, createEstimator } from "@contextview/core";
 import { deepFreeze, providerOrderProblems, snapshot, thrownBy, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();
@@ -109,5 +109,43 @@ describe("a long current turn", () => {
     expect(error.parts["newestExchange"]).toBeGreaterThan(9000);
     expect(error.parts["request"]).toBeGreaterThan(0);
     expect(error.message).toMatch(/newestExchange \d+/);
+  });
+});
+
+describe("a long current turn's report (dropStep 0)", () => {
+  /** Only the current turn: a request and `n` exchanges of one call each, every result `rows` rows of ~25 tokens. */
+  function currentOnly(n: number, rows: number): BaseMessage[] {
+    const messages: BaseMessage[] = [new HumanMessage({ id: "req", content: "Check every leg of the trip, then book it." })];
+    for (let i = 0; i < n; i++) {
+      messages.push(new AIMessage({ id: `ai-${i}`, content: "", tool_calls: [{ id: `call-${i}`, name: "get_leg", args: { leg: i }, type: "tool_call" }] }));
+      const data = { leg: i, count: rows, rows: Array.from({ length: rows }, (_, r) => ({ id: `L${i}-${r}`, price: 100 + r, text: "seat ".repeat(20) })) };
+      messages.push(new ToolMessage({ id: `tool-${i}`, tool_call_id: `call-${i}`, name: "get_leg", content: JSON.stringify(data) }));
+    }
+    return messages;
+  }
+
+  it.each([
+    [8, 40, 2500],
+    [16, 40, 2500],
+    [16, 40, 4000],
+    [16, 10, 2500],
+    [30, 20, 3000],
+  ])("of %i exchanges of %i rows at %i tokens counts each exchange once, in the form its results are shown", (n, rows, promptBudget) => {
+    const messages = deepFreeze(currentOnly(n, rows));
+    const view = buildContext({ messages, budget: { ...noEnv, promptBudget }, dropStep: 0 });
+    expect(viewProblems({ conversation: messages }, view)).toEqual([]);
+    const { currentTurn, toolResults } = view.report;
+    expect(currentTurn.exchanges).toBe(n);
+    expect(currentTurn.kept + currentTurn.compacted + currentTurn.cleared + currentTurn.excerpted).toBe(n);
+    // Each shown older exchange (one call, one result) as the model sees it: the result cleared, compacted or whole.
+    const results = view.messages.filter((m): m is ToolMessage => m.type === "tool");
+    const newest = `call-${n - 1}`;
+    const older = results.filter((m) => m.tool_call_id !== newest);
+    const formOf = (m: ToolMessage) => compactionMarkerOf(m)?.form;
+    const shown = { cleared: older.filter((m) => formOf(m) === "cleared").length, compacted: older.filter((m) => formOf(m) === "json" || formOf(m) === "text").length };
+    expect({ cleared: currentTurn.cleared, compacted: currentTurn.compacted }).toEqual(shown);
+    // The same results in the counters: a result counted as cleared is not an exchange counted as compacted.
+    expect(toolResults.cleared).toBe(results.filter((m) => formOf(m) === "cleared").length);
+    expect(currentTurn.compacted + toolResults.cleared).toBeLessThanOrEqual(n - currentTurn.excerpted);
   });
 });
