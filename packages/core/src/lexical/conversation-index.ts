@@ -39,8 +39,17 @@ export function searchableText(message: MessageInput, index: number): string {
  * A BM25 index of one conversation's messages, kept incrementally: {@link sync}
  * indexes only the messages appended since the last call, and starts again when
  * the messages it indexed are no longer a prefix (a fork, an edited message).
- * Holds term postings and, per message, its id, a hash of its searchable text and
- * a weak reference: never the text, and never keeps a message alive.
+ *
+ * Every indexed message is verified on every call, in one of two ways: the same
+ * object as at the last sync (a comparison per message), or, for an object not
+ * seen at the last sync (a checkpoint read anew, an edited message), the same id
+ * and the same 32-bit FNV-1a hash of its searchable text — what an edit that keeps
+ * the id changes. So an edit anywhere in the prefix rebuilds the index (a hash
+ * collision aside), and a conversation read anew costs a hash of every message's
+ * text per call. Holds term postings and, per message, its id and that hash, never
+ * text. The objects of the last sync are held in a `WeakMap` keyed by the
+ * conversation's first message: they stay alive no longer than that message does
+ * (one version of the conversation, replaced at the next sync).
  *
  * @example
  * ```ts
@@ -49,67 +58,96 @@ export function searchableText(message: MessageInput, index: number): string {
  * ```
  */
 export class ConversationIndex {
-  private docs: WeakRef<object>[] = [];
   private ids: (string | undefined)[] = [];
   private hashes: number[] = [];
   private lengths: number[] = [];
   private totalLength = 0;
   /** Per term: message index and term frequency, flattened. */
   private postings = new Map<string, number[]>();
+  /** The message objects of the last sync, under its first message (an ephemeron: never keeps that message alive). */
+  private seen = new WeakMap<object, unknown[]>();
+  /** The first message of the last sync, to drop its entry in {@link seen} when the first message changes. */
+  private seenKey: WeakRef<object> | undefined;
 
   /** Messages indexed. */
   get size(): number {
-    return this.docs.length;
+    return this.ids.length;
   }
 
   /** Bring the index up to `messages`: append what is new, or rebuild when the indexed ones are not its prefix. */
   sync(messages: readonly MessageInput[]): void {
-    if (!this.isPrefixOf(messages)) this.clear();
-    for (let i = this.docs.length; i < messages.length; i++) this.add(messages[i] as MessageInput, i);
+    const first = messages[0];
+    const key = typeof first === "object" && first !== null ? first : undefined;
+    const previous = this.seenKey?.deref();
+    let objects = previous === undefined ? undefined : this.seen.get(previous);
+    if (previous !== undefined && previous !== key) this.seen.delete(previous);
+    if (objects === undefined) objects = [];
+    if (!this.isPrefixOf(messages, objects)) {
+      this.clear();
+      objects.length = 0;
+    }
+    for (let i = this.ids.length; i < messages.length; i++) {
+      this.add(messages[i] as MessageInput, i);
+      objects[i] = messages[i];
+    }
+    if (key === undefined) {
+      this.seenKey = undefined;
+    } else {
+      this.seen.set(key, objects);
+      if (previous !== key) this.seenKey = new WeakRef(key);
+    }
   }
 
   /**
    * The messages that `accept` admits, ranked by BM25 against `query` (search
    * terms), best first, ties by index; at most `max`, none without a query term.
+   * Reads only the postings of the query's terms.
    */
   rank(query: readonly string[], accept: (index: number) => boolean, max: number): RankedMessage[] {
-    const n = this.docs.length;
+    const n = this.ids.length;
     if (n === 0 || max <= 0) return [];
     const avg = this.totalLength / n || 1;
-    const scores = new Map<number, number>();
-    for (const term of new Set(query)) {
-      const list = this.postings.get(term);
-      if (list === undefined) continue;
-      const df = list.length / 2;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (let k = 0; k < list.length; k += 2) {
-        const doc = list[k] as number;
-        if (!accept(doc)) continue;
-        const tf = list[k + 1] as number;
-        const norm = tf + K1 * (1 - B + (B * (this.lengths[doc] as number)) / avg);
-        scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (K1 + 1)) / norm);
+    const scores = takeScratch(n);
+    const touched: number[] = [];
+    try {
+      for (const term of new Set(query)) {
+        const list = this.postings.get(term);
+        if (list === undefined) continue;
+        const df = list.length / 2;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        for (let k = 0; k < list.length; k += 2) {
+          const doc = list[k] as number;
+          if (!accept(doc)) continue;
+          const tf = list[k + 1] as number;
+          const norm = tf + K1 * (1 - B + (B * (this.lengths[doc] as number)) / avg);
+          // Every contribution is positive: a score of 0 is a message not yet touched.
+          if (scores[doc] === 0) touched.push(doc);
+          scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / norm;
+        }
       }
+      return best(touched, scores, max).map((index) => ({ index, score: scores[index] as number }));
+    } finally {
+      for (const doc of touched) scores[doc] = 0;
+      scratch = scores;
     }
-    const ranked = [...scores].map(([index, score]) => ({ index, score }));
-    ranked.sort((a, b) => b.score - a.score || a.index - b.index);
-    return ranked.slice(0, max);
   }
 
-  private isPrefixOf(messages: readonly MessageInput[]): boolean {
-    if (messages.length < this.docs.length) return false;
-    for (let i = 0; i < this.docs.length; i++) {
+  /** True when the messages indexed are `messages`' prefix: the same objects as `objects`, or the same id and text hash. */
+  private isPrefixOf(messages: readonly MessageInput[], objects: unknown[]): boolean {
+    const n = this.ids.length;
+    if (messages.length < n) return false;
+    for (let i = 0; i < n; i++) {
       const message = messages[i] as MessageInput;
-      if (this.docs[i]?.deref() === message) continue;
+      if (objects[i] === message) continue;
       // A checkpoint read anew gives new objects: the same id and text is the same message.
       const id = idOf(message);
       if (id === undefined || id !== this.ids[i] || hashText(searchableText(message, i)) !== this.hashes[i]) return false;
-      this.docs[i] = new WeakRef(message);
+      objects[i] = message;
     }
     return true;
   }
 
   private clear(): void {
-    this.docs = [];
     this.ids = [];
     this.hashes = [];
     this.lengths = [];
@@ -120,7 +158,6 @@ export class ConversationIndex {
   private add(message: MessageInput, index: number): void {
     const text = searchableText(message, index);
     const terms = searchTerms(text);
-    this.docs.push(new WeakRef(message));
     this.ids.push(idOf(message));
     this.hashes.push(hashText(text));
     this.lengths.push(terms.length);
@@ -133,6 +170,44 @@ export class ConversationIndex {
       else list.push(index, tf);
     }
   }
+}
+
+/** Scores by message index, all 0 between calls of {@link ConversationIndex.rank}; taken while in use. */
+let scratch: Float64Array | undefined;
+
+function takeScratch(n: number): Float64Array {
+  const mine = scratch !== undefined && scratch.length >= n ? scratch : new Float64Array(Math.max(n, 2 * (scratch?.length ?? 0)));
+  scratch = undefined;
+  return mine;
+}
+
+/** The `max` best of `docs` by score, then the lower index, best first: a bounded heap, then a sort of what it kept. */
+function best(docs: readonly number[], scores: Float64Array, max: number): number[] {
+  const better = (a: number, b: number) => (scores[a] as number) > (scores[b] as number) || (scores[a] === scores[b] && a < b);
+  const byRank = (a: number, b: number) => (scores[b] as number) - (scores[a] as number) || a - b;
+  if (docs.length <= max) return [...docs].sort(byRank);
+  // A min-heap of the best so far: its root is the worst kept.
+  const heap = docs.slice(0, max);
+  const down = (from: number) => {
+    for (let i = from; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < max && better(heap[worst] as number, heap[l] as number)) worst = l;
+      if (r < max && better(heap[worst] as number, heap[r] as number)) worst = r;
+      if (worst === i) return;
+      [heap[i], heap[worst]] = [heap[worst] as number, heap[i] as number];
+      i = worst;
+    }
+  };
+  for (let i = (max >> 1) - 1; i >= 0; i--) down(i);
+  for (let k = max; k < docs.length; k++) {
+    const doc = docs[k] as number;
+    if (!better(doc, heap[0] as number)) continue;
+    heap[0] = doc;
+    down(0);
+  }
+  return heap.sort(byRank);
 }
 
 function idOf(message: unknown): string | undefined {

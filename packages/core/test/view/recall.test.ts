@@ -70,6 +70,64 @@ describe("the conversation index", () => {
     expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([7]);
   });
 
+  it("rebuilds after an edit that keeps the id in the middle of a long prefix, read anew or in place", () => {
+    const messages = chat(1500, 3);
+    const index = new ConversationIndex();
+    index.sync(messages);
+    const anew = messages.map((m) => (m.type === "human" ? new HumanMessage({ id: m.id!, content: m.content }) : m.type === "ai" ? new AIMessage({ id: m.id!, content: m.content }) : m));
+    index.sync(anew);
+    expect(index.rank(searchTerms("giraffes"), () => true, 3)).toEqual([]);
+    // Read anew, one message edited under its id: its text hash tells it.
+    const edited = [...anew];
+    edited[1501] = new HumanMessage({ id: edited[1501]!.id!, content: "an edited message about giraffes" });
+    index.sync(edited);
+    expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([1501]);
+    // The same objects but one replaced in place (an in-process update by id), then the old one back.
+    const back = [...edited];
+    back[1501] = anew[1501]!;
+    index.sync(back);
+    expect(index.rank(searchTerms("giraffes"), () => true, 3)).toEqual([]);
+    const inPlace = [...back];
+    inPlace[2201] = new AIMessage({ id: inPlace[2201]!.id!, content: "giraffes again" });
+    index.sync(inPlace);
+    expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([2201]);
+    // A message removed from the middle and one appended: the same length, not the same prefix.
+    const removed = [...inPlace.slice(0, 700), ...inPlace.slice(701), new HumanMessage({ id: "new", content: "zebras" })];
+    index.sync(removed);
+    expect(index.size).toBe(removed.length);
+    expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([2200]);
+  });
+
+  it("ranks exactly as scoring every posting and sorting would, with ties to the older message", () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const words = ["kite", "red", "blue", "tile", "oven", "lamp", "gate", "wolf"];
+    const messages = Array.from({ length: 900 }, (_, i) => new HumanMessage({ id: `m${i}`, content: Array.from({ length: 1 + Math.floor(next() * 6) }, () => words[Math.floor(next() * (next() < 0.5 ? 2 : words.length))]).join(" ") }));
+    const index = new ConversationIndex();
+    index.sync(messages);
+    const texts = messages.map((m, i) => searchTerms(searchableText(m, i)));
+    const avg = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
+    for (const query of [["kite"], ["kite", "red"], ["lamp", "kite", "wolf", "red"], ["gate"]]) {
+      for (const max of [1, 5, 50, 2000]) {
+        const accept = (i: number) => i % 7 !== 3;
+        const expected = texts
+          .map((terms, i) => {
+            let score = 0;
+            for (const term of query) {
+              const tf = terms.filter((t) => t === term).length;
+              const df = texts.filter((t) => t.includes(term)).length;
+              if (tf > 0) score += (Math.log(1 + (texts.length - df + 0.5) / (df + 0.5)) * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * terms.length) / avg));
+            }
+            return { index: i, score };
+          })
+          .filter((r) => r.score > 0 && accept(r.index))
+          .sort((a, b) => b.score - a.score || a.index - b.index)
+          .slice(0, max);
+        expect(index.rank(query, accept, max)).toEqual(expected);
+      }
+    }
+  });
+
   it("searches tool names, call arguments and result text, not system messages", () => {
     const call = new AIMessage({ id: "c", content: "", tool_calls: [{ id: "t1", name: "find_order", args: { order_id: "ORD-77" } }] });
     expect(searchableText(call, 0)).toContain("ORD-77");
