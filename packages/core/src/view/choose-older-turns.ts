@@ -6,6 +6,7 @@ import { dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept } from "./select.js";
+import { derivedTurn } from "./tool-result-compactor.js";
 import type { ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
 
@@ -104,7 +105,7 @@ function clearedNextTurn(older: OlderTurns, count: KeptCount, room: number, opti
   if (result.cleared === 0) return undefined;
   const tokens = estimator.estimateMessages(result.messages);
   if (tokens > left) return undefined;
-  return { turn: { ...next, messages: result.messages, tokens }, results: result.cleared };
+  return { turn: derivedTurn(next, { ...next, messages: result.messages, tokens }), results: result.cleared };
 }
 
 /** How many older turns {@link chooseOlderTurns} keeps, and the room it sets aside. */

@@ -2,7 +2,7 @@ import type { ResolvedBudget } from "../budget.js";
 import type { AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import type { ChosenOlderTurns } from "./choose-older-turns.js";
-import type { ToolResultCompactor } from "./tool-result-compactor.js";
+import { shownResultCounts, type ToolResultCompactor } from "./tool-result-compactor.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
@@ -72,6 +72,10 @@ export function reportView(facts: ViewFacts): ContextReport {
       : { given: true, included: false, reason: "does-not-fit" as const }
     : { given: false, included: false };
   const shown = chosen.summaryIncluded ? facts.holds : { summary: false, evidence: false };
+  // Results of the older turns shown (as assembleView shows them), each once; the current turn's as its fit left them.
+  const olderShown: PreparedTurn[] = [];
+  for (let j = 0; j < chosen.kept; j++) olderShown.push(j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (facts.olderPrepared[j] as PreparedTurn));
+  const older = shownResultCounts(olderShown);
   return {
     limit: facts.budget.promptLimit,
     budget: facts.budget,
@@ -101,7 +105,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     history: { ...history, ...shown },
     summary: history,
     droppedTurnExcerpts: chosen.excerptCount,
-    toolResults: { cleared: facts.compactor.cleared + chosen.clearedInOldest, compacted: facts.compactor.compacted, narrowed: facts.compactor.narrowed },
+    toolResults: { cleared: facts.compactor.cleared + older.cleared, compacted: facts.compactor.compacted + older.compacted, narrowed: facts.compactor.narrowed },
     labelsInserted: tally.labels,
     cut,
     pinned: facts.pinned.report,

@@ -1,4 +1,4 @@
-import { microCompact } from "../compact/index.js";
+import { compactionMarkerOf, microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
 import { keptInTurn, type ClearStepState } from "./clear-step.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
@@ -16,9 +16,47 @@ export type CompactOptions = Pick<
 
 interface CompactorState {
   results: ClearStepState;
+  /** The current turn's results, as its last fit left them; older turns' are counted from the turns shown (see {@link shownResultCounts}). */
   cleared: number;
   compacted: number;
   narrowed: number;
+}
+
+/** Each older turn a view compacted or cleared, and that turn as prepared, before any of it. */
+const preparedOf = new WeakMap<PreparedTurn, PreparedTurn>();
+
+/**
+ * `to`, made from `from` by compacting or clearing results (positions kept, unchanged
+ * messages the same objects, as `microCompact` returns them): remembered, so that
+ * {@link shownResultCounts} compares it with the turn as prepared.
+ */
+export function derivedTurn(from: PreparedTurn, to: PreparedTurn): PreparedTurn {
+  if (to !== from) preparedOf.set(to, preparedOf.get(from) ?? from);
+  return to;
+}
+
+/**
+ * Tool results of older turns shown in a view that the view cleared or compacted:
+ * each result that differs from its turn as prepared, once, by the form it is shown
+ * in — however many passes it took (compacted, then shrunk or cleared), and none of
+ * a turn that is not shown.
+ */
+export function shownResultCounts(turns: readonly PreparedTurn[]): { cleared: number; compacted: number } {
+  let cleared = 0;
+  let compacted = 0;
+  for (const turn of turns) {
+    const prepared = preparedOf.get(turn);
+    if (prepared === undefined) continue;
+    const before = prepared.messages.filter((m) => m.type === "tool");
+    const after = turn.messages.filter((m) => m.type === "tool");
+    after.forEach((message, i) => {
+      if (message === before[i]) return;
+      const form = compactionMarkerOf(message)?.form;
+      if (form === "cleared") cleared++;
+      else if (form !== undefined) compacted++;
+    });
+  }
+  return { cleared, compacted };
 }
 
 /**
@@ -38,12 +76,12 @@ export class ToolResultCompactor {
     this.state = { results: { seen: 0, clearing: false }, cleared: 0, compacted: 0, narrowed: 0 };
   }
 
-  /** Tool results cleared so far. */
+  /** Tool results of the current turn cleared (older exchanges of a long turn). */
   get cleared(): number {
     return this.state.cleared;
   }
 
-  /** Kept tool results compacted so far. */
+  /** Tool results of the current turn compacted. */
   get compacted(): number {
     return this.state.compacted;
   }
@@ -73,8 +111,8 @@ export class ToolResultCompactor {
 
   /**
    * An older turn compacted again so that it fits `maxTokens`, or undefined when it
-   * cannot: its results share what its other messages leave. Counts move from
-   * compacted to cleared for results that had to be cleared.
+   * cannot: its results share what its other messages leave. (Counted when shown:
+   * {@link shownResultCounts}.)
    */
   shrink(turn: PreparedTurn, maxTokens: number): PreparedTurn | undefined {
     if (turn.tokens <= maxTokens) return turn;
@@ -86,9 +124,7 @@ export class ToolResultCompactor {
     const result = microCompact(turn.messages, { keepRecentToolResults: turn.toolResults, maxToolResultTokens: perResult, estimator: this.estimator, recallToolName: this.options.recallToolName });
     const tokens = this.estimator.estimateMessages(result.messages);
     if (tokens > maxTokens) return undefined;
-    this.state.cleared += result.cleared;
-    this.state.compacted += result.compacted - result.cleared;
-    return { ...turn, messages: result.messages, tokens };
+    return derivedTurn(turn, { ...turn, messages: result.messages, tokens });
   }
 
   /** The turn with its tool results compacted; the same object when nothing changed. */
@@ -96,9 +132,7 @@ export class ToolResultCompactor {
     const { maxToolResultTokens } = this.options;
     const keepRecent = keptInTurn(turn.messages, this.state.results, this.options.keepRecentToolResults, this.options.clearStep);
     const result = microCompact(turn.messages, { keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator, recallToolName: this.options.recallToolName });
-    this.state.cleared += result.cleared;
-    this.state.compacted += result.compacted;
     if (result.cleared === 0 && result.compacted === 0) return turn;
-    return { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) };
+    return derivedTurn(turn, { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) });
   }
 }

@@ -347,9 +347,12 @@ export interface ContextReport {
   /** Excerpts of dropped turns included because no summary was given. */
   droppedTurnExcerpts: number;
   /**
-   * Tool results cleared to a marker (older turns only), results compacted, and
-   * results of the current turn too large even for identifiers, `narrowed` to their
-   * totals with a notice to narrow the query (never cleared).
+   * Tool results shown cleared to a marker (older turns, older exchanges of a long
+   * current turn), shown compacted, and results of the current turn too large even
+   * for identifiers, `narrowed` to their totals with a notice to narrow the query
+   * (never cleared). Each result shown is counted once, in the form it is shown in
+   * (a result compacted and then cleared is cleared); the results of turns the view
+   * left out are not counted.
    */
   toolResults: { cleared: number; compacted: number; narrowed: number };
   /** User-role labels inserted so the view obeys provider ordering rules. */

@@ -148,4 +148,26 @@ describe("a long current turn's report (dropStep 0)", () => {
     expect(toolResults.cleared).toBe(results.filter((m) => formOf(m) === "cleared").length);
     expect(currentTurn.compacted + toolResults.cleared).toBeLessThanOrEqual(n - currentTurn.excerpted);
   });
+
+  it.each([
+    [4, 10, 1500],
+    [4, 40, 1500],
+    [8, 40, 2500],
+    [16, 40, 2500],
+    [16, 10, 4000],
+  ])("after two older turns, of %i exchanges of %i rows at %i tokens counts each shown result once in toolResults, and no result of a turn that went", (n, rows, promptBudget) => {
+    const older: BaseMessage[] = [0, 1].flatMap((t) => [
+      new HumanMessage({ id: `h${t}`, content: `Earlier request ${t}` }),
+      new AIMessage({ id: `oa${t}`, content: "", tool_calls: [{ id: `old-${t}`, name: "search", args: { t }, type: "tool_call" }] }),
+      new ToolMessage({ id: `ot${t}`, tool_call_id: `old-${t}`, name: "search", content: JSON.stringify({ count: rows, rows: Array.from({ length: rows }, (_, r) => ({ id: `O${t}-${r}`, price: r, text: "seat ".repeat(20) })) }) }),
+      new AIMessage({ id: `or${t}`, content: `Answer ${t}` }),
+    ]);
+    const messages = deepFreeze([...older, ...currentOnly(n, rows)]);
+    const view = buildContext({ messages, budget: { ...noEnv, promptBudget }, dropStep: 0 });
+    expect(viewProblems({ conversation: messages }, view)).toEqual([]);
+    // No result came in compacted: every marker in the view is this view's, one per result shown.
+    const forms = view.messages.filter((m): m is ToolMessage => m.type === "tool").map((m) => compactionMarkerOf(m)?.form);
+    const shown = { cleared: forms.filter((f) => f === "cleared").length, compacted: forms.filter((f) => f === "json" || f === "text").length, narrowed: forms.filter((f) => f === "narrowed").length };
+    expect(view.report.toolResults).toEqual(shown);
+  });
 });
