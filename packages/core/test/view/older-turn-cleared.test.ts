@@ -48,6 +48,25 @@ describe("an older turn before it goes (dropStep 0)", () => {
     expect(view.report.toolResults.cleared).toBe(1);
   });
 
+  it("counts a result compacted before its turn was cleared once, as cleared", () => {
+    // A result the view first compacts with its turn (to maxToolResultTokens), then clears with it at tighter limits.
+    const rows = Array.from({ length: 60 }, (_, r) => ({ id: `tx-${r}`, merchant: `Shop ${r}`, amount: 10 + r, memo: "groceries and more ".repeat(3) }));
+    const big = [...conversation()];
+    big[2] = new ToolMessage({ id: "t0", tool_call_id: "call-0", name: "search", content: JSON.stringify({ rows }) });
+    const options = { dropStep: 0, maxToolResultTokens: 1000 };
+    expect(estimator.estimateText(String(big[2].content))).toBeGreaterThan(options.maxToolResultTokens);
+    const top = buildContext({ messages: big, budget: { promptBudget: 100_000 }, ...options }).report.tokens.total;
+    let clearedViews = 0;
+    for (let promptBudget = 600; promptBudget < top; promptBudget += 20) {
+      const view = buildContext({ messages: big, budget: { promptBudget }, ...options });
+      const form = compactionMarkerOf(view.messages.find((m) => m.id === "t0") ?? new HumanMessage("-"))?.form;
+      const shown = { cleared: form === "cleared" ? 1 : 0, compacted: form === "json" ? 1 : 0, narrowed: 0 };
+      expect({ promptBudget, ...view.report.toolResults }).toEqual({ promptBudget, ...shown });
+      if (form === "cleared") clearedViews++;
+    }
+    expect(clearedViews).toBeGreaterThan(0);
+  });
+
   it("goes whole when even cleared it does not fit, and with steps (the default) as before", () => {
     const tight = whole.report.tokens.total - searchTokens + 5;
     const view = buildContext({ messages, budget: { promptBudget: tight }, dropStep: 0, excerptBudget: 0 });
