@@ -1,19 +1,14 @@
 import { kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
+import { FREQUENT_TERM, rankMessages, type RankedMessage } from "./bm25.js";
+import { ImpactList } from "./impact-order.js";
 import { searchTerms } from "./search-terms.js";
+
+export type { RankedMessage } from "./bm25.js";
 
 /** Characters of one message read into the index: a huge tool result is searched by its beginning. */
 const MAX_INDEXED_CHARS = 20_000;
-/** BM25's term-frequency saturation and length normalisation. */
-const K1 = 1.2;
-const B = 0.75;
 /** Conversations whose index a process keeps when their messages are re-created on every call (a checkpoint read anew). */
 const MAX_KEYED_INDEXES = 64;
-
-/** One ranked message: its index in the messages given to {@link ConversationIndex.sync}, and its BM25 score. */
-export interface RankedMessage {
-  index: number;
-  score: number;
-}
 
 /**
  * The searchable text of one message: user and assistant text, the names and
@@ -64,6 +59,8 @@ export class ConversationIndex {
   private totalLength = 0;
   /** Per term: message index and term frequency, flattened. */
   private postings = new Map<string, number[]>();
+  /** Impact-ordered postings of the frequent terms ranked so far, kept up to date from then on. */
+  private impacts = new Map<string, ImpactList>();
   /** The message objects of the last sync, under its first message (an ephemeron: never keeps that message alive). */
   private seen = new WeakMap<object, unknown[]>();
   /** The first message of the last sync, to drop its entry in {@link seen} when the first message changes. */
@@ -101,35 +98,13 @@ export class ConversationIndex {
   /**
    * The messages that `accept` admits, ranked by BM25 against `query` (search
    * terms), best first, ties by index; at most `max`, none without a query term.
-   * Reads only the postings of the query's terms.
+   * Reads only the postings of the query's terms, and of a frequent term only its
+   * best messages when `max` is small (see {@link rankMessages}).
    */
   rank(query: readonly string[], accept: (index: number) => boolean, max: number): RankedMessage[] {
     const n = this.ids.length;
-    if (n === 0 || max <= 0) return [];
-    const avg = this.totalLength / n || 1;
-    const scores = takeScratch(n);
-    const touched: number[] = [];
-    try {
-      for (const term of new Set(query)) {
-        const list = this.postings.get(term);
-        if (list === undefined) continue;
-        const df = list.length / 2;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        for (let k = 0; k < list.length; k += 2) {
-          const doc = list[k] as number;
-          if (!accept(doc)) continue;
-          const tf = list[k + 1] as number;
-          const norm = tf + K1 * (1 - B + (B * (this.lengths[doc] as number)) / avg);
-          // Every contribution is positive: a score of 0 is a message not yet touched.
-          if (scores[doc] === 0) touched.push(doc);
-          scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / norm;
-        }
-      }
-      return best(touched, scores, max).map((index) => ({ index, score: scores[index] as number }));
-    } finally {
-      for (const doc of touched) scores[doc] = 0;
-      scratch = scores;
-    }
+    const postings = { n, avg: this.totalLength / n || 1, postings: this.postings, lengths: this.lengths, impact: (term: string) => this.impactOf(term) };
+    return rankMessages(postings, query, accept, max);
   }
 
   /** True when the messages indexed are `messages`' prefix: the same objects as `objects`, or the same id and text hash. */
@@ -153,6 +128,17 @@ export class ConversationIndex {
     this.lengths = [];
     this.totalLength = 0;
     this.postings = new Map();
+    this.impacts = new Map();
+  }
+
+  private impactOf(term: string): ImpactList {
+    let list = this.impacts.get(term);
+    if (list !== undefined) return list;
+    list = new ImpactList();
+    const postings = this.postings.get(term) ?? [];
+    for (let k = 0; k < postings.length; k += 2) list.add(postings[k] as number, postings[k + 1] as number, this.lengths[postings[k] as number] as number);
+    if (postings.length / 2 >= FREQUENT_TERM) this.impacts.set(term, list);
+    return list;
   }
 
   private add(message: MessageInput, index: number): void {
@@ -168,46 +154,9 @@ export class ConversationIndex {
       const list = this.postings.get(term);
       if (list === undefined) this.postings.set(term, [index, tf]);
       else list.push(index, tf);
+      this.impacts.get(term)?.add(index, tf, terms.length);
     }
   }
-}
-
-/** Scores by message index, all 0 between calls of {@link ConversationIndex.rank}; taken while in use. */
-let scratch: Float64Array | undefined;
-
-function takeScratch(n: number): Float64Array {
-  const mine = scratch !== undefined && scratch.length >= n ? scratch : new Float64Array(Math.max(n, 2 * (scratch?.length ?? 0)));
-  scratch = undefined;
-  return mine;
-}
-
-/** The `max` best of `docs` by score, then the lower index, best first: a bounded heap, then a sort of what it kept. */
-function best(docs: readonly number[], scores: Float64Array, max: number): number[] {
-  const better = (a: number, b: number) => (scores[a] as number) > (scores[b] as number) || (scores[a] === scores[b] && a < b);
-  const byRank = (a: number, b: number) => (scores[b] as number) - (scores[a] as number) || a - b;
-  if (docs.length <= max) return [...docs].sort(byRank);
-  // A min-heap of the best so far: its root is the worst kept.
-  const heap = docs.slice(0, max);
-  const down = (from: number) => {
-    for (let i = from; ; ) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < max && better(heap[worst] as number, heap[l] as number)) worst = l;
-      if (r < max && better(heap[worst] as number, heap[r] as number)) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst] as number, heap[i] as number];
-      i = worst;
-    }
-  };
-  for (let i = (max >> 1) - 1; i >= 0; i--) down(i);
-  for (let k = max; k < docs.length; k++) {
-    const doc = docs[k] as number;
-    if (!better(doc, heap[0] as number)) continue;
-    heap[0] = doc;
-    down(0);
-  }
-  return heap.sort(byRank);
 }
 
 function idOf(message: unknown): string | undefined {

@@ -98,34 +98,43 @@ describe("the conversation index", () => {
     expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([2200]);
   });
 
-  it("ranks exactly as scoring every posting and sorting would, with ties to the older message", () => {
+  it("ranks exactly as scoring every posting and sorting would, with ties to the older message, also when it stops early", () => {
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const words = ["kite", "red", "blue", "tile", "oven", "lamp", "gate", "wolf"];
-    const messages = Array.from({ length: 900 }, (_, i) => new HumanMessage({ id: `m${i}`, content: Array.from({ length: 1 + Math.floor(next() * 6) }, () => words[Math.floor(next() * (next() < 0.5 ? 2 : words.length))]).join(" ") }));
+    const message = (i: number) => new HumanMessage({ id: `m${i}`, content: Array.from({ length: 1 + Math.floor(next() * 6) }, () => words[Math.floor(next() * (next() < 0.5 ? 2 : words.length))]).join(" ") });
+    const messages = Array.from({ length: 900 }, (_, i) => message(i));
     const index = new ConversationIndex();
-    index.sync(messages);
-    const texts = messages.map((m, i) => searchTerms(searchableText(m, i)));
-    const avg = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
-    for (const query of [["kite"], ["kite", "red"], ["lamp", "kite", "wolf", "red"], ["gate"]]) {
-      for (const max of [1, 5, 50, 2000]) {
-        const accept = (i: number) => i % 7 !== 3;
-        const expected = texts
-          .map((terms, i) => {
-            let score = 0;
-            for (const term of query) {
-              const tf = terms.filter((t) => t === term).length;
-              const df = texts.filter((t) => t.includes(term)).length;
-              if (tf > 0) score += (Math.log(1 + (texts.length - df + 0.5) / (df + 0.5)) * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * terms.length) / avg));
-            }
-            return { index: i, score };
-          })
-          .filter((r) => r.score > 0 && accept(r.index))
-          .sort((a, b) => b.score - a.score || a.index - b.index)
-          .slice(0, max);
-        expect(index.rank(query, accept, max)).toEqual(expected);
+    const check = () => {
+      index.sync(messages);
+      const texts = messages.map((m, i) => searchTerms(searchableText(m, i)));
+      const avg = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
+      const dfs = new Map(words.map((w) => [w, texts.filter((t) => t.includes(w)).length]));
+      // "kite" and "red" are in hundreds of messages (read best first when `max` is small), the others in fewer.
+      for (const query of [["kite"], ["red", "kite"], ["lamp", "kite", "wolf", "red"], ["gate"], ["wolf", "red"]]) {
+        for (const max of [1, 5, 50, 2000]) {
+          const accept = (i: number) => i % 7 !== 3;
+          const expected = texts
+            .map((terms, i) => {
+              let score = 0;
+              for (const term of query) {
+                const tf = terms.filter((t) => t === term).length;
+                const df = dfs.get(term) as number;
+                if (tf > 0) score += (Math.log(1 + (texts.length - df + 0.5) / (df + 0.5)) * tf * (1.2 + 1)) / (tf + 1.2 * (1 - 0.75 + (0.75 * terms.length) / avg));
+              }
+              return { index: i, score };
+            })
+            .filter((r) => r.score > 0 && accept(r.index))
+            .sort((a, b) => b.score - a.score || a.index - b.index)
+            .slice(0, max);
+          expect(index.rank(query, accept, max)).toEqual(expected);
+        }
       }
-    }
+    };
+    check();
+    // Appended messages reach the impact-ordered postings built by the first ranking.
+    for (let i = 900; i < 1300; i++) messages.push(message(i));
+    check();
   });
 
   it("searches tool names, call arguments and result text, not system messages", () => {
