@@ -96,6 +96,8 @@ export function checkEstimator(value: unknown, field: string): Estimator | undef
 
 /** Estimators whose results are known to be checked: ours, and wrapped ones. */
 const checked = new WeakSet<Estimator>();
+/** Estimators made by {@link createEstimator} without a tokenizer: the options that remake them. */
+const portable = new WeakMap<Estimator, PortableEstimatorSpec>();
 
 /**
  * Create the default estimator: {@link estimateTextTokens} per text (digit- and
@@ -176,5 +178,30 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
 
   const estimator = summingEstimator((text) => scaled(count(text)), estimateMessage, estimateTool);
   checked.add(estimator);
+  if (tokenizer === undefined) portable.set(estimator, { messageOverhead, imageTokens, toolOverhead, scale });
   return estimator;
+}
+
+/** The options of a default-counting estimator, from which another thread makes one that counts the same. */
+export interface PortableEstimatorSpec {
+  readonly messageOverhead: number;
+  readonly imageTokens: number;
+  readonly toolOverhead: number;
+  readonly scale: number;
+}
+
+
+/**
+ * The options that make an estimator counting exactly as `estimator` does, in
+ * another thread or process: defined for estimators {@link createEstimator} made
+ * with the default count (no `tokenizer` or `tokenCounter`), undefined otherwise.
+ *
+ * @example
+ * ```ts
+ * const spec = portableEstimatorSpec(createEstimator({ scale: 1.2 }));
+ * createEstimator(spec).estimateText("same count"); // in a worker
+ * ```
+ */
+export function portableEstimatorSpec(estimator: Estimator): PortableEstimatorSpec | undefined {
+  return portable.get(estimator);
 }

@@ -7,7 +7,7 @@
 export { ContextViewBaseError, ContextViewError, ContextBudgetError, type ContextViewErrorCode, type BudgetShortfall } from "./errors.js";
 export { DEFAULT_BUDGET, resolveBudget, type Budget, type ResolvedBudget } from "./budget.js";
 export { budgetFromProfile, resolveBudgetSources, type BudgetSource, type BudgetSources, type ModelLimits } from "./budget-sources.js";
-export { createEstimator, type Estimator, type EstimatorOptions } from "./estimate.js";
+export { createEstimator, type Estimator, type EstimatorOptions, type PortableEstimatorSpec } from "./estimate.js";
 export { estimateTextTokens } from "./estimators/text-tokens.js";
 export { createTiktokenEstimator, type TiktokenEncoding, type TiktokenEstimatorOptions } from "./estimators/tiktoken.js";
 export { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
@@ -48,6 +48,7 @@ export {
   type MicroCompactResult,
   type CompactionMarker,
 } from "./compact/index.js";
+export { computeLargeResultFloors, LARGE_RESULT_CHARS, type LargeResultComputer, type LargeResultFloors, type LargeResultJob } from "./compact/large-result-floors.js";
 
 // -- stores: the in-memory one; implementing another is `@contextview/core/store` --
 export { InMemoryContextStore, type ContextStore } from "./store/index.js";

@@ -5,7 +5,8 @@
 
 export { describeValue } from "./errors.js";
 export { BUDGET_ENV } from "./budget.js";
-export { MAX_TIMER_MS } from "./estimate.js";
+export { MAX_TIMER_MS, portableEstimatorSpec } from "./estimate.js";
+export { precomputeLargeResults } from "./compact/large-result-floors.js";
 export { utf8Length, truncateUtf8 } from "./text.js";
 export { textOf, countImages, kindOf, newestRequestIndex } from "./messages.js";
 export { SETTINGS_SPEC, checkSetting, settingExpectation, type SettingName, type SettingSpec } from "./settings/index.js";

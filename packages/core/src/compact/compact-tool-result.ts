@@ -8,7 +8,7 @@ import { compactionMarkerOf, withCompaction, type CompactionMarker, type Compact
 import { isSharedResolution, resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
 import { createProjector, type ReferenceMode } from "./project.js";
 import { checkRecallToolName, clearedRecallSentence, RECALL_LINES, recallValueFor, withoutRecallKey, withRecallKey, type RecallLine } from "./recall-notes.js";
-import { attemptOf, freshMemo, keepTree, memoOf, type Attempt, type ResultMemo } from "./result-memo.js";
+import { attemptOf, freshMemo, keepTree, memoOf, pickFromLadder, type Attempt, type ResultMemo } from "./result-memo.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
 
 /**
@@ -29,6 +29,8 @@ export function splitContent(content: MessageContent): { text: string; images: u
 type Source =
   | { kind: "tree"; value: unknown; origin: PayloadOrigin; trusted: boolean }
   | { kind: "text"; excerpt: ExcerptSource; origin: CompactionOrigin; fresh: boolean };
+/** A structured payload to project. */
+export type TreeSource = Extract<Source, { kind: "tree" }>;
 
 /**
  * The artifact as JSON.stringify reads it: its own `toJSON` first, then its
@@ -50,7 +52,8 @@ function readArtifactSource(artifact: unknown, options: ResolvedCompactOptions):
   return { value: readPayloadAsJson(top, "artifact", options, true), origin: "artifact" };
 }
 
-function parseJsonContent(text: string, options: ResolvedCompactOptions): unknown {
+/** The value of a JSON content, or undefined when it is not an object or array, nests too deep, or does not parse. */
+export function parseJsonContent(text: string, options: ResolvedCompactOptions): unknown {
   const first = text.trimStart().charCodeAt(0);
   if (first !== 123 && first !== 91) return undefined;
   // Content is only text the model would read anyway: too deep to project, it is excerpted as text.
@@ -84,7 +87,8 @@ function chooseSource(message: ToolMessage, text: string, options: ResolvedCompa
   return { kind: "text", excerpt: sourceOfText(text), origin: "content", fresh: true };
 }
 
-type Memo = ResultMemo<Source>;
+/** The memo of one result's compaction. */
+export type Memo = ResultMemo<Source>;
 
 /** The memo of `message`'s compaction: remembered for large results compacted with shared options, else used once. */
 function memoFor(message: ToolMessage, text: string, options: ResolvedCompactOptions): Memo {
@@ -105,8 +109,23 @@ function sourceOf(memo: Memo, message: ToolMessage, text: string, options: Resol
   return tree.source;
 }
 
+/**
+ * The source of a result, except that a JSON content whose projections were
+ * computed elsewhere (see `precomputeLargeResults`) is parsed only when a
+ * projection that was not computed is asked for: its value is read on first use.
+ */
+function lazySourceOf(memo: Memo, message: ToolMessage, text: string, options: ResolvedCompactOptions): Source {
+  if (memo.tree !== undefined || memo.precomputed === undefined) return sourceOf(memo, message, text, options);
+  const read = (): unknown => {
+    const source = sourceOf(memo, message, text, options);
+    if (source.kind !== "tree") throw new ContextViewError("INVALID_TOOL_RESULT", "A tool result computed as JSON elsewhere did not parse as JSON here", { origin: "content" });
+    return source.value;
+  };
+  return { kind: "tree", origin: "content", trusted: false, get value() { return read(); } };
+}
+
 /** The projection of a tree source at `level` in `mode`, tried once per memo. */
-function attemptAt(memo: Memo, source: Extract<Source, { kind: "tree" }>, options: ResolvedCompactOptions, level: number, mode: ReferenceMode): Attempt {
+export function attemptAt(memo: Memo, source: TreeSource, options: ResolvedCompactOptions, level: number, mode: ReferenceMode): Attempt {
   const key = `${mode}:${level}`;
   const known = memo.attempts.get(key);
   if (known !== undefined) return known;
@@ -118,9 +137,13 @@ function attemptAt(memo: Memo, source: Extract<Source, { kind: "tree" }>, option
 }
 
 function projectedJson(memo: Memo, source: Extract<Source, { kind: "tree" }>, options: ResolvedCompactOptions, level: number, mode: ReferenceMode) {
-  const tree = memo.tree !== undefined && "source" in memo.tree ? memo.tree : undefined;
-  const projector = tree?.projector ?? createProjector(source.value, options, source.trusted);
-  if (tree !== undefined) tree.projector = projector;
+  let projector = memo.tree !== undefined && "source" in memo.tree ? memo.tree.projector : undefined;
+  if (projector === undefined) {
+    // A lazy source is parsed here, and its tree kept in the memo.
+    const value = source.value;
+    projector = createProjector(value, options, source.trusted);
+    if (memo.tree !== undefined && "source" in memo.tree) memo.tree.projector = projector;
+  }
   const projection = projector(level, mode);
   return { projection, text: JSON.stringify(projection.value) };
 }
@@ -177,6 +200,12 @@ interface Fitted {
 }
 
 function searchLevels(memo: Memo, source: Extract<Source, { kind: "tree" }>, mode: ReferenceMode, limit: number, options: ResolvedCompactOptions): { fitted?: Fitted; floor: number } {
+  // Every level computed elsewhere: the most generous one that fits, read off without parsing the payload.
+  const picked = pickFromLadder(memo, mode, limit);
+  if (picked !== undefined) {
+    if (picked.attempt === undefined) return { floor: picked.floor };
+    return { fitted: { json: jsonOf(memo, source, options, picked.attempt), projection: picked.attempt, mode }, floor: 0 };
+  }
   // Probes are remembered: a later limit probes mostly levels already tried (level 0 above all, the floor).
   const attempt = (level: number) => {
     const projection = attemptAt(memo, source, options, level, mode);
@@ -344,7 +373,7 @@ function excerptNamingRecall(
 /** The compacted text and marker of a result over its limit (see {@link compactToolResult}); images are added back by the caller. */
 function compactSource(memo: Memo, message: ToolMessage, text: string, limitTokens: number, original: number, resolved: ResolvedCompactOptions): { text: string; marker: CompactionMarker } {
   const estimate = (value: string) => resolved.estimator.estimateText(value);
-  const source = sourceOf(memo, message, text, resolved);
+  const source = lazySourceOf(memo, message, text, resolved);
   if (source.kind === "tree") {
     const { json, projection, mode } = fitTree(memo, source, limitTokens, original, resolved);
     return { text: json, marker: jsonMarker(source.origin, limitTokens, projection, mode) };
@@ -428,7 +457,7 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
   let source: Source | undefined;
   const memo = memoFor(subject, text, options);
   try {
-    source = sourceOf(memo, subject, text, options);
+    source = lazySourceOf(memo, subject, text, options);
   } catch (error) {
     if (!ContextViewError.isInstance(error)) throw error;
   }

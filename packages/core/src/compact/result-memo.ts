@@ -41,6 +41,51 @@ export interface ResultMemo<S> {
   readonly attempts: Map<string, Attempt>;
   /** Outputs of compactToolResult by limit. */
   readonly compacted: Map<number, Compacted>;
+  /**
+   * Set when the attempts of a JSON content were computed elsewhere (another
+   * thread, see `precomputeLargeResults`): the content is parsed only when a
+   * projection that was not computed is needed.
+   */
+  precomputed?: Precomputed;
+}
+
+/** What was computed of a JSON content off the main thread: its projections by mode, level 0 up. */
+export interface Precomputed {
+  /** Per reference mode, the levels computed from 0 on. */
+  readonly ladders: ReadonlyMap<ReferenceMode, Ladder>;
+}
+
+/**
+ * The projections of one reference mode at every level from 0 to `top`: `complete`
+ * when the one at `top` is the whole payload (nothing shortened) or larger than any
+ * limit the ladder was computed for, so that no higher level fits a limit under its
+ * tokens (projections grow with the level).
+ */
+export interface Ladder {
+  readonly top: number;
+  readonly complete: boolean;
+}
+
+/**
+ * The most generous level of a complete ladder that fits `limit`, the floor's
+ * tokens when even level 0 does not, or undefined when the ladder cannot tell
+ * (incomplete, or a limit it was not computed for): then the levels are searched.
+ */
+export function pickFromLadder<S>(memo: ResultMemo<S>, mode: ReferenceMode, limit: number): { attempt?: Attempt; floor: number } | undefined {
+  const ladder = memo.precomputed?.ladders.get(mode);
+  if (ladder === undefined) return undefined;
+  const floor = memo.attempts.get(`${mode}:0`);
+  if (floor === undefined) return undefined;
+  if (floor.tokens > limit) return { floor: floor.tokens };
+  const top = memo.attempts.get(`${mode}:${ladder.top}`);
+  if (!ladder.complete || top === undefined || (top.shortened > 0 && limit >= top.tokens)) return undefined;
+  let best = floor;
+  for (let level = 1; level <= ladder.top; level++) {
+    const attempt = memo.attempts.get(`${mode}:${level}`);
+    if (attempt === undefined) return undefined;
+    if (attempt.tokens <= limit) best = attempt;
+  }
+  return { attempt: best, floor: floor.tokens };
 }
 
 interface Keyed<S> {

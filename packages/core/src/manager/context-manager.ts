@@ -1,3 +1,5 @@
+// size: one factory whose stages are closures over its validated options (see createContextManager); its helpers live beside it
+import { largeResultStep } from "../compact/large-result-floors.js";
 import { resolveBudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
@@ -80,6 +82,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const summarizer = options.summarizer ?? null;
   if (options.pin !== undefined && typeof options.pin !== "function") throw invalidOption("pin", "a function (message, index) => boolean", options.pin);
   if (summarizer !== null && typeof summarizer !== "function") throw invalidOption("summarizer", "a function (transcript, context) => Promise<string | null>", summarizer);
+  const precomputeLarge = largeResultStep(options.largeResults);
   const chunkTokens = settingOrDefault("summarizerInputTokens", options.summarizerInputTokens);
   const timeoutMs = settingOrDefault("summarizerTimeoutMs", options.summarizerTimeoutMs);
   const maxFailures = settingOrDefault("maxSummarizerFailures", options.maxSummarizerFailures);
@@ -123,6 +126,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const { limit, budget, trigger } = limitFor(baseBudget, ratio, request.harder === true, settings.triggerRatio);
     const messages = request.messages;
     checkMessageArray(messages);
+    await precomputeLarge(messages, estimator, limit, request.signal);
     let lead = 0;
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));

@@ -1,3 +1,4 @@
+import type { LargeResultComputer } from "../compact/large-result-floors.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Budget } from "../budget.js";
 import type { BudgetSources, ModelLimits } from "../budget-sources.js";
@@ -109,6 +110,19 @@ export interface ContextManagerOptions extends ContextSettings {
    * @default undefined
    */
   onStoreError?: (error: unknown, operation: "get" | "put") => void;
+  /**
+   * Computes the compaction of large JSON tool results (1 MiB of content or more)
+   * away from the caller's event loop, before each view is built: the view then
+   * reads the projections off instead of parsing megabytes synchronously. The
+   * LangGraph integrations pass a worker thread (`largeResultWorker`); without it,
+   * or with an estimator that has its own tokenizer, the view computes them itself.
+   * @default undefined (computed in the view)
+   * @example
+   * ```ts
+   * createContextManager({ largeResults: (job) => runInWorker(computeLargeResultFloors, job) });
+   * ```
+   */
+  largeResults?: LargeResultComputer;
   /**
    * Pins messages besides those marked with `pinMessage` (see `BuildContextInput.pin`).
    * Set once for every request; per-request settings cannot change it.
