@@ -15,7 +15,7 @@
 // so types disagree ("lc_runnable is protected") and so does `instanceof`.
 //
 // `require()` of an optional peer (loaded only when a feature needs it) stays in the source;
-// an ESM file that calls `require(` gets `const require = createRequire(import.meta.url)`.
+// an ESM file that calls `require(` or `require.resolve(` gets `const require = createRequire(import.meta.url)`.
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -93,7 +93,7 @@ function buildEsm(srcDir, cjsDir, esmDir) {
   }
 }
 
-const REQUIRE_CALL = /(^|[^.\w$])require\(/m;
+const REQUIRE_CALL = /(^|[^.\w$])require(\.resolve)?\(/m;
 const SHIM = 'import { createRequire as __cvCreateRequire } from "node:module";\nconst require = __cvCreateRequire(import.meta.url);\n';
 
 function shimRequire(dir) {

@@ -14,6 +14,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
+import { workerLargeResults } from "./large-results.js";
 import type { ContextLogger, ContextSource } from "./observability.js";
 import { CONTEXT_SETTING_KEYS, parseContextConfig, unknownSetting } from "./request-config.js";
 import { MEMORIES_EXPECTED, memoriesOptionSchema, type MemoriesFromStore } from "./memories-from-store.js";
@@ -37,6 +38,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   memories: MEMORIES_EXPECTED,
   model: "a chat model (its `profile` gives the default context window, response reserve and image input)",
   recordViews: "a boolean",
+  largeResultWorker: "a boolean",
 };
 
 /**
@@ -134,6 +136,19 @@ export const integrationOptionsSchema = z.object({
    * @default true
    */
   recordViews: z.boolean().optional(),
+  /**
+   * Compact large JSON tool results (1 MiB of content or more) in a worker thread
+   * before each view is built, so the graph's event loop never parses and projects
+   * megabytes at once (see docs/compaction.md, "Large results"). With `false`, or
+   * with an estimator that has its own tokenizer, the view compacts them itself.
+   * A `largeResults` function of your own replaces the worker.
+   * @default true
+   * @example
+   * ```ts
+   * createContextNode({ store, largeResultWorker: false }); // compact on the calling thread
+   * ```
+   */
+  largeResultWorker: z.boolean().optional(),
 });
 
 /**
@@ -197,6 +212,7 @@ const MANAGER_KEYS = [
   "onStoreError",
   "pin",
   "trustPinField",
+  "largeResults",
   "now",
   "imageInputs",
 ] as const satisfies readonly (keyof ContextOptions)[];
@@ -260,6 +276,7 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
   const managerOptions: ContextManagerOptions = { ...options, store };
   for (const key of INTEGRATION_KEYS) delete (managerOptions as Record<string, unknown>)[key];
   managerOptions.store = store;
+  if (options.largeResults === undefined && options.largeResultWorker !== false) managerOptions.largeResults = workerLargeResults;
   return {
     manager: createContextManager(managerOptions),
     store,

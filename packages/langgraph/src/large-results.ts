@@ -1,0 +1,137 @@
+// One worker thread per process, started on the first large JSON tool result and ended
+// after a while without one, that computes the compaction of large results for every
+// context node, wrapper and middleware of the process (see core's precomputeLargeResults).
+import type { LargeResultComputer, LargeResultFloors, LargeResultJob } from "@contextview/core";
+import { Worker } from "node:worker_threads";
+
+/** An idle worker ends after this long; the next large result starts another. */
+const IDLE_MS = 30_000;
+
+interface Pending {
+  resolve(floors: LargeResultFloors): void;
+  reject(error: Error): void;
+}
+
+let worker: Worker | undefined;
+let idle: ReturnType<typeof setTimeout> | undefined;
+let nextId = 0;
+const pending = new Map<number, Pending>();
+
+/** The worker: the built JavaScript beside this file, or (running from the sources) the TypeScript file, loaded through tsx's require hook. */
+function newWorker(): Worker {
+  const file = require.resolve("./large-result-worker.js");
+  if (!file.endsWith(".ts")) return new Worker(file);
+  const tsx = require.resolve("tsx/cjs/api");
+  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`, { eval: true });
+}
+
+function failAll(error: Error): void {
+  for (const job of pending.values()) job.reject(error);
+  pending.clear();
+}
+
+function started(): Worker {
+  if (worker !== undefined) return worker;
+  const thread = newWorker();
+  thread.on("message", (message: { id: number; floors?: LargeResultFloors; error?: string }) => {
+    const job = pending.get(message.id);
+    if (job === undefined) return;
+    pending.delete(message.id);
+    if (message.floors !== undefined) job.resolve(message.floors);
+    else job.reject(new Error(message.error ?? "the large-result worker failed"));
+    settle();
+  });
+  const gone = (error: Error) => {
+    if (worker === thread) worker = undefined;
+    failAll(error);
+  };
+  thread.on("error", gone);
+  thread.on("exit", (code) => gone(new Error(`the large-result worker exited (code ${code})`)));
+  worker = thread;
+  return thread;
+}
+
+/** While jobs wait, the worker keeps the process alive (an awaited build must finish); idle, it does not, and ends after {@link IDLE_MS}. */
+function settle(): void {
+  if (worker === undefined) return;
+  if (pending.size > 0) {
+    worker.ref();
+    if (idle !== undefined) clearTimeout(idle);
+    idle = undefined;
+    return;
+  }
+  worker.unref();
+  const thread = worker;
+  idle = setTimeout(() => {
+    if (worker === thread && pending.size === 0) {
+      worker = undefined;
+      void thread.terminate();
+    }
+  }, IDLE_MS);
+  idle.unref();
+}
+
+/**
+ * Computes the compaction of a large JSON tool result in this process's worker
+ * thread (core's `computeLargeResultFloors`): the `largeResults` the LangGraph
+ * integrations give their manager unless `largeResultWorker: false`. The text is
+ * copied to the worker once; only the projections come back. Rejects when the
+ * worker cannot start or fails (the view then compacts the result itself) and
+ * when `signal` aborts.
+ *
+ * @example
+ * ```ts
+ * createContextManager({ largeResults: workerLargeResults });
+ * ```
+ */
+export const workerLargeResults: LargeResultComputer = (job: LargeResultJob, signal?: AbortSignal) =>
+  new Promise<LargeResultFloors>((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason as Error);
+      return;
+    }
+    let thread: Worker;
+    try {
+      thread = started();
+    } catch (error) {
+      reject(error as Error);
+      return;
+    }
+    const id = nextId++;
+    const onAbort = () => {
+      pending.delete(id);
+      settle();
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    pending.set(id, {
+      resolve: (floors) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(floors);
+      },
+      reject: (error) => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    });
+    settle();
+    void send(thread, id, job, signal).catch((error: unknown) => pending.get(id)?.reject(error as Error));
+  });
+
+/** Characters copied to the worker at once: one copy of a slice takes a few milliseconds. */
+const SLICE_CHARS = 1 << 19;
+
+/** Post the text in slices, yielding to the event loop between them, then the job itself. */
+async function send(thread: Worker, id: number, job: LargeResultJob, signal: AbortSignal | undefined): Promise<void> {
+  const { text, ...rest } = job;
+  for (let at = 0; at < text.length; at += SLICE_CHARS) {
+    if (signal?.aborted === true || !pending.has(id)) {
+      thread.postMessage({ id, cancel: true });
+      return;
+    }
+    // A slice may end inside a surrogate pair: the worker joins the slices before reading them.
+    thread.postMessage({ id, slice: text.slice(at, at + SLICE_CHARS) });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  thread.postMessage({ id, job: rest });
+}
