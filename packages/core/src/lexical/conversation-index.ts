@@ -21,13 +21,18 @@ const MAX_KEYED_INDEXES = 64;
  * ```
  */
 export function searchableText(message: MessageInput, index: number): string {
+  return searchableParts(message, index).join(" ");
+}
+
+/** The parts {@link searchableText} joins with spaces, none empty. */
+function searchableParts(message: MessageInput, index: number): string[] {
   const kind = kindOf(message, index);
-  if (kind === "system") return "";
+  if (kind === "system") return [];
   const base = toBaseMessage(message, index);
   const parts = [textOf(base.content).slice(0, MAX_INDEXED_CHARS)];
   if (kind === "ai") for (const call of toolCallsOf(base)) parts.push(call.name, JSON.stringify(call.args ?? {}).slice(0, MAX_INDEXED_CHARS));
   if (kind === "tool" && typeof base.name === "string") parts.unshift(base.name);
-  return parts.filter((part) => part !== "").join(" ");
+  return parts.filter((part) => part !== "");
 }
 
 /**
@@ -112,11 +117,13 @@ export class ConversationIndex {
     const n = this.ids.length;
     if (messages.length < n) return false;
     for (let i = 0; i < n; i++) {
+      // The same objects as at the last sync: a tight loop of comparisons.
+      while (i < n && objects[i] === messages[i]) i++;
+      if (i === n) break;
       const message = messages[i] as MessageInput;
-      if (objects[i] === message) continue;
       // A checkpoint read anew gives new objects: the same id and text is the same message.
       const id = idOf(message);
-      if (id === undefined || id !== this.ids[i] || hashText(searchableText(message, i)) !== this.hashes[i]) return false;
+      if (id === undefined || id !== this.ids[i] || hashParts(searchableParts(message, i)) !== this.hashes[i]) return false;
       objects[i] = message;
     }
     return true;
@@ -142,10 +149,10 @@ export class ConversationIndex {
   }
 
   private add(message: MessageInput, index: number): void {
-    const text = searchableText(message, index);
-    const terms = searchTerms(text);
+    const parts = searchableParts(message, index);
+    const terms = searchTerms(parts.join(" "));
     this.ids.push(idOf(message));
-    this.hashes.push(hashText(text));
+    this.hashes.push(hashParts(parts));
     this.lengths.push(terms.length);
     this.totalLength += terms.length;
     const counts = new Map<string, number>();
@@ -167,10 +174,17 @@ function idOf(message: unknown): string | undefined {
   return typeof other === "string" && other !== "" ? other : undefined;
 }
 
-/** FNV-1a over UTF-16 units: tells an edited message from the one indexed. */
-function hashText(text: string): number {
+/**
+ * FNV-1a over UTF-16 units of `parts` joined by spaces, without joining them (a
+ * joined string would be copied to be read): tells an edited message from the one indexed.
+ */
+function hashParts(parts: readonly string[]): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  for (let p = 0; p < parts.length; p++) {
+    const text = parts[p] as string;
+    if (p > 0) hash = Math.imul(hash ^ 0x20, 0x01000193);
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  }
   return hash >>> 0;
 }
 
