@@ -19,7 +19,8 @@ export const NEEDLE = "14th of March";
 /** At 4,000 tokens the view holds a few dozen of the 300 turns: turn 3 is far outside it. */
 export const BUDGET = { contextWindow: 16384, promptBudget: 4000 };
 /**
- * `recallBudget` is 0 (off) by default; the relevance stage only runs when it is set.
+ * `recallBudget` 1000 is the default, given here explicitly: the question's turn and the three
+ * before it call no tool, so the relevance stage runs.
  * Calibration off: it learns from the model's usage in process memory, so a cold replica
  * would estimate differently from a warm one for a reason that is not the index.
  */

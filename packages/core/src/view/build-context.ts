@@ -15,6 +15,7 @@ import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext }
 import { collectPinned, type PinnedCandidates } from "./pinned.js";
 import { withRoomForCurrent } from "./pinned-block.js";
 import { placeHistory } from "./place-history.js";
+import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
 import type { BuildContextInput, ContextView } from "./types.js";
 
@@ -63,9 +64,13 @@ export function buildContext(input: BuildContextInput): ContextView {
   const walk = findTurns(input.messages);
   const fixed = chargeFixedPart(input, walk.source, walk.lead, budget.memoryBudget, estimator);
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
-  const options = { ...resolveViewOptions(input), recallToolName: recallToolNameIn(input.tools) };
+  const resolved = { ...resolveViewOptions(input), recallToolName: recallToolNameIn(input.tools) };
 
-  const pinnedAll = collectPinned({ ...options, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
+  const pinnedAll = collectPinned({ ...resolved, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
+
+  // Recall runs only when the turns before the request called no tool (see recallRuns): the
+  // same answer on every call of a turn, so the reserve older turns leave does not flip.
+  const options = resolved.recallBudget > 0 && !recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? { ...resolved, recallBudget: 0 } : resolved;
 
   // `summaryMessage` is the slot's former name, still accepted.
   const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";

@@ -121,9 +121,10 @@ export interface ViewOptions {
    * that best match the current request (BM25 over the whole conversation), brought
    * back in one labelled block right before the current turn; they also take the
    * room the older turns' stable anchors leave unused. At most half the room for
-   * history. `0` turns recall off (the default for now: on agent conversations the
-   * block costs prompt-cache share; see docs/concepts.md, "Relevance").
-   * @default 0
+   * history. Only when none of the 3 turns before the request called a tool: after
+   * an agent's tool loop the block would cost the prompt cache the turn that follows
+   * it (see docs/concepts.md, "Relevance"). `0` turns recall off.
+   * @default 1000
    * @example
    * ```ts
    * buildContext({ messages, recallBudget: 2000 }); // more room for what the request is about

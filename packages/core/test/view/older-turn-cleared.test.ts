@@ -69,7 +69,8 @@ describe("an older turn before it goes (dropStep 0)", () => {
 
   it("goes whole when even cleared it does not fit, and with steps (the default) as before", () => {
     const tight = whole.report.tokens.total - searchTokens + 5;
-    const view = buildContext({ messages, budget: { promptBudget: tight }, dropStep: 0, excerptBudget: 0 });
+    // Recall off: once a turn goes, its reserve would take another (the chat turns call no tool).
+    const view = buildContext({ messages, budget: { promptBudget: tight }, dropStep: 0, excerptBudget: 0, recallBudget: 0 });
     expect(ids(view)).not.toContain("t0");
     expect(view.report.turns.dropped).toBe(1);
     const room = whole.report.tokens.total - searchTokens + estimator.estimateMessages(cleared.messages.filter((m) => m.id !== undefined && m.id !== "q")) + 40;

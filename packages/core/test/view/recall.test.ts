@@ -2,12 +2,13 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { buildContext, createEstimator } from "@contextview/core";
 import { RECALL_LABEL } from "@contextview/core/internal";
 import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";
+import { RECALL_QUIET_TURNS, recallRuns } from "../../src/view/recall-gate";
 import { searchTerms, termOf } from "../../src/lexical/search-terms";
 import { deepFreeze, snapshot, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };
-/** Recall is off by default: these views opt in. */
+/** The default, given explicitly where a test is about recall itself. */
 const recallBudget = 1000;
 
 /** A long chat: `n` turns of small talk, with a fact planted at turn `at`, then a question about it. */
@@ -161,8 +162,9 @@ describe("the recall stage of buildContext", () => {
     expect(view.messages[label + 2]?.id).toBe("q");
     expect(view.report.recall.recalled).toBeGreaterThan(0);
     expect(view.report.tokens.recall).toBe(estimator.estimateMessages(view.messages.slice(label, label + 2)));
-    // Without recall (the default) the fact is out of reach.
-    const off = buildContext({ messages, budget });
+    // Recall is on by default; switched off, the fact is out of reach.
+    expect(JSON.stringify(buildContext({ messages, budget }).messages)).toBe(JSON.stringify(view.messages));
+    const off = buildContext({ messages, budget, recallBudget: 0 });
     expect(JSON.stringify(off.messages)).not.toContain("Biscuit");
     expect(off.report.recall).toEqual({ queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
   });
@@ -196,5 +198,68 @@ describe("the recall stage of buildContext", () => {
     expect(a.report.cut).toBe(b.report.cut);
     const olderOf = (v: typeof a) => v.messages.slice(0, v.messages.findIndex((m) => m.content === RECALL_LABEL));
     expect(JSON.stringify(olderOf(a))).toBe(JSON.stringify(olderOf(b)));
+  });
+
+  /** `chat(300, 3)` with a search exchange inside the turn `back` turns before the question. */
+  function withToolTurn(back: number): BaseMessage[] {
+    const messages = chat(300, 3);
+    const turn = 300 - back;
+    messages.splice(2 + 2 * turn, 0,
+      new AIMessage({ id: `call${turn}`, content: "", tool_calls: [{ id: `t${turn}`, name: "search_notes", args: { query: "weekend" } }] }),
+      new ToolMessage({ id: `result${turn}`, tool_call_id: `t${turn}`, name: "search_notes", content: "no notes about the weekend" }),
+    );
+    return messages;
+  }
+
+  it(`stays out of a view whose ${RECALL_QUIET_TURNS} turns before the request called a tool: no block and no reserve`, () => {
+    for (let back = 1; back <= RECALL_QUIET_TURNS + 1; back++) {
+      const messages = deepFreeze(withToolTurn(back));
+      const view = buildContext({ messages, budget, recallBudget });
+      const off = buildContext({ messages, budget, recallBudget: 0 });
+      if (back <= RECALL_QUIET_TURNS) {
+        // The older turns give up nothing: the view is the one without recall.
+        expect(JSON.stringify(view.messages)).toBe(JSON.stringify(off.messages));
+        expect(view.report.recall).toEqual({ queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
+      } else {
+        expect(JSON.stringify(view.messages)).toContain("Biscuit");
+        expect(view.report.cut).toBeGreaterThan(off.report.cut);
+      }
+    }
+  });
+
+  it("keeps the same block on every call of a turn that calls tools, and leaves the next turn alone", () => {
+    const messages = chat(300, 3);
+    const step = (k: number) => [
+      new AIMessage({ id: `c${k}`, content: "", tool_calls: [{ id: `s${k}`, name: "search_notes", args: { query: `dog ${k}` } }] }),
+      new ToolMessage({ id: `r${k}`, tool_call_id: `s${k}`, name: "search_notes", content: `note ${k}: walks in the park` }),
+    ];
+    const block = (view: ReturnType<typeof buildContext>) => {
+      const label = view.messages.findIndex((m) => m.content === RECALL_LABEL);
+      return label < 0 ? undefined : JSON.stringify(view.messages.slice(0, label + 2));
+    };
+    expect(block(buildContext({ messages, budget }))).toContain("Biscuit");
+    // The later calls of the tool loop keep to the reserve: the same block, the same prefix.
+    const second = block(buildContext({ messages: [...messages, ...step(1)], budget }));
+    expect(second).toContain("Biscuit");
+    const loop = [...messages, ...step(1), ...step(2)];
+    expect(block(buildContext({ messages: loop, budget }))).toBe(second);
+    const next = [...loop, new AIMessage({ id: "done", content: "Biscuit, the beagle." }), new HumanMessage({ id: "q2", content: "And what did I cook?" })];
+    expect(block(buildContext({ messages: next, budget }))).toBeUndefined();
+  });
+
+  it("reads the turns before the request back into the summarized prefix", () => {
+    const lead = [new SystemMessage("rules")];
+    const request = new HumanMessage({ id: "q", content: "What is my dog called?" });
+    const chatTurn = (i: number) => [new HumanMessage({ id: `u${i}`, content: `hello ${i}` }), new AIMessage({ id: `a${i}`, content: `hi ${i}` })];
+    const toolTurn = [
+      new HumanMessage({ id: "ut", content: "search" }),
+      new AIMessage({ id: "ct", content: "", tool_calls: [{ id: "t", name: "search_notes", args: {} }] }),
+      new ToolMessage({ id: "rt", tool_call_id: "t", name: "search_notes", content: "none" }),
+      new AIMessage({ id: "at", content: "nothing" }),
+    ];
+    const messages = [...lead, ...chatTurn(1), request];
+    expect(recallRuns(messages, 1, 3, [...toolTurn, ...chatTurn(0)])).toBe(false);
+    expect(recallRuns(messages, 1, 3, [...toolTurn, ...chatTurn(0), ...chatTurn(2)])).toBe(true);
+    expect(recallRuns(messages, 1, 3, [])).toBe(true);
   });
 });
