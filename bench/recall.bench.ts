@@ -7,7 +7,9 @@
 //   - recallBlock on a warm conversation: the same message objects as the last call
 //     (an in-process graph run), and the same messages read anew (a checkpoint
 //     deserialized per request: new objects, same ids, each re-verified by hash).
-//     Targets: ≤ 2 ms at 10,000; growth ≤ 2× from 1,000 to 50,000.
+//     Targets: ≤ 2 ms at 10,000; growth ≤ 2× from 1,000 to 50,000. Read anew, every
+//     message's text is hashed again (an edit under the same id must rebuild the
+//     index), so that column grows with the conversation's text by design.
 //   - a cold rebuild of the index at 10,000 messages (a new process) against
 //     SqliteSaver.getTuple of that thread (what LangGraph spends deserializing it).
 //     Target: < 0.5×.
@@ -126,7 +128,7 @@ async function main(): Promise<void> {
   console.log(table(rows));
   const ms = (list: Map<number, number[]>, n: number) => median(list.get(n) as number[]);
   console.log(`target ≤ 2 ms at 10,000: measured ${ms(same, 10_000).toFixed(3)} ms (same objects), ${ms(fresh, 10_000).toFixed(3)} ms (read anew)`);
-  console.log(`target growth 1,000 → 50,000 ≤ 2×: measured ${(ms(same, 50_000) / ms(same, 1000)).toFixed(2)}× (same objects), ${(ms(fresh, 50_000) / ms(fresh, 1000)).toFixed(2)}× (read anew)`);
+  console.log(`target growth 1,000 → 50,000 ≤ 2×: measured ${(ms(same, 50_000) / ms(same, 1000)).toFixed(2)}× (same objects), ${(ms(fresh, 50_000) / ms(fresh, 1000)).toFixed(2)}× (read anew: every message's text hashed again, linear by design)`);
 
   const messages = conversations.get(10_000) as BaseMessage[];
   const { getTuple, read } = await deserializeMs(messages);
