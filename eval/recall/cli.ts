@@ -10,7 +10,7 @@ import { markdownTable, terminalTable } from "../tables.js";
 import { generatedSource } from "./generator.js";
 import { locomoSource } from "./locomo.js";
 import { runRecall, type RecallRow } from "./run.js";
-import { bm25System, buildContextRecallSystem, buildContextSystem, RECALL_SYSTEMS, trimMessagesSystem } from "./systems.js";
+import { bm25System, buildContextNoRecallSystem, buildContextSystem, RECALL_SYSTEMS, trimMessagesSystem } from "./systems.js";
 import type { RecallSource } from "./types.js";
 
 /** Questions per LoCoMo conversation by default, every k-th in order (the generator's are all used). */
@@ -29,7 +29,7 @@ export function ratioTable(rows: readonly RecallRow[]): Record<string, string>[]
   return keys.flatMap((key) => {
     const [source, budget] = key.split("\u0000") as [string, string];
     const of = (name: string) => rows.find((r) => r.source === source && String(r.promptBudget) === budget && r.system === name)?.recall ?? Number.NaN;
-    return [buildContextSystem, buildContextRecallSystem].map((system) => {
+    return [buildContextSystem, buildContextNoRecallSystem].map((system) => {
       const cv = of(system.name);
       const vsBm25 = cv / of(bm25System.name);
       const vsTrim = cv / of(trimMessagesSystem.name);

@@ -37,15 +37,15 @@ export function count(messages: readonly BaseMessage[]): number {
 
 export const buildContextSystem: RecallSystem = {
   name: "contextview buildContext",
-  settings: "buildContext defaults, no system prompt, no summary or evidence",
+  settings: "buildContext defaults (recall on: recallBudget 1000), no system prompt, no summary or evidence",
   prepare: (_c, history, promptBudget) => async (question) => buildContext({ messages: [...history, question], budget: recallBudget(promptBudget) }).messages,
 };
 
-/** buildContext with the recall stage switched on (`recallBudget`, off by default). */
-export const buildContextRecallSystem: RecallSystem = {
-  name: "contextview buildContext + recall",
-  settings: "buildContext defaults with recallBudget 1000",
-  prepare: (_c, history, promptBudget) => async (question) => buildContext({ messages: [...history, question], budget: recallBudget(promptBudget), recallBudget: 1000 }).messages,
+/** buildContext with the recall stage switched off (`recallBudget: 0`; on by default): what recency alone keeps. */
+export const buildContextNoRecallSystem: RecallSystem = {
+  name: "contextview buildContext, recall off",
+  settings: "buildContext defaults with recallBudget 0",
+  prepare: (_c, history, promptBudget) => async (question) => buildContext({ messages: [...history, question], budget: recallBudget(promptBudget), recallBudget: 0 }).messages,
 };
 
 /**
@@ -87,4 +87,4 @@ export const bm25System: RecallSystem = {
   },
 };
 
-export const RECALL_SYSTEMS: readonly RecallSystem[] = [buildContextSystem, buildContextRecallSystem, nodeStoreSystem, trimMessagesSystem, bm25System];
+export const RECALL_SYSTEMS: readonly RecallSystem[] = [buildContextSystem, buildContextNoRecallSystem, nodeStoreSystem, trimMessagesSystem, bm25System];
