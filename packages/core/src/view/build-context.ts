@@ -1,4 +1,5 @@
 import { type BaseMessage } from "@langchain/core/messages";
+import { checkTurnSummary } from "./turn-stand-in.js";
 import { ContextViewError, describeValue } from "../errors.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
 import { checkMessageArray } from "../messages.js";
@@ -57,6 +58,7 @@ export function buildContext(input: BuildContextInput): ContextView {
     throw new ContextViewError("INVALID_MESSAGES", `Expected the input of buildContext to be an object with \`messages\`, got ${describeValue(input)}`);
   }
   checkMessageArray(input.messages);
+  checkTurnSummary(input.turnSummary);
   const budget = budgetOf(input.budget);
   const estimator = checkEstimator(input.estimator, "estimator") ?? defaultEstimator;
   const limit = budget.promptLimit;
@@ -87,7 +89,7 @@ export function buildContext(input: BuildContextInput): ContextView {
     const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
     const compactor = new ToolResultCompactor(options, estimator);
     const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
-    return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, older, compactor, options, estimator }) };
+    return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, older, compactor, options, estimator, turnSummary: input.turnSummary }) };
   };
   const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
   tally.labels += labels;
@@ -95,7 +97,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
   const { chosen, assembled, block, recalled } = placeHistory({
     walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, fixed, current, leadKept, pinned,
-    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted > 0, options, estimator,
+    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, options, estimator,
   });
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
   tally.labels += block.labels;

@@ -7,7 +7,7 @@ import { currentTurnFloor, fitCurrentTurn, type CurrentTurnFit } from "./current
 import { fitLongTurn } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
 import type { PreparedTurn } from "./prepare-turn.js";
-import type { CurrentTurnReport } from "./types.js";
+import type { CurrentTurnReport, TurnSummary } from "./types.js";
 
 /** Most of the current turn's room the turn before it may keep when the current results would take it all. */
 const PREVIOUS_TURN_SHARE = 0.15;
@@ -29,6 +29,8 @@ export interface CompactToFitInput {
   compactor: ToolResultCompactor;
   options: CompactOptions;
   estimator: Estimator;
+  /** The manager's summary of the current turn's first exchanges, used when the turn is long. */
+  turnSummary?: TurnSummary | undefined;
 }
 
 /** The current turn as it enters the view, and how many older turns fit before compaction. */
@@ -61,7 +63,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const { fixed, limit, headTokens, older, compactor } = input;
   let current = input.current;
   const exchanges = countExchanges(current);
-  let currentTurn: CurrentTurnReport = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0 };
+  let currentTurn: CurrentTurnReport = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
   let labels = 0;
   const fit = older.fitting(limit - fixed.tokens - current.tokens - headTokens);
   if (!fit.all || fixed.tokens + current.tokens + headTokens > limit) {
@@ -79,7 +81,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     // degrade in steps. Also when sharing the room narrowed results to their totals: the
     // newest exchange then keeps its results, which the next call is decided from.
     const over = fixed.tokens + fitted.turn.tokens > limit;
-    const long = over || (exchanges > 1 && fitted.narrowed > 0) ? fitLongTurn({ current: input.current, room, options: input.options, estimator: input.estimator }) : undefined;
+    const long = over || (exchanges > 1 && fitted.narrowed > 0) ? fitLongTurn({ current: input.current, room, options: input.options, estimator: input.estimator, summary: input.turnSummary }) : undefined;
     if (long !== undefined && (over || ("fit" in long && long.fit.narrowed < fitted.narrowed))) {
       if (!("fit" in long)) {
         const mandatory = long.request + long.newestExchange;

@@ -206,6 +206,26 @@ export interface BuildContextInput extends ViewOptions {
    * @default []
    */
   priorMessages?: readonly MessageInput[];
+  /**
+   * A summary of the first `steps` exchanges of the current turn (the context
+   * manager makes it with its summarizer when a long turn's oldest exchanges are
+   * excerpted, and passes it only for the turn it was made from). When the turn does
+   * not fit whole, those exchanges are shown as this summary, in one marked
+   * assistant-role message with any excerpt of the exchanges after them; a summary
+   * larger than half the room the turn leaves is not used.
+   * @default undefined (the oldest exchanges that do not fit are excerpted)
+   * @example
+   * ```ts
+   * buildContext({ messages, budget, turnSummary: { steps: 12, text: "- found flights HAT12 and HAT44 …" } });
+   * ```
+   */
+  turnSummary?: TurnSummary;
+}
+
+/** A summary of the first `steps` exchanges (assistant messages with their results) of the current turn. */
+export interface TurnSummary {
+  readonly steps: number;
+  readonly text: string;
 }
 
 /** Estimated tokens per part of the view. */
@@ -246,6 +266,8 @@ export interface CurrentTurnReport {
   cleared: number;
   /** The oldest exchanges of a long turn replaced by lines of one marked excerpt (left out with it when not even the excerpt has room). */
   excerpted: number;
+  /** The oldest exchanges of a long turn shown as the summary the manager made of them (`turnSummary`), before any excerpted ones. */
+  summarized: number;
 }
 
 /**
