@@ -53,10 +53,11 @@ export interface ContextBudgetRecord {
   toolResultsCleared: number;
   toolResultsCompacted: number;
   toolResultsNarrowed: number;
-  /** Exchanges of the current turn shown with their results compacted, cleared, or replaced by an excerpt (`report.currentTurn`). */
+  /** Exchanges of the current turn shown with their results compacted, cleared, or replaced by an excerpt or a summary (`report.currentTurn`). */
   currentTurnCompacted: number;
   currentTurnCleared: number;
   currentTurnExcerpted: number;
+  currentTurnSummarized: number;
   orphanResults: number;
   unfinishedCalls: number;
   /** A history message (evidence, a summary, or both) was given, and shown (`report.history`). */
@@ -156,6 +157,7 @@ export function budgetRecords(
       currentTurnCompacted: report.currentTurn.compacted,
       currentTurnCleared: report.currentTurn.cleared,
       currentTurnExcerpted: report.currentTurn.excerpted,
+      currentTurnSummarized: report.currentTurn.summarized,
       orphanResults: report.orphanResults,
       unfinishedCalls: report.unfinishedCalls,
       historyGiven: history.given,

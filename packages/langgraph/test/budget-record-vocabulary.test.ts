@@ -29,6 +29,7 @@ const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boo
   ["currentTurnCompacted", (r) => r.currentTurn.compacted, "currentTurn.compacted"],
   ["currentTurnCleared", (r) => r.currentTurn.cleared, "currentTurn.cleared"],
   ["currentTurnExcerpted", (r) => r.currentTurn.excerpted, "currentTurn.excerpted"],
+  ["currentTurnSummarized", (r) => r.currentTurn.summarized, "currentTurn.summarized"],
   ["historyGiven", (r) => r.history.given, "history.given"],
   ["historyIncluded", (r) => r.history.included, "history.included"],
   ["historySummary", (r) => r.history.summary, "history.summary"],

@@ -1,5 +1,6 @@
 // size: one factory whose stages are closures over its validated options (see createContextManager); its helpers live beside it
 import { largeResultStep } from "../compact/large-result-floors.js";
+import { cachedTurnSummary, summarizeTurn, type TurnSummaryInputs } from "./turn-summary.js";
 import { resolveBudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
@@ -8,6 +9,7 @@ import { checkMessageArray, kindOf } from "../messages.js";
 import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
+import type { TurnSummary } from "../view/types.js";
 import type { Summarizer } from "../summarize/summarizer.js";
 import { cachedSummary, memoizedPrefixHasher } from "./cached-summary.js";
 import { nextCalibration } from "./calibration.js";
@@ -106,6 +108,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
   };
   const prefixHash = memoizedPrefixHasher();
+  const turnPrefixHash = memoizedPrefixHasher();
   const shownEvidence = new ShownEvidence();
 
   /** The settings, budget and stored state of one request, and the summary it may reuse. */
@@ -130,7 +133,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     let lead = 0;
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
-    const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin });
+    const turnSummary = summarizer === null ? undefined : await cachedTurnSummary(state, messages, (n) => turnPrefixHash(key, messages, n, request.signal));
+    const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin, turnSummary });
     // While summarizing, older results wait for their summary instead of being cleared in
     // steps — not while the summarizer cools down: no summary would come. Each clear step
     // would move the prompt's prefix once more; the summary step moves it anyway, and
@@ -170,6 +174,15 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       shown = show();
     }
     if (outcome.summary && outcome.shared !== true && options.writeBack) await options.writeBack(key.conversationId, shown.view.messages, messages);
+    // A long turn whose oldest exchanges are excerpted: a summary of them takes the excerpt's place.
+    if (summarizer !== null && settings.summarize !== false && !coolingDown(state)) {
+      const turn = await turnStep(key, { summarizer, messages, report: shown.view.report.currentTurn, given: builder.turnSummary, limit, keep: settings, estimator, chunkTokens, timeoutMs, signal: request.signal, hash: turnPrefixHash });
+      outcome = { ...outcome, ...turn.outcome, calls: outcome.calls + turn.calls, inputChars: outcome.inputChars + turn.inputChars, storeError: outcome.storeError === true || turn.storeError };
+      if (turn.summary !== undefined) {
+        builder = builder.withTurnSummary(turn.summary);
+        shown = show();
+      }
+    }
     // The held evidence covers the messages before its cursor; once the view leaves out a
     // message at or past it, the fresh evidence takes its place.
     if (held !== null && evidence !== fresh && heldEvidenceOutlived(held, shown.view.report.cut, shown.offset, lead)) {
@@ -195,6 +208,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
 
     const built: ViewBuildInputs = { lead, offset, summaryText: text, options: builder.options, customEstimator: options.estimator !== undefined, evidence };
     if (options.pin !== undefined) built.predicatePins = builder.predicatePins();
+    if (builder.turnSummary !== undefined) built.turnSummary = builder.turnSummary;
     return managedView(view, ratio, sources, built, {
       kind,
       trigger,
@@ -267,6 +281,19 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const summary = { prefixN: attempt.prefixN, prefixHash: await hash(), text: attempt.text, createdAt: now() };
     const stored = await compaction.put(key, stateAfterSummary(state, summary));
     return { summarized: true, summary, excerpted: attempt.excerpted, calls: attempt.calls, inputChars: attempt.inputChars, failures: 0, storeError: !stored };
+  };
+
+  /** Summarize a long turn's excerpted exchanges (see {@link summarizeTurn}) and store the summary, or the failure. */
+  const turnStep = async (key: ConversationKey, inputs: Omit<TurnSummaryInputs, "key">): Promise<{ summary?: TurnSummary; calls: number; inputChars: number; storeError: boolean; outcome?: Pick<SummaryStep, "failures" | "failure"> }> => {
+    const step = await summarizeTurn({ key, ...inputs });
+    if (step === null || step.attempt.status === "no-cut") return { calls: 0, inputChars: 0, storeError: false };
+    const { attempt } = step;
+    const { state } = await compaction.get(key);
+    const next = step.next === undefined ? stateAfterFailure(state, maxFailures, cooldownMs, now()) : { ...state, turnSummary: step.next, failures: 0 };
+    breaker.record(attempt.status === "ok" ? "ok" : attempt.reason);
+    const stored = await compaction.put(key, next);
+    const outcome = { failures: next.failures, ...(attempt.status === "failed" ? { failure: attempt.reason } : {}) };
+    return { ...(step.next === undefined ? {} : { summary: { steps: step.next.steps, text: step.next.text } }), calls: attempt.calls, inputChars: attempt.inputChars, storeError: !stored, outcome };
   };
 
   const recordUsage = async (key: ConversationKey, view: ManagedView, response: unknown): Promise<void> => {

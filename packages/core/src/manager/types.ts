@@ -1,4 +1,5 @@
 import type { LargeResultComputer } from "../compact/large-result-floors.js";
+import type { TurnSummary } from "../view/types.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Budget } from "../budget.js";
 import type { BudgetSources, ModelLimits } from "../budget-sources.js";
@@ -225,6 +226,8 @@ export interface ViewBuildInputs {
   offset: number;
   /** The summary text in effect, or null. */
   summaryText: string | null;
+  /** The summary of the current turn's first exchanges the view was given, if any. */
+  turnSummary?: TurnSummary;
   /** The view options after defaults and per-request overrides. */
   options: Required<ViewOptions>;
   /** True when the caller gave its own estimator. */

@@ -5,7 +5,7 @@ import type { MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
 import { resolveViewOptions } from "../view/options.js";
-import type { ContextView, PinPredicate, ViewOptions } from "../view/types.js";
+import type { ContextView, PinPredicate, TurnSummary, ViewOptions } from "../view/types.js";
 import type { ContextRequest, ContextSettings } from "./types.js";
 
 /** Builds the views of one request, with or without a summary in front. */
@@ -21,6 +21,10 @@ export interface RequestViews {
   readonly options: Required<ViewOptions>;
   /** The same views with some settings changed. */
   with(changed: ContextSettings): RequestViews;
+  /** The same views with the summary of the current turn's first exchanges (see `BuildContextInput.turnSummary`). */
+  withTurnSummary(turnSummary: TurnSummary): RequestViews;
+  /** The turn summary these views are given, if any. */
+  readonly turnSummary: TurnSummary | undefined;
 }
 
 /**
@@ -41,8 +45,9 @@ export function requestViews(inputs: {
   estimator: Estimator;
   request: ContextRequest;
   pin: PinPredicate | undefined;
+  turnSummary?: TurnSummary | undefined;
 }): RequestViews {
-  const { settings, messages, lead, budget, estimator, request, pin } = inputs;
+  const { settings, messages, lead, budget, estimator, request, pin, turnSummary } = inputs;
   let chosen: number[] = [];
   // Resolved once the record asks for them: a request builds two view sets and records one.
   let options: Required<ViewOptions> | undefined;
@@ -51,6 +56,8 @@ export function requestViews(inputs: {
       return (options ??= resolveViewOptions(settings));
     },
     with: (changed) => requestViews({ ...inputs, settings: { ...settings, ...changed } }),
+    withTurnSummary: (summary) => requestViews({ ...inputs, turnSummary: summary }),
+    turnSummary,
     build(offset, text, evidence) {
       const picked: number[] = [];
       chosen = picked;
@@ -74,6 +81,7 @@ export function requestViews(inputs: {
         ...(request.tools === undefined ? {} : { tools: request.tools }),
         ...(request.memories === undefined ? {} : { memories: request.memories }),
         historyMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
+        ...(turnSummary === undefined ? {} : { turnSummary }),
       });
     },
     predicatePins: () => [...new Set(chosen)].sort((a, b) => a - b),

@@ -60,6 +60,7 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
     memories: keep(memories.length === 0 ? null : JSON.stringify(memories)),
     summary: keep(built.summaryText),
     evidence: keep(evidence === null ? null : JSON.stringify({ content: evidence.content, ...(evidence.id === undefined ? {} : { id: evidence.id }) })),
+    ...(built.turnSummary === undefined ? {} : { turnSummary: keep(JSON.stringify({ steps: built.turnSummary.steps, text: built.turnSummary.text })) }),
   };
   const messages = request.messages;
   const { sliced, readFrom, pinned } = readSpan(request, view);

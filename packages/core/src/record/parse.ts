@@ -13,7 +13,7 @@ import { VIEW_RECORD_VERSION, type ViewInputHashes, type ViewRecordEntry } from 
  */
 export const DEFAULT_MAX_VIEW_RECORDS = 200;
 
-const INPUT_FIELDS: readonly (keyof ViewInputHashes)[] = ["systemPrompt", "tools", "memories", "summary", "evidence"];
+const INPUT_FIELDS: readonly (keyof ViewInputHashes)[] = ["systemPrompt", "tools", "memories", "summary", "evidence", "turnSummary"];
 const HASH = /^[0-9a-f]{64}$/;
 
 /**
@@ -47,7 +47,8 @@ export function parseViewRecordEntry(value: unknown): ViewRecordEntry {
   const inputs: Record<string, string> = {};
   for (const field of INPUT_FIELDS) {
     const hash = hashes[field];
-    if (hash === null) continue;
+    // Records made before turn summaries have no such field.
+    if (hash === null || (hash === undefined && field === "turnSummary")) continue;
     if (typeof hash !== "string" || !HASH.test(hash)) throw invalidOption(`entry.record.inputs.${field}`, "null or a SHA-256 hex digest", hash);
     const text = texts[hash];
     if (text === undefined) continue;

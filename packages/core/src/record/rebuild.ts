@@ -3,7 +3,7 @@ import type { Estimator } from "../estimate.js";
 import { kindOf, type MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
-import type { BuildContextInput, ContextReport, ContextView } from "../view/types.js";
+import type { BuildContextInput, ContextReport, ContextView, TurnSummary } from "../view/types.js";
 import { pinnedReadIndices, readMessagesHash } from "./hash.js";
 import type { StoredView, ViewInputHashes, ViewRecord } from "./types.js";
 
@@ -47,6 +47,7 @@ const INPUT_NAMES: Readonly<Record<keyof ViewInputHashes, string>> = {
   memories: "memories",
   summary: "summary text",
   evidence: "evidence",
+  turnSummary: "turn summary",
 };
 
 /**
@@ -124,7 +125,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const problems: string[] = [];
   const text = (field: keyof ViewInputHashes): string | null | undefined => {
     const hash = record.inputs[field];
-    if (hash === null) return null;
+    if (hash === null || hash === undefined) return null;
     const value = inputs[hash];
     if (value === undefined) problems.push(`the ${INPUT_NAMES[field]} of this call is no longer stored`);
     return value;
@@ -134,6 +135,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const memories = text("memories");
   const summaryText = text("summary");
   const evidenceJson = text("evidence");
+  const turnSummaryJson = text("turnSummary");
   const evidence = typeof evidenceJson === "string" ? (JSON.parse(evidenceJson) as { content: AIMessage["content"]; id?: string }) : null;
   const evidenceText = evidence === null ? null : typeof evidence.content === "string" ? evidence.content : JSON.stringify(evidence.content);
   const unverifiable = (reason?: string): RebuiltView => {
@@ -168,6 +170,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     ...(pinned === null ? {} : { pin: (_message: BaseMessage, index: number) => pinned.has(index) }),
     budget: record.options.budget,
     historyMessage,
+    ...(typeof turnSummaryJson === "string" ? { turnSummary: JSON.parse(turnSummaryJson) as TurnSummary } : {}),
     ...(options.estimator === undefined ? {} : { estimator: options.estimator }),
     ...(typeof systemPrompt === "string" ? { systemPrompt } : {}),
     ...(typeof tools === "string" ? { tools: JSON.parse(tools) as unknown[] } : {}),

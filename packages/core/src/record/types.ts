@@ -28,6 +28,8 @@ export interface ViewInputHashes {
   summary: string | null;
   /** The durable evidence message shown, as JSON `{ content, id? }`. */
   evidence: string | null;
+  /** The summary of the current turn's first exchanges, as JSON `{ steps, text }` (absent in records made before turn summaries). */
+  turnSummary?: string | null;
 }
 
 /**

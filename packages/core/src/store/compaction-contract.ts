@@ -19,6 +19,12 @@ export interface CompactionState {
   version: 1;
   /** The cached summary of messages `[0, prefixN)`, valid while their hash is `prefixHash`. */
   summary: { prefixN: number; prefixHash: string; text: string; createdAt: number } | null;
+  /**
+   * The cached summary of the first `steps` exchanges of a long current turn,
+   * messages `[request + 1, prefixN)`, valid while messages `[0, prefixN)` hash to
+   * `prefixHash` and the turn goes on.
+   */
+  turnSummary?: { prefixN: number; prefixHash: string; steps: number; text: string; createdAt: number };
   /** Consecutive summarizer failures. */
   failures: number;
   /** Epoch milliseconds before which summarizing is not retried. */

@@ -2,19 +2,19 @@ import { invalidOption } from "../errors.js";
 import type { CompactionState } from "./contracts.js";
 import { objectAt, countAt, finiteAt } from "../validate.js";
 
-function summaryFrom(value: unknown): CompactionState["summary"] {
+function summaryFrom(value: unknown, field = "state.summary"): CompactionState["summary"] {
   if (value === null) return null;
-  if (value === undefined) throw invalidOption("state.summary", "null or an object", value);
-  const summary = objectAt("state.summary", value);
+  if (value === undefined) throw invalidOption(field, "null or an object", value);
+  const summary = objectAt(field, value);
   const prefixHash = summary["prefixHash"];
-  if (typeof prefixHash !== "string" || prefixHash === "") throw invalidOption("state.summary.prefixHash", "a non-empty string", prefixHash);
+  if (typeof prefixHash !== "string" || prefixHash === "") throw invalidOption(`${field}.prefixHash`, "a non-empty string", prefixHash);
   const text = summary["text"];
-  if (typeof text !== "string") throw invalidOption("state.summary.text", "a string", text);
+  if (typeof text !== "string") throw invalidOption(`${field}.text`, "a string", text);
   return {
-    prefixN: countAt("state.summary.prefixN", summary["prefixN"]),
+    prefixN: countAt(`${field}.prefixN`, summary["prefixN"]),
     prefixHash,
     text,
-    createdAt: finiteAt("state.summary.createdAt", summary["createdAt"]),
+    createdAt: finiteAt(`${field}.createdAt`, summary["createdAt"]),
   };
 }
 
@@ -36,6 +36,12 @@ export function parseCompactionState(value: unknown): CompactionState {
     summary: summaryFrom(record["summary"]),
     failures: countAt("state.failures", record["failures"]),
   };
+  if (record["turnSummary"] !== undefined && record["turnSummary"] !== null) {
+    const summary = summaryFrom(record["turnSummary"], "state.turnSummary")!;
+    const steps = countAt("state.turnSummary.steps", objectAt("state.turnSummary", record["turnSummary"])["steps"]);
+    if (steps < 1) throw invalidOption("state.turnSummary.steps", "a positive integer", steps);
+    state.turnSummary = { ...summary, steps };
+  }
   if (record["skipUntil"] !== undefined) state.skipUntil = finiteAt("state.skipUntil", record["skipUntil"]);
   if (record["calibration"] !== undefined) {
     const calibration = objectAt("state.calibration", record["calibration"]);

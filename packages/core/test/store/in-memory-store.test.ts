@@ -5,6 +5,7 @@ import { withRequest } from "../evidence/fixtures.js";
 const full: CompactionState = {
   version: 1,
   summary: { prefixN: 12, prefixHash: "abc123", text: "Earlier: the user chose Postgres. \ud83d lone", createdAt: 1_700_000_000_000 },
+  turnSummary: { prefixN: 40, prefixHash: "def456", steps: 9, text: "- searched legs 0 to 8", createdAt: 1_700_000_030_000 },
   failures: 2,
   skipUntil: 1_700_000_060_000,
   calibration: { ratio: 1.17, samples: 9 },
@@ -42,6 +43,8 @@ describe("parseCompactionState", () => {
     ["state.summary.text", { ...full, summary: { ...full.summary, text: 3 } }],
     ["state.calibration.ratio", { ...full, calibration: { ratio: 0, samples: 1 } }],
     ["state.skipUntil", { ...full, skipUntil: Infinity }],
+    ["state.turnSummary.steps", { ...full, turnSummary: { ...full.turnSummary, steps: 0 } }],
+    ["state.turnSummary.prefixHash", { ...full, turnSummary: { ...full.turnSummary, prefixHash: "" } }],
   ])("rejects a bad %s", (field, state) => {
     expect(() => parseCompactionState(state)).toThrow(`\`${field}\``);
   });
