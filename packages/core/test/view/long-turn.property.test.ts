@@ -18,6 +18,8 @@ const turnArb = fc.record({
   exchanges: fc.array(exchangeArb, { minLength: 1, maxLength: 300 }),
   promptBudget: fc.integer({ min: 600, max: 12000 }),
   older: fc.integer({ min: 0, max: 3 }),
+  // The manager's summary of the first exchanges, of any size, covering any number of them (some past the newest).
+  summary: fc.option(fc.record({ steps: fc.integer({ min: 1, max: 300 }), words: fc.integer({ min: 1, max: 600 }) }), { nil: undefined }),
 });
 
 type TurnSpec = typeof turnArb extends fc.Arbitrary<infer T> ? T : never;
@@ -58,12 +60,14 @@ function mandatoryFloor(messages: readonly BaseMessage[]): number {
 describe("long current turns (property)", () => {
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
   const cases: LawCase[] = [];
+  let summarizedViews = 0;
 
   beforeAll(() => {
     for (const spec of fc.sample(turnArb, { numRuns: 60, seed })) {
       const messages = deepFreeze(build(spec));
       const before = snapshot(messages);
-      const input = { messages, budget: { contextWindow: 32768, promptBudget: spec.promptBudget, responseReserve: 4096 } };
+      const turnSummary = spec.summary === undefined ? undefined : { steps: spec.summary.steps, text: `- step summary ${"found ID-1-0 ".repeat(spec.summary.words)}` };
+      const input = { messages, budget: { contextWindow: 32768, promptBudget: spec.promptBudget, responseReserve: 4096 }, ...(turnSummary === undefined ? {} : { turnSummary }) };
       let view: ContextView;
       try {
         view = buildContext(input);
@@ -76,8 +80,15 @@ describe("long current turns (property)", () => {
       }
       const problems = viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => buildContext(input).messages }, view);
       const t = view.report.currentTurn;
-      if (t.kept + t.compacted + t.cleared + t.excerpted !== t.exchanges || t.exchanges !== spec.exchanges.length) {
+      if (t.kept + t.compacted + t.cleared + t.excerpted + t.summarized !== t.exchanges || t.exchanges !== spec.exchanges.length) {
         problems.push({ law: "omissions counted", detail: `currentTurn ${JSON.stringify(t)} for ${spec.exchanges.length} exchanges` });
+      }
+      if (t.summarized > 0) summarizedViews++;
+      if (t.summarized > 0) {
+        // The summarized exchanges are shown only as the summary: none of their calls or results.
+        const shown = JSON.stringify(view.messages.map((m) => [m.type === "ai" ? (m as AIMessage).tool_calls?.map((c) => c.id) : undefined, (m as ToolMessage).tool_call_id]));
+        const leaked = Array.from({ length: t.summarized }, (_, i) => `"c${i}-0"`).filter((id) => shown.includes(id));
+        if (t.summarized !== turnSummary?.steps || leaked.length > 0) problems.push({ law: "omissions counted", detail: `summarized ${t.summarized} of ${turnSummary?.steps}; shown anyway: ${leaked.join(", ")}` });
       }
       const { cleared, compacted, narrowed } = view.report.toolResults;
       if (cleared < 0 || compacted < 0 || narrowed < 0) problems.push({ law: "omissions counted", detail: `toolResults ${JSON.stringify(view.report.toolResults)}` });
@@ -86,4 +97,8 @@ describe("long current turns (property)", () => {
   });
 
   itHoldsOver(cases, seed, "over random long current turns");
+
+  it("shows the turn summary in some of them (the cases reach that path)", () => {
+    expect(summarizedViews).toBeGreaterThan(0);
+  });
 });
