@@ -12,7 +12,15 @@ import { resolveCompactOptions } from "./options.js";
 import type { ReferenceMode } from "./project.js";
 import { freshMemo, memoOf, type Attempt, type Ladder } from "./result-memo.js";
 
-/** Tool results with at least this many characters of JSON content are computed in another thread. */
+/**
+ * Tool results with at least this many characters of JSON content (1 MiB) are
+ * computed in another thread when the manager has `largeResults`.
+ *
+ * @example
+ * ```ts
+ * if (text.length >= LARGE_RESULT_CHARS) await workerLargeResults({ text, estimator: spec, maxTokens });
+ * ```
+ */
 export const LARGE_RESULT_CHARS = 1 << 20;
 /** Characters of projection JSON one result may hand back: beyond them its ladder stops (incomplete) and the rest is computed where needed. */
 const LADDER_JSON_CHARS = 1 << 23;

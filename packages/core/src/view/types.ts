@@ -222,7 +222,15 @@ export interface BuildContextInput extends ViewOptions {
   turnSummary?: TurnSummary;
 }
 
-/** A summary of the first `steps` exchanges (assistant messages with their results) of the current turn. */
+/**
+ * A summary of the first `steps` exchanges (assistant messages with their results)
+ * of the current turn; the context manager keeps one per conversation.
+ *
+ * @example
+ * ```ts
+ * const turnSummary: TurnSummary = { steps: 8, text: "- searched flights to Lisbon; cheapest HAT12 at 120 EUR" };
+ * ```
+ */
 export interface TurnSummary {
   readonly steps: number;
   readonly text: string;
