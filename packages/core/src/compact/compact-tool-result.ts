@@ -7,7 +7,7 @@ import { jsonNestsDeeperThan, readPayloadAsJson, type PayloadOrigin } from "./in
 import { compactionMarkerOf, withCompaction, type CompactionMarker, type CompactionOrigin, type JsonCompactionMarker } from "./marker.js";
 import { isSharedResolution, resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
 import { createProjector, type ReferenceMode } from "./project.js";
-import { checkRecallToolName, clearedRecallSentence, RECALL_LINES, recallValueFor, withoutRecallKey, withRecallKey, type RecallLine } from "./recall-notes.js";
+import { checkRecallToolName, RECALL_LINES, recallSentenceFor, recallValueFor, withoutRecallKey, withRecallKey, type RecallLine } from "./recall-notes.js";
 import { attemptOf, freshMemo, keepTree, memoOf, pickFromLadder, type Attempt, type ResultMemo } from "./result-memo.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
 
@@ -450,7 +450,13 @@ function withoutArtifact(message: ToolMessage): ToolMessage {
   return copy;
 }
 
-/** The totals of a result: its metadata and row counts, no row and no reference; or a notice when even that does not fit. */
+/**
+ * The totals of a result: its metadata and row counts, no row and no reference; or a
+ * notice when even that does not fit. With a recall tool bound, each names the recall
+ * call for the rows, with the longest line of {@link RECALL_LINES} that fits the limit
+ * (a `"$recall"` key on the totals, a sentence after the notice); when no line fits
+ * beside the totals, the notice with one, and only when neither fits, the form without.
+ */
 function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitTokens: number, original: number, options: ResolvedCompactOptions, recall: string | undefined): ToolMessage {
   const { text, images } = splitContent(subject.content);
   let rows: number | undefined;
@@ -461,15 +467,30 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
   } catch (error) {
     if (!ContextViewError.isInstance(error)) throw error;
   }
-  const recallToolName = checkRecallToolName(recall);
+  const checked = checkRecallToolName(recall);
+  const recallToolName = message.tool_call_id ? checked : undefined;
+  const fitting = (lined: (line: RecallLine) => string | undefined): string | undefined => {
+    if (recallToolName === undefined) return undefined;
+    for (const line of RECALL_LINES) {
+      const out = lined(line);
+      if (out !== undefined && options.estimator.estimateText(out) <= limitTokens) return out;
+    }
+    return undefined;
+  };
   const withImages = (out: string): MessageContent => (images.length > 0 ? ([{ type: "text", text: out }, ...images] as MessageContent) : out);
+  let totals: { json: string; marker: JsonCompactionMarker } | undefined;
   if (source?.kind === "tree") {
     const projection = attemptAt(memo, source, options, 0, "none");
     if (projection.tokens <= limitTokens) {
       const json = jsonOf(memo, source, options, projection);
-      const value = recallToolName === undefined || !json.startsWith("{") || !message.tool_call_id ? undefined : recallValueFor(JSON.parse(json) as unknown, message.tool_call_id, source.origin, recallToolName);
-      const lined = value === undefined ? json : withRecallKey(json, value);
-      return withCompaction(message, withImages(options.estimator.estimateText(lined) <= limitTokens ? lined : json), jsonMarker(source.origin, limitTokens, projection, "none"));
+      totals = { json, marker: jsonMarker(source.origin, limitTokens, projection, "none") };
+      const origin = source.origin;
+      const value = json.startsWith("{") ? (JSON.parse(json) as unknown) : undefined;
+      const lined = fitting((line) => {
+        const note = value === undefined ? undefined : recallValueFor(value, message.tool_call_id, origin, recallToolName!, line);
+        return note === undefined ? undefined : withRecallKey(json, note);
+      });
+      if (lined !== undefined || recallToolName === undefined) return withCompaction(message, withImages(lined ?? json), totals.marker);
     }
     rows = projection.omittedRows;
   }
@@ -477,7 +498,10 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
   const notice =
     `[The ${tool} result (tool_call_id ${message.tool_call_id}) is too large to show here: about ${original} tokens` +
     `${rows === undefined ? "" : `, ${rows} rows`}. Narrow the query (filters, paging) for a result that fits.]`;
-  const recalled = recallToolName === undefined || !message.tool_call_id ? notice : `${notice.slice(0, -1)} ${clearedRecallSentence(message, text, recallToolName)}]`;
-  const shown = recalled !== notice && options.estimator.estimateText(recalled) <= limitTokens ? recalled : notice;
-  return withCompaction(message, shown, rows === undefined ? { form: "narrowed", originalTokens: original } : { form: "narrowed", originalTokens: original, returnedRows: rows });
+  const recalled = fitting((line) => {
+    const sentence = recallSentenceFor(message, text, recallToolName!, line);
+    return sentence === undefined ? undefined : `${notice.slice(0, -1)} ${sentence}]`;
+  });
+  if (recalled === undefined && totals !== undefined) return withCompaction(message, withImages(totals.json), totals.marker);
+  return withCompaction(message, recalled ?? notice, rows === undefined ? { form: "narrowed", originalTokens: original } : { form: "narrowed", originalTokens: original, returnedRows: rows });
 }

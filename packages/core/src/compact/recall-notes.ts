@@ -51,10 +51,24 @@ function looksStructured(message: ToolMessage, text: string): boolean {
  * ```
  */
 export function clearedRecallSentence(message: ToolMessage, text: string, toolName: string): string {
+  return recallSentenceFor(message, text, toolName, "full")!;
+}
+
+/**
+ * {@link clearedRecallSentence}, shorter as `line` asks ({@link RECALL_LINES}), for a
+ * notice too tight for the longest: `call`, the rows call without its note on row
+ * numbers; `read`, the read of the result's whole text (for a structured result only
+ * when its rows are the content's: `read` reads the content, not an artifact; else
+ * undefined). A result that is not structured has only its read.
+ */
+export function recallSentenceFor(message: ToolMessage, text: string, toolName: string, line: RecallLine): string | undefined {
   const id = message.tool_call_id;
-  return looksStructured(message, text)
-    ? `To read it back, ${recallCall(toolName, { action: "rows", message: id, rows: [FIRST_ROWS] })} (row numbers from 1).`
-    : `To read it back, ${recallCall(toolName, { action: "read", message: id })}.`;
+  const read = `To read it back, ${recallCall(toolName, { action: "read", message: id })}.`;
+  if (!looksStructured(message, text)) return read;
+  const artifact: unknown = message.artifact;
+  if (line === "read") return typeof artifact === "object" && artifact !== null ? undefined : read;
+  const rows = `To read it back, ${recallCall(toolName, { action: "rows", message: id, rows: [FIRST_ROWS] })}`;
+  return line === "full" ? `${rows} (row numbers from 1).` : `${rows}.`;
 }
 
 /** A shortened collection of a compacted payload: where it is and which rows it left out. */
