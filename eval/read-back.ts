@@ -2,6 +2,7 @@
 // tool again: every fixture replayed through buildContext with the recall tool bound, and
 // a scripted agent that, for each result a view cleared or shortened, follows the recall
 // call the note printed — never the source tool.
+import { printedRecallCall } from "@contextview/test-support";
 import { buildContext, compactionMarkerOf, createEstimator } from "@contextview/core";
 import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
 import { createRecallTool } from "@contextview/langgraph";
@@ -45,18 +46,7 @@ export interface ReadBackCost {
 type Json = Record<string, unknown>;
 const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The first `call \`recall\` with {…}` of a text, parsed. */
-function printedCall(text: string): Json | undefined {
-  const marker = "call `recall` with ";
-  const at = text.indexOf(marker);
-  if (at < 0) return undefined;
-  let depth = 0;
-  for (let i = at + marker.length; i < text.length; i++) {
-    if (text[i] === "{") depth++;
-    else if (text[i] === "}" && --depth === 0) return JSON.parse(text.slice(at + marker.length, i + 1)) as Json;
-  }
-  return undefined;
-}
+const printedCall = (text: string): Json | undefined => printedRecallCall(text);
 
 /** The payload recall reads: the artifact when it is an object (less a `model_context` beside other keys: the tool's own projection of it), else the JSON content. */
 function payloadOf(message: ToolMessage): unknown {

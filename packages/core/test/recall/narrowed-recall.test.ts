@@ -1,6 +1,7 @@
 // A result narrowed to its totals or to a short notice (even its identifiers do not fit)
 // names, with a recall tool bound, the longest recall call that fits its limit — a shorter
 // one when the longest does not — and that call, run on the conversation, gives every row back.
+import { printedRecallCall } from "@contextview/test-support";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { compactOrNarrow, createEstimator } from "@contextview/core";
 import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
@@ -18,18 +19,7 @@ const conversation = (message: ToolMessage): BaseMessage[] => [
 
 const textOf = (message: BaseMessage): string => (typeof message.content === "string" ? message.content : JSON.stringify(message.content));
 
-/** The first `call \`recall\` with {…}` of a text, parsed. */
-function recallCall(text: string): Record<string, unknown> | undefined {
-  const marker = "call `recall` with ";
-  const at = text.indexOf(marker);
-  if (at < 0) return undefined;
-  let depth = 0;
-  for (let i = at + marker.length; i < text.length; i++) {
-    if (text[i] === "{") depth++;
-    else if (text[i] === "}" && --depth === 0) return JSON.parse(text.slice(at + marker.length, i + 1)) as Record<string, unknown>;
-  }
-  return undefined;
-}
+const recallCall = printedRecallCall;
 
 /** The recall call a narrowed result names: in its `"$recall"` key (totals) or its notice's last sentence. */
 function namedCall(text: string): Record<string, unknown> | undefined {
