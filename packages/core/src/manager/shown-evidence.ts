@@ -4,7 +4,6 @@ import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
 import { ConversationMemo } from "../memo/conversation-memo.js";
 import type { MessageInput } from "../messages.js";
 import type { ConversationKey } from "../store/contracts.js";
-import { recalledIn } from "../view/recalled-in-view.js";
 
 /** The evidence message a view starts with, and what holds it. */
 export interface EvidenceChoice {
@@ -72,9 +71,8 @@ export function checkpointCut(cut: number, offset: number, lead: number): number
 
 /**
  * Whether a view shows a message an evidence excerpt quotes: a message with its id is
- * in the view (kept, or pinned) or in its recall block, or a message without one
- * (quoted by its position key) is past the view's cut, where the view shows every
- * message, or at a position the recall block shows.
+ * in the view (kept, or pinned), or a message without one (quoted by its position
+ * key) is past the view's cut, where the view shows every message.
  *
  * @example
  * ```ts
@@ -84,12 +82,6 @@ export function checkpointCut(cut: number, offset: number, lead: number): number
 export function shownBy(shown: { view: { messages: readonly BaseMessage[]; report: { cut: number } }; offset: number }, lead: number): (quoted: QuotedMessage) => boolean {
   const ids = new Set<string>();
   for (const message of shown.view.messages) if (message.id !== undefined) ids.add(message.id);
-  // Recalled indices are the checkpoint's: the view reads the summarized prefix too.
-  const recalledAt = new Set<number>();
-  for (const { index, id } of recalledIn(shown.view)) {
-    if (id !== undefined) ids.add(id);
-    else recalledAt.add(index);
-  }
   const cut = checkpointCut(shown.view.report.cut, shown.offset, lead);
-  return (quoted) => ids.has(quoted.messageId) || (quoted.messageId.startsWith(DERIVED_ID_PREFIX) && (quoted.index >= cut || recalledAt.has(quoted.index)));
+  return (quoted) => ids.has(quoted.messageId) || (quoted.index >= cut && quoted.messageId.startsWith(DERIVED_ID_PREFIX));
 }

@@ -17,7 +17,6 @@ import { collectPinned, type PinnedCandidates } from "./pinned.js";
 import { withRoomForCurrent } from "./pinned-block.js";
 import { placeHistory } from "./place-history.js";
 import { recallRuns } from "./recall-gate.js";
-import { noteRecalled } from "./recalled-in-view.js";
 import { reportView } from "./report-view.js";
 import type { BuildContextInput, ContextView } from "./types.js";
 
@@ -116,10 +115,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const headEnd = (fixed.systemMessage ? 1 : 0) + block.messages.length + chosen.head.length - 1;
   const olderEnd = assembled.messages.length - current.messages.length - recalled.messages.length - 1;
   const messages = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
-  const view = { messages, report };
-  // Which messages the block shows, beside the view (not in it): the manager's evidence leaves them out.
-  noteRecalled(view, recalled);
-  return view;
+  return { messages, report };
 }
 
 function checkHistoryMessage(history: unknown, field: string): BaseMessage {

@@ -39,8 +39,6 @@ export interface RecalledBlock {
   messages: BaseMessage[];
   /** Conversation indices of the recalled messages, ascending. */
   indices: number[];
-  /** Their ids (undefined for a message without one), in the same order. */
-  ids: (string | undefined)[];
   report: RecallReport;
 }
 
@@ -79,7 +77,7 @@ export function recallReserve(historyRoom: number, summaryTokens: number, recall
 
 /** An empty recall: nothing searched or nothing found. */
 export function noRecall(queryTerms = 0, candidates = 0): RecalledBlock {
-  return { messages: [], indices: [], ids: [], report: { queryTerms, candidates, recalled: 0, tokens: 0 } };
+  return { messages: [], indices: [], report: { queryTerms, candidates, recalled: 0, tokens: 0 } };
 }
 
 /**
@@ -129,14 +127,14 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   const index = conversationIndex(conversation);
   const ranked = index.rank(query, (i) => i >= lead && i < end, MAX_CANDIDATES);
   let room = input.budget - frame;
-  const chosen: { index: number; id: string | undefined; line: string }[] = [];
+  const chosen: { index: number; line: string }[] = [];
   for (const { index: i } of ranked) {
     const line = lineOf(conversation, i, lead, input.shownIds);
     if (line === undefined) continue;
     const tokens = estimator.estimateText(line) + 1;
     if (tokens > room) continue;
     room -= tokens;
-    chosen.push({ index: i, id: toBaseMessage(conversation[i] as MessageInput, i).id, line });
+    chosen.push({ index: i, line });
     if (room < 16) break;
   }
   if (chosen.length === 0) return noRecall(distinct, ranked.length);
@@ -146,7 +144,6 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   return {
     messages,
     indices: chosen.map((c) => c.index),
-    ids: chosen.map((c) => c.id),
     report: { queryTerms: distinct, candidates: ranked.length, recalled: chosen.length, tokens: estimator.estimateMessages(messages) },
   };
 }
