@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { toBaseMessage, type MessageInput } from "../messages.js";
+import { DERIVED_ID_PREFIX } from "./snapshot.js";
 import { EVIDENCE_BUCKETS } from "./state.js";
 
 /** What an evidence message shown earlier still says about the conversation. */
@@ -103,4 +104,36 @@ export function evidenceWithout(message: BaseMessage, shown: (entry: QuotedMessa
 export interface QuotedMessage {
   messageId: string;
   index: number;
+}
+
+/**
+ * The ids of the messages the evidence in a history message quotes (an evidence
+ * message, or a summary with evidence riding along), position keys of messages
+ * without an id left out. Empty when it holds no evidence.
+ *
+ * @example
+ * ```ts
+ * const quoted = quotedMessageIds(historyMessage); // Set { "h12", "t40" }
+ * ```
+ */
+export function quotedMessageIds(message: BaseMessage): Set<string> {
+  const ids = new Set<string>();
+  const text = typeof message.content === "string" ? message.content : "";
+  const at = text.indexOf('{"contextview_evidence"');
+  if (at < 0) return ids;
+  let envelope: unknown;
+  try {
+    envelope = (JSON.parse(text.slice(at)) as { contextview_evidence?: unknown }).contextview_evidence;
+  } catch {
+    return ids;
+  }
+  if (envelope === null || typeof envelope !== "object") return ids;
+  for (const bucket of EVIDENCE_BUCKETS) {
+    const entries = (envelope as Record<string, unknown>)[bucket];
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as { messageId?: unknown }[]) {
+      if (typeof entry?.messageId === "string" && !entry.messageId.startsWith(DERIVED_ID_PREFIX)) ids.add(entry.messageId);
+    }
+  }
+  return ids;
 }

@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
+import { quotedMessageIds } from "../evidence/held-evidence.js";
 import type { MessageInput } from "../messages.js";
 import { assembleView, type AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
@@ -89,6 +90,10 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const firstCall = !input.current.messages.some((m) => m.type === "ai");
   const shownIds = new Set<string>();
   for (const message of placed.block.messages) if (message.id !== undefined) shownIds.add(message.id);
+  // Nor what the evidence at the head quotes: leaving it out of the evidence instead would
+  // change the head of the view, and so the whole cached prefix, whenever recall changes.
+  const history = placed.chosen.summaryIncluded ? input.summaryHead[1] : undefined;
+  if (history !== undefined) for (const id of quotedMessageIds(history)) shownIds.add(id);
   const recalled = recallBlock({
     conversation, lead: walk.lead, end: placed.cut + shift, request, shownIds, estimator,
     budget: firstCall ? left : Math.min(left, reserve),
