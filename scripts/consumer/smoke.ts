@@ -5,7 +5,7 @@
 // CommonJS) reads this build's chunks: a mixed setup must count them too.
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Annotation, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { createAgent } from "langchain";
@@ -69,10 +69,28 @@ async function main(): Promise<void> {
   check("other build is another module", other.streamedText === streamedText, false);
   const modelParts = parts.filter((part) => (part as [unknown, { langgraph_node?: string }])[1].langgraph_node === "model");
   check("chunks read by the other module system's build", modelParts.map((part) => other.streamedText(part) ?? "").join("").length, 30);
+
+  // A JSON result of 1 MiB or more is compacted in the package's worker thread: this build's
+  // worker file loads from the tarball, and the graph's thread never parses the result.
+  const rows = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: `r-${i}`, date: "2024-01-01", amount: i, payee: "P" })));
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    if (text === rows) parsed++;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  const large = [
+    new HumanMessage({ id: "h", content: "All of them." }),
+    new AIMessage({ id: "a", content: "", tool_calls: [{ id: "c", name: "search", args: {}, type: "tool_call" }] }),
+    new ToolMessage({ id: "t", tool_call_id: "c", name: "search", content: rows }),
+  ];
+  const update = await createContextNode({ store: new InMemoryContextStore(), budget: { promptBudget: 4000 } }).invoke({ messages: large }, { configurable: { thread_id: "large", user_id: "u1" } });
+  JSON.parse = parse;
+  check("a large result compacted off the graph's thread", { parsedHere: parsed, messagesShown: update.llmInputMessages.length }, { parsedHere: 0, messagesShown: 3 });
 }
 
 main().then(
-  () => console.log("smoke: all 9 checks passed"),
+  () => console.log("smoke: all 10 checks passed"),
   (error: unknown) => {
     console.error(error);
     process.exit(1);
