@@ -4,7 +4,7 @@
 // call the note printed — never the source tool.
 import { printedRecallCall } from "@contextview/test-support";
 import { buildContext, compactionMarkerOf, createEstimator } from "@contextview/core";
-import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
+import { asRanges, recallFromConversation, type RecallRequest } from "@contextview/core/internal";
 import { createRecallTool } from "@contextview/langgraph";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { callPoints } from "./replay.js";
@@ -162,7 +162,7 @@ function readBack(messages: readonly BaseMessage[], episode: Episode, cost: Read
     // All of them, paging as the answers say: the tokens the read-back costs.
     const seen = new Map(inFirst);
     const wanted = rows.filter((row) => !seen.has(row));
-    let args: Json | undefined = wanted.length === 0 ? undefined : { ...(episode.form === "shortened" ? episode.call : { action: "rows", message }), collection, rows: ranges(wanted) };
+    let args: Json | undefined = wanted.length === 0 ? undefined : { ...(episode.form === "shortened" ? episode.call : { action: "rows", message }), collection, rows: asRanges(wanted) };
     while (args !== undefined) {
       const { text } = ask(messages, args, sweep);
       for (const [row, value] of rowsIn(text)) seen.set(row, value);
@@ -265,16 +265,6 @@ function collectionOf(answer: string): string | undefined {
   return /· `([^`]+)`: \d+ rows, read from/.exec(answer)?.[1];
 }
 
-function ranges(rows: readonly number[]): Array<number | string> {
-  const out: Array<number | string> = [];
-  for (let i = 0; i < rows.length; ) {
-    let j = i;
-    while (j + 1 < rows.length && rows[j + 1] === rows[j]! + 1) j++;
-    out.push(j === i ? rows[i]! : `${rows[i]}-${rows[j]}`);
-    i = j + 1;
-  }
-  return out;
-}
 
 /**
  * Replays each fixture through `buildContext` with the recall tool bound (its schema
