@@ -289,7 +289,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     if (step === null || step.attempt.status === "no-cut") return { calls: 0, inputChars: 0, storeError: false };
     const { attempt } = step;
     const { state } = await compaction.get(key);
-    const next = step.next === undefined ? stateAfterFailure(state, maxFailures, cooldownMs, now()) : { ...state, turnSummary: step.next, failures: 0 };
+    // A summary clears the failures and the cool-down, as the conversation's summary does.
+    const next: CompactionState = step.next === undefined ? stateAfterFailure(state, maxFailures, cooldownMs, now()) : { ...state, turnSummary: { ...step.next, createdAt: now() }, failures: 0 };
+    if (step.next !== undefined) delete next.skipUntil;
     breaker.record(attempt.status === "ok" ? "ok" : attempt.reason);
     const stored = await compaction.put(key, next);
     const outcome = { failures: next.failures, ...(attempt.status === "failed" ? { failure: attempt.reason } : {}) };

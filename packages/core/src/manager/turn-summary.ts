@@ -82,7 +82,7 @@ export interface TurnSummaryInputs {
  * const step = await summarizeTurn({ key, summarizer, messages, report: view.report.currentTurn, given, limit, keep, estimator, chunkTokens, timeoutMs, signal, hash });
  * ```
  */
-export async function summarizeTurn(inputs: TurnSummaryInputs): Promise<{ attempt: SummarizeAttempt; next?: NonNullable<CompactionState["turnSummary"]> } | null> {
+export async function summarizeTurn(inputs: TurnSummaryInputs): Promise<{ attempt: SummarizeAttempt; next?: Omit<NonNullable<CompactionState["turnSummary"]>, "createdAt"> } | null> {
   const { report, given, messages } = inputs;
   if (report.excerpted === 0) return null;
   const { request, ends } = currentTurnExchanges(messages);
@@ -97,5 +97,5 @@ export async function summarizeTurn(inputs: TurnSummaryInputs): Promise<{ attemp
   );
   if (attempt.status !== "ok") return { attempt };
   const prefixHash = await inputs.hash(inputs.key, messages, prefixN, inputs.signal);
-  return { attempt, next: { prefixN, prefixHash, steps, text: attempt.text, createdAt: Date.now() } };
+  return { attempt, next: { prefixN, prefixHash, steps, text: attempt.text } };
 }
