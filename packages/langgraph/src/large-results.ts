@@ -8,6 +8,8 @@ import { Worker } from "node:worker_threads";
 const IDLE_MS = 30_000;
 
 interface Pending {
+  /** The thread the job was sent to: only its failure fails the job. */
+  thread: Worker;
   resolve(floors: LargeResultFloors): void;
   reject(error: Error): void;
 }
@@ -25,9 +27,13 @@ function newWorker(): Worker {
   return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`, { eval: true });
 }
 
-function failAll(error: Error): void {
-  for (const job of pending.values()) job.reject(error);
-  pending.clear();
+/** Fail the jobs sent to `thread` (a thread that ended after another started leaves the other's jobs alone). */
+function failAll(thread: Worker, error: Error): void {
+  for (const [id, job] of pending) {
+    if (job.thread !== thread) continue;
+    pending.delete(id);
+    job.reject(error);
+  }
 }
 
 function started(): Worker {
@@ -43,7 +49,7 @@ function started(): Worker {
   });
   const gone = (error: Error) => {
     if (worker === thread) worker = undefined;
-    failAll(error);
+    failAll(thread, error);
   };
   thread.on("error", gone);
   thread.on("exit", (code) => gone(new Error(`the large-result worker exited (code ${code})`)));
@@ -54,10 +60,10 @@ function started(): Worker {
 /** While jobs wait, the worker keeps the process alive (an awaited build must finish); idle, it does not, and ends after {@link IDLE_MS}. */
 function settle(): void {
   if (worker === undefined) return;
+  if (idle !== undefined) clearTimeout(idle);
+  idle = undefined;
   if (pending.size > 0) {
     worker.ref();
-    if (idle !== undefined) clearTimeout(idle);
-    idle = undefined;
     return;
   }
   worker.unref();
@@ -105,6 +111,7 @@ export const workerLargeResults: LargeResultComputer = (job: LargeResultJob, sig
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     pending.set(id, {
+      thread,
       resolve: (floors) => {
         signal?.removeEventListener("abort", onAbort);
         resolve(floors);
@@ -134,4 +141,23 @@ async function send(thread: Worker, id: number, job: LargeResultJob, signal: Abo
     await new Promise((resolve) => setImmediate(resolve));
   }
   thread.postMessage({ id, job: rest });
+}
+
+/**
+ * End this process's large-result worker now (the next large result starts another):
+ * its waiting jobs are rejected, and their views compact the results themselves.
+ * For tests and shutdown; an idle worker ends by itself.
+ *
+ * @example
+ * ```ts
+ * await stopLargeResultWorker();
+ * ```
+ */
+export async function stopLargeResultWorker(): Promise<void> {
+  const thread = worker;
+  if (thread === undefined) return;
+  worker = undefined;
+  if (idle !== undefined) clearTimeout(idle);
+  idle = undefined;
+  await thread.terminate();
 }

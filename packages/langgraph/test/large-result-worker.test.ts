@@ -2,7 +2,7 @@ import { computeLargeResultFloors, createEstimator, InMemoryContextStore, LARGE_
 import { portableEstimatorSpec } from "@contextview/core/internal";
 import { ContextIntegrationError, createContextNode } from "@contextview/langgraph";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { workerLargeResults } from "../src/large-results.js";
+import { stopLargeResultWorker, workerLargeResults } from "../src/large-results.js";
 
 /** Rows enough for about `chars` characters of JSON; `prefix` keeps each test's text its own. */
 function rowsJson(chars: number, prefix: string): string {
@@ -50,6 +50,16 @@ describe("the large-result worker thread", () => {
       spy.mockRestore();
     }
     expect(update.llmInputMessages).toEqual(inline.llmInputMessages);
+  });
+
+  it("a worker ended while a job waits fails that job only: one sent to the worker started after it is answered", async () => {
+    const first = workerLargeResults({ text: rowsJson(LARGE_RESULT_CHARS * 2, "ended"), estimator: spec, maxTokens: 8000 });
+    const ended = stopLargeResultWorker();
+    const job = { text: rowsJson(LARGE_RESULT_CHARS, "after"), estimator: spec, maxTokens: 8000 };
+    const second = workerLargeResults(job);
+    await ended;
+    await expect(first).rejects.toThrow(/exited/);
+    expect(await second).toEqual(computeLargeResultFloors(job));
   });
 
   it("an aborted request does not wait; a bad largeResultWorker option names the field", async () => {
