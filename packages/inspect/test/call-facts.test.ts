@@ -45,6 +45,11 @@ describe("the inspector's counts of a call", () => {
       History: "evidence",
     });
     expect(Number(facts(html)["Messages dropped"])).toBeLessThan(m.unread);
+    // The current turn by form, and the recall stage's outcome (an agent's tool turns: switched off).
+    const t = stored.record.report.currentTurn;
+    expect(facts(html)["Current turn: exchanges kept / compacted / cleared / excerpted / summarized"]).toBe([t.kept, t.compacted, t.cleared, t.excerpted, t.summarized].join(" / "));
+    expect(facts(html)["Recalled messages"]).toBe(`none: ${stored.record.report.recall.outcome}`);
+    expect(stored.record.report.recall.outcome).not.toBe("recalled");
     expect(html).toMatch(new RegExp(`older messages left out of this view: (${m.dropped} dropped \\(read, ${stored.record.report.turns.dropped} turns?\\), )?${m.unread} unread`));
   });
 
@@ -58,5 +63,11 @@ describe("the inspector's counts of a call", () => {
     const unverified = facts(callDetail({ record: old.record, rebuilt: rebuildView(old, null), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString());
     expect(unverified).toMatchObject({ "Messages left out": String(counts.in - counts.kept), History: "summary or evidence, shown (recorded before the two were told apart)" });
     expect(unverified["Messages dropped"]).toBeUndefined();
+    // A record made before the long-turn and recall stages has neither fact.
+    const { currentTurn: _t, recall: _rc, ...older } = report;
+    const before = facts(callDetail({ record: { ...stored.record, report: older as unknown as ManagedReport }, rebuilt: rebuildView(old, null), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString());
+    expect(before["Recalled messages"]).toBeUndefined();
+    expect(before["Current turn: exchanges kept / compacted / cleared / excerpted / summarized"]).toBeUndefined();
+    expect(before["Messages read"]).toBe(String(stored.record.report.messages.read));
   });
 });

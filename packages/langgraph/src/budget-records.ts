@@ -58,6 +58,9 @@ export interface ContextBudgetRecord {
   currentTurnCleared: number;
   currentTurnExcerpted: number;
   currentTurnSummarized: number;
+  /** Messages brought back by the recall stage, and why none were when none were (`report.recall`). */
+  recallRecalled: number;
+  recallOutcome: ManagedReport["recall"]["outcome"];
   orphanResults: number;
   unfinishedCalls: number;
   /** A history message (evidence, a summary, or both) was given, and shown (`report.history`). */
@@ -158,6 +161,8 @@ export function budgetRecords(
       currentTurnCleared: report.currentTurn.cleared,
       currentTurnExcerpted: report.currentTurn.excerpted,
       currentTurnSummarized: report.currentTurn.summarized,
+      recallRecalled: report.recall.recalled,
+      recallOutcome: report.recall.outcome,
       orphanResults: report.orphanResults,
       unfinishedCalls: report.unfinishedCalls,
       historyGiven: history.given,

@@ -10,7 +10,7 @@ import { searchConversation } from "@contextview/test-support";
 const config = { configurable: { thread_id: "t-1", user_id: "u-1" } };
 
 /** Each count of the record and the report path it comes from. */
-const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boolean, string][] = [
+const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boolean | string, string][] = [
   ["messagesInCheckpoint", (r) => r.messages.inCheckpoint, "messages.inCheckpoint"],
   ["messagesSummarized", (r) => r.messages.summarized, "messages.summarized"],
   ["messagesRead", (r) => r.messages.read, "messages.read"],
@@ -30,6 +30,8 @@ const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boo
   ["currentTurnCleared", (r) => r.currentTurn.cleared, "currentTurn.cleared"],
   ["currentTurnExcerpted", (r) => r.currentTurn.excerpted, "currentTurn.excerpted"],
   ["currentTurnSummarized", (r) => r.currentTurn.summarized, "currentTurn.summarized"],
+  ["recallRecalled", (r) => r.recall.recalled, "recall.recalled"],
+  ["recallOutcome", (r) => r.recall.outcome, "recall.outcome"],
   ["historyGiven", (r) => r.history.given, "history.given"],
   ["historyIncluded", (r) => r.history.included, "history.included"],
   ["historySummary", (r) => r.history.summary, "history.summary"],

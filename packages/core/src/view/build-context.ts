@@ -72,7 +72,8 @@ export function buildContext(input: BuildContextInput): ContextView {
 
   // Recall runs only when the turns before the request called no tool (see recallRuns): the
   // same answer on every call of a turn, so the reserve older turns leave does not flip.
-  const options = resolved.recallBudget > 0 && !recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? { ...resolved, recallBudget: 0 } : resolved;
+  const gated = resolved.recallBudget > 0 && !recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []);
+  const options = gated ? { ...resolved, recallBudget: 0 } : resolved;
 
   // `summaryMessage` is the slot's former name, still accepted.
   const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";
@@ -105,9 +106,11 @@ export function buildContext(input: BuildContextInput): ContextView {
   assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
   tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
+  // Switched off by the gate, not by the caller: the report says which.
+  const recall = gated && recalled.report.outcome === "off" ? { ...recalled.report, outcome: "after-tool-turns" as const } : recalled.report;
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds, summarized: (input.priorMessages ?? []).length, tally, compactor,
-    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started,
+    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the pinned block

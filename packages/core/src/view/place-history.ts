@@ -73,9 +73,9 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   let placed = place(room);
   const shift = prior.length;
   // Off, recall reads nothing more of the conversation than the view does.
-  if (input.options.recallBudget === 0) return { ...placed, recalled: noRecall() };
+  if (input.options.recallBudget === 0) return { ...placed, recalled: noRecall("off") };
   const dropped = walk.olderTurnExists(placed.chosen.kept);
-  if (!dropped && shift === 0) return { ...placed, recalled: noRecall() };
+  if (!dropped && shift === 0) return { ...placed, recalled: noRecall("nothing-left-out") };
 
   const conversation = shift > 0 ? [...walk.source.slice(0, walk.lead), ...prior, ...walk.source.slice(walk.lead)] : walk.source;
   const request = walk.currentStart < walk.n && walk.kind(walk.currentStart) === "human" ? walk.currentStart + shift : -1;

@@ -352,10 +352,13 @@ export interface ContextReport {
   /** The current turn's exchanges: kept, compacted, cleared or excerpted to fit (see {@link CurrentTurnReport}). */
   currentTurn: CurrentTurnReport;
   /**
-   * The relevance stage: distinct search terms of the query, messages outside the
-   * view that matched it, how many were brought back, and their block's tokens.
+   * The relevance stage: whether a block was brought back and, when not, why
+   * (`outcome`: `"recalled"`, `"off"`, `"after-tool-turns"`, `"nothing-left-out"`,
+   * `"no-query"`, `"no-room"` or `"no-match"`), distinct search terms of the query,
+   * messages outside the view that matched it, how many were brought back, and
+   * their block's tokens.
    */
-  recall: { queryTerms: number; candidates: number; recalled: number; tokens: number };
+  recall: RecallReport;
   /** Tool results whose call is not in the preceding AI message. */
   orphanResults: number;
   /** Tool calls without a result (cancelled runs); their whole exchange is left out. */
@@ -444,4 +447,36 @@ export interface PinnedReport {
 export interface ContextView {
   messages: BaseMessage[];
   report: ContextReport;
+}
+
+/**
+ * Why a view has, or has no, recalled block: `"recalled"` (it has one), `"off"`
+ * (`recallBudget` 0), `"after-tool-turns"` (one of the 3 turns before the request called a
+ * tool: recall runs in conversational stretches only), `"nothing-left-out"` (the view shows the whole conversation),
+ * `"no-query"` (no request, or no search term in it), `"no-room"` (the block's frame
+ * does not fit), `"no-match"` (no message outside the view matched, or none fit).
+ */
+export type RecallOutcome = "recalled" | "off" | "after-tool-turns" | "nothing-left-out" | "no-query" | "no-room" | "no-match";
+
+/**
+ * What the recall stage brought back, for the report (`report.recall`): counts and
+ * estimates only, never content.
+ *
+ * @example
+ * ```ts
+ * const { report } = buildContext({ messages, budget: { promptBudget: 4000 } });
+ * if (report.recall.outcome !== "recalled") console.log("no recall:", report.recall.outcome);
+ * ```
+ */
+export interface RecallReport {
+  /** Whether a block was brought back and, when not, why (see {@link RecallOutcome}). */
+  outcome: RecallOutcome;
+  /** Distinct search terms of the query. */
+  queryTerms: number;
+  /** Messages outside the view that matched the query. */
+  candidates: number;
+  /** Messages brought back. */
+  recalled: number;
+  /** Estimated tokens of the block and its label (0 when none). */
+  tokens: number;
 }

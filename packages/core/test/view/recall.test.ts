@@ -166,7 +166,22 @@ describe("the recall stage of buildContext", () => {
     expect(JSON.stringify(buildContext({ messages, budget }).messages)).toBe(JSON.stringify(view.messages));
     const off = buildContext({ messages, budget, recallBudget: 0 });
     expect(JSON.stringify(off.messages)).not.toContain("Biscuit");
-    expect(off.report.recall).toEqual({ queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
+    expect(off.report.recall).toEqual({ outcome: "off", queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
+    expect(view.report.recall.outcome).toBe("recalled");
+  });
+
+  it("says why a view has no recalled block", () => {
+    const outcome = (messages: BaseMessage[], extra: { recallBudget?: number; dropStep?: number } = {}) => buildContext({ messages, budget, recallBudget, ...extra }).report.recall;
+    // The whole conversation fits: nothing is left out to search.
+    expect(outcome(chat(4, 1)).outcome).toBe("nothing-left-out");
+    // A request of stopwords only has no search term.
+    expect(outcome(chat(300, 3, "what is it?"))).toMatchObject({ outcome: "no-query", queryTerms: 0 });
+    // Words no message outside the view holds.
+    expect(outcome(chat(300, 3, "xylophone zeppelin quokka"))).toMatchObject({ outcome: "no-match", candidates: 0, recalled: 0 });
+    // A reserve too small for the block's label and header, and no room the anchors leave (dropStep 0).
+    expect(outcome(chat(300, 3), { recallBudget: 20, dropStep: 0 }).outcome).toBe("no-room");
+    expect(outcome(chat(300, 3), { recallBudget: 0 }).outcome).toBe("off");
+    expect(outcome(chat(300, 3)).outcome).toBe("recalled");
   });
 
   it("never brings back what the view shows, nor an orphan result or an unfinished call", () => {
@@ -219,7 +234,8 @@ describe("the recall stage of buildContext", () => {
       if (back <= RECALL_QUIET_TURNS) {
         // The older turns give up nothing: the view is the one without recall.
         expect(JSON.stringify(view.messages)).toBe(JSON.stringify(off.messages));
-        expect(view.report.recall).toEqual({ queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
+        // Switched off by the gate, and the report says so (not "off", which is the caller's setting).
+        expect(view.report.recall).toEqual({ outcome: "after-tool-turns", queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
       } else {
         expect(JSON.stringify(view.messages)).toContain("Biscuit");
         expect(view.report.cut).toBeGreaterThan(off.report.cut);

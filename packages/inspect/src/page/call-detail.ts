@@ -44,6 +44,21 @@ function messageFacts(recorded: Omit<ManagedReport, "elapsedMs">, rebuilt: Conte
   ${fact("Messages unread", m.unread, "older than the view read: never read, shown only when pinned")}`;
 }
 
+/** The current turn's exchanges by form; absent from records made before the long-turn stages. */
+function currentTurnFact(report: Omit<ManagedReport, "elapsedMs">): Markup | null {
+  const t = (report as Partial<ContextReport>).currentTurn;
+  if (t === undefined) return null;
+  return fact("Current turn: exchanges kept / compacted / cleared / excerpted / summarized", [t.kept, t.compacted, t.cleared, t.excerpted, t.summarized ?? 0].map(count).join(" / "), `of ${count(t.exchanges)}; the newest is always kept`);
+}
+
+/** What the recall stage brought back, or why nothing; absent from records made before it. */
+function recallFact(report: Omit<ManagedReport, "elapsedMs">): Markup | null {
+  const r = (report as Partial<ContextReport>).recall;
+  if (r === undefined) return null;
+  const outcome = r.outcome ?? (r.recalled > 0 ? "recalled" : "none");
+  return fact("Recalled messages", outcome === "recalled" ? `${count(r.recalled)} (${count(r.tokens)} tokens)` : `none: ${outcome}`, "messages outside the view that match the request, in one block before the current turn");
+}
+
 function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextReport | undefined): Markup {
   const c = report.compaction;
   const history = (report as Partial<ContextReport>).history ?? rebuilt?.history;
@@ -56,6 +71,8 @@ function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextRep
   ${fact("Messages excerpted", report.excerpted)}
   ${fact("Images replaced", report.imagesReplaced)}
   ${fact("Dropped-turn excerpts", report.droppedTurnExcerpts)}
+  ${currentTurnFact(report)}
+  ${recallFact(report)}
   ${fact("History", historyShown(history, report.summary), "the history slot after the system prompt: a summary, durable evidence, or both")}
   ${fact("Compaction", c.kind)}
   ${fact("Summarizer calls", c.summarizerCalls)}
