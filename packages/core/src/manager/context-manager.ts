@@ -1,6 +1,6 @@
 // size: one factory whose stages are closures over its validated options (see createContextManager); its helpers live beside it
 import { largeResultStep } from "../compact/large-result-floors.js";
-import { cachedTurnSummary, summarizeTurn, type TurnSummaryInputs } from "./turn-summary.js";
+import { cachedTurnSummary, summarizeTurn, turnSummarySpan, type TurnSummaryInputs, type TurnSummarySpan } from "./turn-summary.js";
 import { resolveBudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
@@ -13,7 +13,7 @@ import type { TurnSummary } from "../view/types.js";
 import type { Summarizer } from "../summarize/summarizer.js";
 import { cachedSummary, memoizedPrefixHasher } from "./cached-summary.js";
 import { nextCalibration } from "./calibration.js";
-import { prefixFingerprint, sameFingerprint } from "../memo/conversation-memo.js";
+import { prefixFingerprint } from "../memo/conversation-memo.js";
 import { compactionKind } from "./compaction-kind.js";
 import { guardedCompactionStore } from "./guarded-store.js";
 import { limitFor } from "./limit-for.js";
@@ -24,7 +24,7 @@ import { heldEvidenceOutlived, ShownEvidence, shownBy } from "./shown-evidence.j
 import { evidenceWithout } from "../evidence/held-evidence.js";
 import { showSummary } from "./shown-summary.js";
 import { stateAfterFailure, stateAfterSummary, summarizeAttempt, summaryCut, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
-import { sameIdentity, SummarizerBreaker, SummaryFlights, waitForFlight, type FlightIdentity, type SummaryFlight } from "./summary-flights.js";
+import { SummarizerBreaker, SummaryFlights, type FlightIdentity } from "./summary-flights.js";
 import { requestViews } from "./view-builder.js";
 import { EVERY_TOOL_RESULT } from "../view/options.js";
 import type { ContextView } from "../view/types.js";
@@ -46,6 +46,20 @@ interface SummaryStep {
   /** The summary came from an attempt another build of the conversation made and reported. */
   shared?: boolean;
 }
+
+/** What the turn summary step did for one view. */
+interface TurnStep {
+  /** The turn summary to show, when one was made. */
+  summary?: TurnSummary;
+  calls: number;
+  inputChars: number;
+  storeError: boolean;
+  /** The consecutive failures after the attempt, and its failure if any (only the failure when this caller left it). */
+  outcome?: Partial<Pick<SummaryStep, "failures" | "failure">>;
+}
+
+/** A turn step that did not try a summary. */
+const NO_TURN_STEP: TurnStep = { calls: 0, inputChars: 0, storeError: false };
 
 function checkProfile(profile: ModelLimits | undefined, field: string): ModelLimits | undefined {
   if (profile !== undefined && (profile === null || typeof profile !== "object")) throw invalidOption(field, "a model profile object (`model.profile`)", profile);
@@ -95,8 +109,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const breaker = new SummarizerBreaker(maxFailures, cooldownMs, now);
   /** True while the summarizer is skipped after too many failures in a row, in this conversation or across all. */
   const coolingDown = (state: CompactionState) => (state.skipUntil !== undefined && state.skipUntil > now()) || breaker.open();
-  /** Summarize attempts in progress, one per conversation, shared by the builds that need them. */
+  /** Summarize attempts in progress, one per conversation, shared by the builds that need them: of the conversation's older turns, and of a long turn's oldest exchanges. */
   const flights = new SummaryFlights<SummaryStep>();
+  const turnFlights = new SummaryFlights<TurnStep>();
   const calibrate = settingOrDefault("calibrate", options.calibrate);
 
   const compaction = guardedCompactionStore(store, options.onStoreError);
@@ -176,7 +191,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     if (outcome.summary && outcome.shared !== true && options.writeBack) await options.writeBack(key.conversationId, shown.view.messages, messages);
     // A long turn whose oldest exchanges are excerpted: a summary of them takes the excerpt's place.
     if (summarizer !== null && settings.summarize !== false && !coolingDown(state)) {
-      const turn = await turnStep(key, { summarizer, messages, report: shown.view.report.currentTurn, given: builder.turnSummary, limit, keep: settings, estimator, chunkTokens, timeoutMs, signal: request.signal, hash: turnPrefixHash });
+      const turn = await turnStep(key, { summarizer, messages, report: shown.view.report.currentTurn, given: builder.turnSummary, limit, keep: settings, estimator, chunkTokens, timeoutMs, signal: request.signal });
       outcome = { ...outcome, ...turn.outcome, calls: outcome.calls + turn.calls, inputChars: outcome.inputChars + turn.inputChars, storeError: outcome.storeError === true || turn.storeError };
       if (turn.summary !== undefined) {
         builder = builder.withTurnSummary(turn.summary);
@@ -235,37 +250,10 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const prefixN = summaryCut(inputs);
     if (prefixN === null) return { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
     const identity: FlightIdentity = { offset: inputs.offset, prefixN, previous: inputs.previous, limit: inputs.limit, objects: prefixFingerprint(inputs.messages, prefixN) };
-    const start = () =>
-      flights.start(
-        key,
-        identity,
-        (signal) => prefixHash(key, inputs.messages, prefixN, signal),
-        (signal, hash) => attemptAndStore(key, state, { ...inputs, signal }, prefixN, hash),
-      );
-    // No await before a flight starts: the next build of the conversation must find it.
-    const running = flights.get(key);
-    const flight = running === undefined ? start() : ((await sharesPrefix(running, key, identity, inputs)) ? running : start());
-    flight.abort.join(inputs.signal);
-    const step = await waitForFlight(flight, inputs.signal);
-    if (step === "left") return { summarized: false, calls: 0, inputChars: 0, failures: state.failures, failure: "aborted" };
-    if (!flight.claimed) {
-      flight.claimed = true;
-      return step;
-    }
-    return { ...step, calls: 0, inputChars: 0, shared: true };
-  };
-
-  /** True when the attempt in progress summarizes this very prefix the same way. */
-  const sharesPrefix = async (running: SummaryFlight<SummaryStep>, key: ConversationKey, identity: FlightIdentity, inputs: SummarizeAttemptInputs): Promise<boolean> => {
-    if (!sameIdentity(running.identity, identity)) return false;
-    if (sameFingerprint(running.identity.objects, identity.objects)) return true;
-    try {
-      const [theirs, ours] = await Promise.all([running.hash(), prefixHash(key, inputs.messages, identity.prefixN, inputs.signal)]);
-      return theirs === ours;
-    } catch {
-      // A hash cut short by an abort: this caller makes its own attempt, which sees the abort.
-      return false;
-    }
+    const hashWith = (signal: AbortSignal | undefined) => prefixHash(key, inputs.messages, prefixN, signal);
+    const taken = await flights.share(key, identity, hashWith, (signal, hash) => attemptAndStore(key, state, { ...inputs, signal }, prefixN, hash), inputs.signal);
+    if (taken === "left") return { summarized: false, calls: 0, inputChars: 0, failures: state.failures, failure: "aborted" };
+    return taken.shared ? { ...taken.outcome, calls: 0, inputChars: 0, shared: true } : taken.outcome;
   };
 
   /** One summarize attempt and what it leaves in the store and the breaker. */
@@ -283,19 +271,35 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     return { summarized: true, summary, excerpted: attempt.excerpted, calls: attempt.calls, inputChars: attempt.inputChars, failures: 0, storeError: !stored };
   };
 
-  /** Summarize a long turn's excerpted exchanges (see {@link summarizeTurn}) and store the summary, or the failure. */
-  const turnStep = async (key: ConversationKey, inputs: Omit<TurnSummaryInputs, "key">): Promise<{ summary?: TurnSummary; calls: number; inputChars: number; storeError: boolean; outcome?: Pick<SummaryStep, "failures" | "failure"> }> => {
-    const step = await summarizeTurn({ key, ...inputs });
-    if (step === null || step.attempt.status === "no-cut") return { calls: 0, inputChars: 0, storeError: false };
-    const { attempt } = step;
+  /**
+   * Summarize a long turn's excerpted exchanges (see {@link turnSummarySpan}) and store
+   * the summary, or the failure. Concurrent builds of one conversation that would
+   * summarize the same span share one attempt, as for the conversation's summary (see
+   * summarizeStep).
+   */
+  const turnStep = async (key: ConversationKey, inputs: TurnSummaryInputs): Promise<TurnStep> => {
+    const span = turnSummarySpan(inputs);
+    if (span === null) return NO_TURN_STEP;
+    const { offset, prefixN, previous } = span;
+    const identity: FlightIdentity = { offset, prefixN, previous, limit: inputs.limit, objects: prefixFingerprint(inputs.messages, prefixN) };
+    const hashWith = (signal: AbortSignal | undefined) => turnPrefixHash(key, inputs.messages, prefixN, signal);
+    const taken = await turnFlights.share(key, identity, hashWith, (signal, hash) => turnAttemptAndStore(key, { ...inputs, signal }, span, hash), inputs.signal);
+    if (taken === "left") return { ...NO_TURN_STEP, outcome: { failure: "aborted" } };
+    return taken.shared ? { ...taken.outcome, calls: 0, inputChars: 0 } : taken.outcome;
+  };
+
+  /** One turn summarize attempt and what it leaves in the store and the breaker. */
+  const turnAttemptAndStore = async (key: ConversationKey, inputs: TurnSummaryInputs, span: TurnSummarySpan, hash: () => Promise<string>): Promise<TurnStep> => {
+    const { attempt, next: made } = await summarizeTurn(inputs, span, hash);
+    if (attempt.status === "no-cut") return NO_TURN_STEP;
     const { state } = await compaction.get(key);
     // A summary clears the failures and the cool-down, as the conversation's summary does.
-    const next: CompactionState = step.next === undefined ? stateAfterFailure(state, maxFailures, cooldownMs, now()) : { ...state, turnSummary: { ...step.next, createdAt: now() }, failures: 0 };
-    if (step.next !== undefined) delete next.skipUntil;
+    const next: CompactionState = made === undefined ? stateAfterFailure(state, maxFailures, cooldownMs, now()) : { ...state, turnSummary: { ...made, createdAt: now() }, failures: 0 };
+    if (made !== undefined) delete next.skipUntil;
     breaker.record(attempt.status === "ok" ? "ok" : attempt.reason);
     const stored = await compaction.put(key, next);
     const outcome = { failures: next.failures, ...(attempt.status === "failed" ? { failure: attempt.reason } : {}) };
-    return { ...(step.next === undefined ? {} : { summary: { steps: step.next.steps, text: step.next.text } }), calls: attempt.calls, inputChars: attempt.inputChars, storeError: !stored, outcome };
+    return { ...(made === undefined ? {} : { summary: { steps: made.steps, text: made.text } }), calls: attempt.calls, inputChars: attempt.inputChars, storeError: !stored, outcome };
   };
 
   const recordUsage = async (key: ConversationKey, view: ManagedView, response: unknown): Promise<void> => {

@@ -1,4 +1,4 @@
-import type { PrefixFingerprint } from "../memo/conversation-memo.js";
+import { sameFingerprint, type PrefixFingerprint } from "../memo/conversation-memo.js";
 import { conversationMapKey } from "../store/keys.js";
 import type { ConversationKey } from "../store/contracts.js";
 import type { SummaryFailureReason } from "../summarize/run-summarizer.js";
@@ -87,16 +87,20 @@ export function sameIdentity(a: FlightIdentity, b: FlightIdentity): boolean {
   return a.offset === b.offset && a.prefixN === b.prefixN && a.limit === b.limit && a.previous === b.previous;
 }
 
+/** How a flight hashes its prefix: with the shared signal, or with one caller's while it compares. */
+export type FlightHasher = (signal: AbortSignal | undefined) => Promise<string>;
+
 /**
  * Summarize attempts in progress, one per conversation (single-flight): a build that
  * needs the summary another build of the same conversation is already making waits
  * for that attempt instead of calling the summarizer again. An entry is removed when
- * its attempt settles; a later attempt of the conversation replaces it.
+ * its attempt settles; a later attempt of the conversation replaces it. One instance
+ * per kind of summary (the conversation's, a long turn's), so the two never meet.
  *
  * @example
  * ```ts
  * const flights = new SummaryFlights<SummaryStep>();
- * const flight = flights.start(key, identity, (signal) => prefixHash(key, messages, prefixN, signal), (signal, hash) => attempt(signal, hash));
+ * const taken = await flights.share(key, identity, (signal) => prefixHash(key, messages, prefixN, signal), (signal, hash) => attempt(signal, hash), request.signal);
  * ```
  */
 export class SummaryFlights<T> {
@@ -116,7 +120,7 @@ export class SummaryFlights<T> {
    * Start an attempt for this conversation: `run` gets the shared signal and the
    * prefix hash (see {@link SummaryFlight.hash}). Callers join it with `abort.join`.
    */
-  start(key: ConversationKey, identity: FlightIdentity, hashWith: (signal: AbortSignal) => Promise<string>, run: (signal: AbortSignal, hash: () => Promise<string>) => Promise<T>): SummaryFlight<T> {
+  start(key: ConversationKey, identity: FlightIdentity, hashWith: FlightHasher, run: (signal: AbortSignal, hash: () => Promise<string>) => Promise<T>): SummaryFlight<T> {
     const id = conversationMapKey(key);
     const abort = new SharedAbort();
     let hashed: Promise<string> | undefined;
@@ -136,6 +140,39 @@ export class SummaryFlights<T> {
     };
     flight.done.then(settled, settled);
     return flight;
+  }
+
+  /**
+   * Take part in the attempt this caller needs: the one in progress for the
+   * conversation when it summarizes the same prefix the same way, else a new one (see
+   * {@link SummaryFlights.start}) that later callers then find. The caller's signal
+   * joins the shared abort and the caller waits (see {@link waitForFlight}): `"left"`
+   * when it aborted while others still wait. `shared` is false for the first caller
+   * to take the outcome, true for the others (they report no summarizer calls).
+   */
+  async share(key: ConversationKey, identity: FlightIdentity, hashWith: FlightHasher, run: (signal: AbortSignal, hash: () => Promise<string>) => Promise<T>, signal: AbortSignal | undefined): Promise<{ outcome: T; shared: boolean } | "left"> {
+    const running = this.get(key);
+    // No await before a flight starts when none runs: the next build of the conversation must find it.
+    const flight = running !== undefined && (await sharesPrefix(running, identity, hashWith, signal)) ? running : this.start(key, identity, hashWith, run);
+    flight.abort.join(signal);
+    const outcome = await waitForFlight(flight, signal);
+    if (outcome === "left") return "left";
+    const shared = flight.claimed;
+    flight.claimed = true;
+    return { outcome, shared };
+  }
+}
+
+/** True when the attempt in progress summarizes this very prefix the same way: the same message objects, else the same hash. */
+async function sharesPrefix<T>(running: SummaryFlight<T>, identity: FlightIdentity, hashWith: FlightHasher, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!sameIdentity(running.identity, identity)) return false;
+  if (sameFingerprint(running.identity.objects, identity.objects)) return true;
+  try {
+    const [theirs, ours] = await Promise.all([running.hash(), hashWith(signal)]);
+    return theirs === ours;
+  } catch {
+    // A hash cut short by an abort: this caller makes its own attempt, which sees the abort.
+    return false;
   }
 }
 

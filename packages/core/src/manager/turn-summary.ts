@@ -4,11 +4,10 @@
 // messages it covers, like the conversation's summary.
 import type { Estimator } from "../estimate.js";
 import { kindOf, newestRequestIndex, toBaseMessage, type MessageInput } from "../messages.js";
-import type { CompactionState, ConversationKey } from "../store/contracts.js";
+import type { CompactionState } from "../store/contracts.js";
 import type { Summarizer } from "../summarize/summarizer.js";
 import type { KeepOptions } from "../summarize/safe-cut.js";
 import type { CurrentTurnReport, TurnSummary } from "../view/types.js";
-import type { SummaryPrefixHasher } from "./cached-summary.js";
 import { summarizeAttempt, type SummarizeAttempt } from "./summarize-attempt.js";
 
 /** Exchanges summarized beyond those the view excerpts, so the next calls of the loop find the summary made. */
@@ -54,7 +53,6 @@ export async function cachedTurnSummary(state: CompactionState, messages: readon
 
 /** What a turn summary step needs. */
 export interface TurnSummaryInputs {
-  key: ConversationKey;
   summarizer: Summarizer;
   messages: readonly MessageInput[];
   /** How the view shown fitted the current turn. */
@@ -67,22 +65,33 @@ export interface TurnSummaryInputs {
   chunkTokens: number;
   timeoutMs: number;
   signal: AbortSignal | undefined;
-  hash: SummaryPrefixHasher;
+}
+
+/** The messages a new turn summary would stand for (see {@link turnSummarySpan}). */
+export interface TurnSummarySpan {
+  /** First message summarized: the end of the given summary's span, or the one after the request. */
+  offset: number;
+  /** End of the last exchange covered. */
+  prefixN: number;
+  /** Exchanges covered, counted from the turn's first. */
+  steps: number;
+  /** The given summary's text, which the new one extends. */
+  previous: string | null;
 }
 
 /**
- * When the view excerpts exchanges of a long turn, summarize the turn's first
- * exchanges through {@link TURN_SUMMARY_AHEAD} past the excerpted ones (never the
- * newest), extending the summary given: the summarized messages run from the end of
- * the given summary's span (or the request) to the end of the last exchange covered.
- * Null when nothing is excerpted.
+ * When the view excerpts exchanges of a long turn, the span to summarize: the turn's
+ * first exchanges through {@link TURN_SUMMARY_AHEAD} past the excerpted ones (never
+ * the newest), extending the summary given, so the messages summarized run from the
+ * end of the given summary's span (or the request) to the end of the last exchange
+ * covered. Null when nothing is excerpted or nothing is left to summarize.
  *
  * @example
  * ```ts
- * const step = await summarizeTurn({ key, summarizer, messages, report: view.report.currentTurn, given, limit, keep, estimator, chunkTokens, timeoutMs, signal, hash });
+ * const span = turnSummarySpan({ messages, report: view.report.currentTurn, given });
  * ```
  */
-export async function summarizeTurn(inputs: TurnSummaryInputs): Promise<{ attempt: SummarizeAttempt; next?: Omit<NonNullable<CompactionState["turnSummary"]>, "createdAt"> } | null> {
+export function turnSummarySpan(inputs: Pick<TurnSummaryInputs, "messages" | "report" | "given">): TurnSummarySpan | null {
   const { report, given, messages } = inputs;
   if (report.excerpted === 0) return null;
   const { request, ends } = currentTurnExchanges(messages);
@@ -90,12 +99,29 @@ export async function summarizeTurn(inputs: TurnSummaryInputs): Promise<{ attemp
   const steps = Math.min(ends.length - 1, covered + report.excerpted + TURN_SUMMARY_AHEAD);
   if (request < 0 || steps <= covered) return null;
   const offset = covered > 0 ? (ends[covered - 1] as number) : request + 1;
-  const prefixN = ends[steps - 1] as number;
+  return { offset, prefixN: ends[steps - 1] as number, steps, previous: given?.text ?? null };
+}
+
+/**
+ * Summarize a span of a long turn (see {@link turnSummarySpan}); on success, `next` is
+ * the turn summary to store, keyed by `hash()`, the hash of the messages up to the
+ * span's end.
+ *
+ * @example
+ * ```ts
+ * const { attempt, next } = await summarizeTurn(inputs, span, () => prefixHash(key, messages, span.prefixN, signal));
+ * ```
+ */
+export async function summarizeTurn(
+  inputs: Omit<TurnSummaryInputs, "report" | "given">,
+  span: TurnSummarySpan,
+  hash: () => Promise<string>,
+): Promise<{ attempt: SummarizeAttempt; next?: Omit<NonNullable<CompactionState["turnSummary"]>, "createdAt"> }> {
+  const { offset, prefixN, steps, previous } = span;
   const attempt = await summarizeAttempt(
-    { summarizer: inputs.summarizer, messages, offset, limit: inputs.limit, keep: inputs.keep, estimator: inputs.estimator, previous: given?.text ?? null, chunkTokens: inputs.chunkTokens, timeoutMs: inputs.timeoutMs, signal: inputs.signal },
+    { summarizer: inputs.summarizer, messages: inputs.messages, offset, limit: inputs.limit, keep: inputs.keep, estimator: inputs.estimator, previous, chunkTokens: inputs.chunkTokens, timeoutMs: inputs.timeoutMs, signal: inputs.signal },
     prefixN,
   );
   if (attempt.status !== "ok") return { attempt };
-  const prefixHash = await inputs.hash(inputs.key, messages, prefixN, inputs.signal);
-  return { attempt, next: { prefixN, prefixHash, steps, text: attempt.text } };
+  return { attempt, next: { prefixN, prefixHash: await hash(), steps, text: attempt.text } };
 }

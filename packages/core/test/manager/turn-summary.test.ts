@@ -15,15 +15,21 @@ function exchange(i: number): BaseMessage[] {
 
 const opening = (): BaseMessage[] => [new SystemMessage("You are a booking agent."), new HumanMessage({ id: "req", content: "Find and book the cheapest of three flights." })];
 
-/** A summarizer that answers with the legs it read, recording each call's transcript. */
-function recordingSummarizer(): Summarizer & { transcripts: string[] } {
+/**
+ * A summarizer that answers with the legs it read, recording each call's transcript and
+ * signal; `answer` runs before it answers (a model's latency, a failure, an abort).
+ */
+function recordingSummarizer(answer: (signal: AbortSignal) => Promise<void> = async () => {}): Summarizer & { transcripts: string[]; signals: AbortSignal[] } {
   const transcripts: string[] = [];
-  const summarize = async (transcript: string, context: { previousSummary: string | null }) => {
+  const signals: AbortSignal[] = [];
+  const summarize: Summarizer = async (transcript, context) => {
     transcripts.push(transcript);
+    signals.push(context.signal);
+    await answer(context.signal);
     const legs = [...transcript.matchAll(/"leg":(\d+)/g)].map((m) => m[1]);
     return `${context.previousSummary ? `${context.previousSummary}\n` : ""}- searched legs ${[...new Set(legs)].join(", ")}`;
   };
-  return Object.assign(summarize, { transcripts }) as Summarizer & { transcripts: string[] };
+  return Object.assign(summarize, { transcripts, signals });
 }
 
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 3000 };
@@ -109,5 +115,113 @@ describe("a long turn summarized by the manager", () => {
     expect(view.report.currentTurn.summarized).toBe(0);
     expect(view.report.currentTurn.excerpted).toBeGreaterThan(0);
     expect(view.report.compaction.summarizerFailure).toBeDefined();
+  });
+});
+
+describe("concurrent builds of one long turn (single-flight, issue 25)", () => {
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  const longTurn = () => {
+    const messages = opening();
+    for (let i = 0; i < 25; i++) messages.push(...exchange(i));
+    return messages;
+  };
+  const isTurnSummary = (m: BaseMessage) => typeof m.content === "string" && m.content.startsWith("Summary of the earlier steps of this turn");
+
+  /** The summarizer calls of one build alone. */
+  let aloneCalls = 0;
+  beforeAll(async () => {
+    const alone = recordingSummarizer();
+    const view = await createContextManager({ budget, summarizer: alone }).build({ messages: longTurn(), key });
+    expect(view.report.currentTurn.summarized).toBeGreaterThan(0);
+    aloneCalls = alone.transcripts.length;
+    expect(aloneCalls).toBeGreaterThan(0);
+  });
+
+  it("3 builds make the summarizer calls of one and show the same summary", async () => {
+    const summarizer = recordingSummarizer(() => sleep(20));
+    const store = new InMemoryContextStore();
+    const manager = createContextManager({ budget, summarizer, store });
+    const messages = longTurn();
+    const views = await Promise.all(Array.from({ length: 3 }, () => manager.build({ messages: [...messages], key })));
+    expect(summarizer.transcripts.length).toBe(aloneCalls);
+    for (const view of views) {
+      expect(view.report.currentTurn.summarized).toBeGreaterThan(0);
+      expect(view.report.compaction.summarizerFailure).toBeUndefined();
+      expect(view.messages).toEqual(views[0]?.messages);
+    }
+    expect(views.filter((v) => v.messages.some(isTurnSummary)).length).toBe(3);
+    // The calls are reported once, by one view.
+    expect(views.reduce((sum, v) => sum + v.report.compaction.summarizerCalls, 0)).toBe(aloneCalls);
+    const state = await store.getCompaction(key);
+    expect(state?.failures).toBe(0);
+    expect(state?.turnSummary?.steps).toBe(views[0]?.report.currentTurn.summarized);
+  });
+
+  it("one caller's abort does not cancel the summary the other waits for", async () => {
+    const controller = new AbortController();
+    const summarizer = recordingSummarizer(async () => {
+      setTimeout(() => controller.abort(new Error("client went away")), 5);
+      await sleep(30);
+    });
+    const manager = createContextManager({ budget, summarizer });
+    const messages = longTurn();
+    const [left, stayed] = await Promise.all([manager.build({ messages, key, signal: controller.signal }), manager.build({ messages, key, signal: new AbortController().signal })]);
+    expect(summarizer.transcripts.length).toBe(aloneCalls);
+    expect(summarizer.signals.some((s) => s.aborted)).toBe(false);
+    expect(left.report.compaction.summarizerFailure).toBe("aborted");
+    expect(left.report.currentTurn.summarized).toBe(0);
+    expect(left.report.currentTurn.excerpted).toBeGreaterThan(0);
+    expect(stayed.report.compaction.summarizerFailure).toBeUndefined();
+    expect(stayed.report.currentTurn.summarized).toBeGreaterThan(0);
+  });
+
+  it("the attempt is aborted once every caller waiting for it aborted", async () => {
+    const controllers = [new AbortController(), new AbortController()];
+    const summarizer = recordingSummarizer((signal) => new Promise<void>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true })));
+    const manager = createContextManager({ budget, summarizer, summarizerTimeoutMs: 10_000 });
+    const messages = longTurn();
+    const builds = controllers.map((c) => manager.build({ messages, key, signal: c.signal }));
+    while (summarizer.signals.length === 0) await sleep(2);
+    await sleep(5);
+    controllers[0]?.abort();
+    await sleep(5);
+    expect(summarizer.signals.every((s) => !s.aborted)).toBe(true);
+    controllers[1]?.abort();
+    const views = await Promise.all(builds);
+    expect(summarizer.signals.length).toBe(1);
+    expect(summarizer.signals[0]?.aborted).toBe(true);
+    for (const view of views) {
+      expect(view.report.compaction.summarizerFailure).toBe("aborted");
+      expect(view.report.currentTurn.excerpted).toBeGreaterThan(0);
+    }
+  });
+
+  it("a shared failure leaves every view the excerpt, counted once, with no unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const summarizer = recordingSummarizer(async () => {
+        await sleep(10);
+        throw new Error("model down");
+      });
+      const store = new InMemoryContextStore();
+      const manager = createContextManager({ budget, summarizer, store });
+      const messages = longTurn();
+      const views = await Promise.all(Array.from({ length: 3 }, () => manager.build({ messages: [...messages], key })));
+      expect(summarizer.transcripts.length).toBe(1);
+      for (const view of views) {
+        expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+        expect(view.report.currentTurn.summarized).toBe(0);
+        expect(view.report.currentTurn.excerpted).toBeGreaterThan(0);
+        expect(view.report.compaction.summarizerFailure).toBe("error");
+        expect(view.report.compaction.consecutiveFailures).toBe(1);
+      }
+      expect((await store.getCompaction(key))?.failures).toBe(1);
+      await sleep(10);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });
