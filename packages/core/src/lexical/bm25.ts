@@ -55,6 +55,41 @@ export function rankMessages(index: Postings, query: readonly string[], accept: 
   }
 }
 
+/**
+ * How many messages that `accept` admits hold a term of `query`, counted up to
+ * `cap`: the length of {@link rankMessages}' answer for `max` = `cap`, without
+ * scoring. Reads the most frequent term first, so that with `cap` matches or more
+ * it stops after about `cap` postings.
+ *
+ * @example
+ * ```ts
+ * countMatches(postings, searchTerms("which flight did I book?"), (i) => i < cut, 200);
+ * ```
+ */
+export function countMatches(index: Postings, query: readonly string[], accept: (doc: number) => boolean, cap: number): number {
+  if (index.n === 0 || cap <= 0) return 0;
+  const terms = [...new Set(query)].filter((term) => index.postings.has(term)).sort((a, b) => dfOf(index, b) - dfOf(index, a));
+  const seen = takeScratch(index.n);
+  const touched: number[] = [];
+  let found = 0;
+  try {
+    for (const term of terms) {
+      const list = index.postings.get(term) as readonly number[];
+      for (let k = 0; k < list.length && found < cap; k += 2) {
+        const doc = list[k] as number;
+        if (seen[doc] !== 0) continue;
+        touched.push(doc);
+        seen[doc] = 1;
+        if (accept(doc)) found++;
+      }
+    }
+    return found;
+  } finally {
+    for (const doc of touched) seen[doc] = 0;
+    scratch = seen;
+  }
+}
+
 function dfOf(index: Postings, term: string): number {
   return (index.postings.get(term) as readonly number[]).length / 2;
 }
@@ -96,13 +131,15 @@ function everyPosting(index: Postings, terms: readonly string[], accept: (doc: n
  * message `accept` refuses.
  */
 function byImpact(index: Postings, terms: readonly string[], frequent: readonly string[], accept: (doc: number) => boolean, max: number, scores: Float64Array, touched: number[]): number[] {
-  const idfs = new Map(terms.map((term) => [term, idfOf(index, term)]));
+  // Per query term, in the query's order (the order every score is summed in): its postings and idf.
+  const lists = terms.map((term) => index.postings.get(term) as readonly number[]);
+  const idfs = terms.map((term) => idfOf(index, term));
   const scoreOf = (doc: number) => {
     let score = 0;
     const length = index.lengths[doc] as number;
-    for (const term of terms) {
-      const tf = tfOf(index.postings.get(term) as readonly number[], doc);
-      if (tf > 0) score = score + contribution(idfs.get(term) as number, tf, length, index.avg);
+    for (let t = 0; t < lists.length; t++) {
+      const tf = tfOf(lists[t] as readonly number[], doc);
+      if (tf > 0) score = score + contribution(idfs[t] as number, tf, length, index.avg);
     }
     return score;
   };
@@ -116,12 +153,15 @@ function byImpact(index: Postings, terms: readonly string[], frequent: readonly 
       heap.offer(doc);
     }
   };
-  for (const term of terms) {
-    if (frequent.includes(term)) continue;
-    const list = index.postings.get(term) as readonly number[];
+  for (let t = 0; t < terms.length; t++) {
+    if (frequent.includes(terms[t] as string)) continue;
+    const list = lists[t] as readonly number[];
     for (let k = 0; k < list.length; k += 2) see(list[k] as number);
   }
-  const cursors = frequent.map((term) => index.impact(term).cursor((tf, length) => contribution(idfs.get(term) as number, tf, length, index.avg)));
+  const cursors = frequent.map((term) => {
+    const idf = idfs[terms.indexOf(term)] as number;
+    return index.impact(term).cursor((tf, length) => contribution(idf, tf, length, index.avg));
+  });
   for (;;) {
     let threshold = 0;
     for (const cursor of cursors) threshold = threshold + cursor.weight();

@@ -1,5 +1,5 @@
 import { kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
-import { FREQUENT_TERM, rankMessages, type RankedMessage } from "./bm25.js";
+import { countMatches, FREQUENT_TERM, rankMessages, type Postings, type RankedMessage } from "./bm25.js";
 import { ImpactList } from "./impact-order.js";
 import { searchTerms } from "./search-terms.js";
 
@@ -107,9 +107,17 @@ export class ConversationIndex {
    * best messages when `max` is small (see {@link rankMessages}).
    */
   rank(query: readonly string[], accept: (index: number) => boolean, max: number): RankedMessage[] {
+    return rankMessages(this.read(), query, accept, max);
+  }
+
+  /** How many messages {@link rank} would return for `max` = `cap`, without ranking them (see {@link countMatches}). */
+  countMatches(query: readonly string[], accept: (index: number) => boolean, cap: number): number {
+    return countMatches(this.read(), query, accept, cap);
+  }
+
+  private read(): Postings {
     const n = this.ids.length;
-    const postings = { n, avg: this.totalLength / n || 1, postings: this.postings, lengths: this.lengths, impact: (term: string) => this.impactOf(term) };
-    return rankMessages(postings, query, accept, max);
+    return { n, avg: this.totalLength / n || 1, postings: this.postings, lengths: this.lengths, impact: (term: string) => this.impactOf(term) };
   }
 
   /** True when the messages indexed are `messages`' prefix: the same objects as `objects`, or the same id and text hash. */

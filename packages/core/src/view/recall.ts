@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
-import { conversationIndex } from "../lexical/conversation-index.js";
+import { conversationIndex, type RankedMessage } from "../lexical/conversation-index.js";
 import { searchTerms } from "../lexical/search-terms.js";
 import { kindOf, textOf, toBaseMessage, toolCallIdOf, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 import { safeCutBefore } from "../text.js";
@@ -21,6 +21,12 @@ const RECALLED_CHARS = 900;
 const ARGS_CHARS = 300;
 /** Candidates ranked per view: the block is small, its lines are few. */
 const MAX_CANDIDATES = 200;
+/**
+ * Candidates ranked first: a block of the default 1,000 tokens takes about 20 lines,
+ * so most views never rank the rest (in a long conversation, where that many
+ * messages match, ranking all {@link MAX_CANDIDATES} costs several times as much).
+ */
+const FIRST_CANDIDATES = 32;
 /** The query reads at most this much of the current turn. */
 const MAX_QUERY_CHARS = 4000;
 
@@ -118,10 +124,15 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   if (distinct === 0) return noRecall("no-query");
   if (input.budget <= frame) return noRecall("no-room", distinct);
   const index = conversationIndex(conversation);
-  const ranked = index.rank(query, (i) => i >= lead && i < end, MAX_CANDIDATES);
+  const accept = (i: number) => i >= lead && i < end;
+  const candidates = index.countMatches(query, accept, MAX_CANDIDATES);
+  // The best first, all of them only once those run out: the same order either way.
+  let ranked = index.rank(query, accept, FIRST_CANDIDATES);
   let room = input.budget - frame;
   const chosen: { index: number; line: string }[] = [];
-  for (const { index: i } of ranked) {
+  for (let k = 0; k < candidates; k++) {
+    if (k === ranked.length) ranked = index.rank(query, accept, MAX_CANDIDATES);
+    const i = (ranked[k] as RankedMessage).index;
     const line = lineOf(conversation, i, lead, input.shownIds);
     if (line === undefined) continue;
     const tokens = estimator.estimateText(line) + 1;
@@ -130,14 +141,14 @@ export function recallBlock(input: RecallInput): RecalledBlock {
     chosen.push({ index: i, line });
     if (room < 16) break;
   }
-  if (chosen.length === 0) return noRecall("no-match", distinct, ranked.length);
+  if (chosen.length === 0) return noRecall("no-match", distinct, candidates);
   chosen.sort((a, b) => a.index - b.index);
   const block = new AIMessage({ content: [RECALL_HEADER, ...chosen.map((c) => c.line)].join("\n") });
   const messages = [label, block];
   return {
     messages,
     indices: chosen.map((c) => c.index),
-    report: { outcome: "recalled", queryTerms: distinct, candidates: ranked.length, recalled: chosen.length, tokens: estimator.estimateMessages(messages) },
+    report: { outcome: "recalled", queryTerms: distinct, candidates, recalled: chosen.length, tokens: estimator.estimateMessages(messages) },
   };
 }
 

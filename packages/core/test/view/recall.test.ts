@@ -3,6 +3,7 @@ import { buildContext, createEstimator } from "@contextview/core";
 import { RECALL_LABEL } from "@contextview/core/internal";
 import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";
 import { RECALL_QUIET_TURNS, recallRuns } from "../../src/view/recall-gate";
+import { recallBlock } from "../../src/view/recall";
 import { searchTerms, termOf } from "../../src/lexical/search-terms";
 import { deepFreeze, snapshot, viewProblems } from "@contextview/test-support";
 
@@ -129,6 +130,7 @@ describe("the conversation index", () => {
             .sort((a, b) => b.score - a.score || a.index - b.index)
             .slice(0, max);
           expect(index.rank(query, accept, max)).toEqual(expected);
+          expect(index.countMatches(query, accept, max)).toBe(expected.length);
         }
       }
     };
@@ -168,6 +170,20 @@ describe("the recall stage of buildContext", () => {
     expect(JSON.stringify(off.messages)).not.toContain("Biscuit");
     expect(off.report.recall).toEqual({ outcome: "off", queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
     expect(view.report.recall.outcome).toBe("recalled");
+  });
+
+  it("ranks the best candidates first and the rest only when the block has room for more: the same block, all matches counted", () => {
+    const notes = Array.from({ length: 250 }, (_, i) => new HumanMessage({ id: `n${i}`, content: `orchid note ${i}${i % 5 === 0 ? " orchid" : ""}` }));
+    const conversation = [...notes, new HumanMessage({ id: "q", content: "Which orchid notes?" })];
+    const end = conversation.length - 1;
+    const recall = (budget: number) => recallBlock({ conversation, lead: 0, end, request: end, shownIds: new Set(), budget, queryFromTurn: false, estimator });
+    const ranked = conversationIndex(conversation).rank(searchTerms("Which orchid notes?"), (i) => i < end, 200);
+    const small = recall(300);
+    const large = recall(40_000);
+    for (const block of [small, large]) expect(block.report.candidates).toBe(200);
+    // A small block takes the best; one with room for more than the first ranking's 32 takes all 200, in conversation order.
+    expect(small.indices).toEqual(ranked.slice(0, small.indices.length).map((r) => r.index).sort((a, b) => a - b));
+    expect(large.indices).toEqual(ranked.map((r) => r.index).sort((a, b) => a - b));
   });
 
   it("says why a view has no recalled block", () => {
