@@ -124,10 +124,7 @@ export class ConversationIndex {
   private isPrefixOf(messages: readonly MessageInput[], objects: unknown[]): boolean {
     const n = this.ids.length;
     if (messages.length < n) return false;
-    for (let i = 0; i < n; i++) {
-      // The same objects as at the last sync: a tight loop of comparisons.
-      while (i < n && objects[i] === messages[i]) i++;
-      if (i === n) break;
+    for (let i = sameObjectsUpTo(objects, messages, 0, n); i < n; i = sameObjectsUpTo(objects, messages, i + 1, n)) {
       const message = messages[i] as MessageInput;
       // A checkpoint read anew gives new objects: the same id and text is the same message.
       const id = idOf(message);
@@ -172,6 +169,19 @@ export class ConversationIndex {
       this.impacts.get(term)?.add(index, tf, terms.length);
     }
   }
+}
+
+/**
+ * The first index from `from` below `to` where `a` and `b` hold different values, else
+ * `to`. Eight comparisons per test: the loads of a long conversation's check overlap.
+ */
+function sameObjectsUpTo(a: readonly unknown[], b: readonly unknown[], from: number, to: number): number {
+  let i = from;
+  for (; i + 8 <= to; i += 8) {
+    if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || a[i + 3] !== b[i + 3] || a[i + 4] !== b[i + 4] || a[i + 5] !== b[i + 5] || a[i + 6] !== b[i + 6] || a[i + 7] !== b[i + 7]) break;
+  }
+  while (i < to && a[i] === b[i]) i++;
+  return i;
 }
 
 function idOf(message: unknown): string | undefined {

@@ -100,6 +100,20 @@ describe("the conversation index", () => {
     expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([2200]);
   });
 
+  it.each([0, 1, 7, 8, 9, 15, 16, 17, 40])("rebuilds after an edit at position %i of the prefix, in place or read anew (the check compares eight messages a step)", (at) => {
+    const messages = chat(20, 3);
+    const index = new ConversationIndex();
+    index.sync(messages);
+    const edited = (others: BaseMessage[]) => others.map((m, i) => (i === at ? new HumanMessage({ ...(m.id === undefined ? {} : { id: m.id }), content: "giraffes at the gate" }) : m));
+    const anew = messages.map((m) => (m.type === "human" ? new HumanMessage({ id: m.id!, content: m.content }) : m.type === "ai" ? new AIMessage({ id: m.id!, content: m.content }) : m));
+    for (const others of [messages, anew]) {
+      index.sync(edited(others));
+      expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([at]);
+      index.sync(others);
+      expect(index.rank(searchTerms("giraffes"), () => true, 3)).toEqual([]);
+    }
+  });
+
   it("ranks exactly as scoring every posting and sorting would, with ties to the older message, also when it stops early", () => {
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
