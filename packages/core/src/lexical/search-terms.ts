@@ -1,7 +1,12 @@
 import { STOPWORDS, wordsOf } from "./words.js";
 
-/** Identifiers, dates and numbers with inner separators, kept whole besides their parts: `RES-42`, `2023-05-08`, `v1.2.3`, `a_b`. */
-const COMPOUND = /[\p{L}\p{N}]+(?:[-_./:@#][\p{L}\p{N}]+)+/gu;
+/**
+ * Identifiers, dates and numbers with inner separators, kept whole besides their parts:
+ * `RES-42`, `2023-05-08`, `v1.2.3`, `a_b`. Each match starts where a word does: without
+ * the look-behind, a long run of letters with no separator after it (base64, a hash) was
+ * tried again from each of its characters — a 20,000-character run took a second.
+ */
+const COMPOUND = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:[-_./:@#][\p{L}\p{N}]+)+/gu;
 /** Endings folded away so "flights", "flight" and "flighted" meet; the stem keeps at least three letters. */
 const ENDINGS = ["ing", "ed", "es", "s"] as const;
 
