@@ -120,6 +120,26 @@ export class ConversationIndex {
     return { n, avg: this.totalLength / n || 1, postings: this.postings, lengths: this.lengths, impact: (term: string) => this.impactOf(term) };
   }
 
+  /** True when a message in `[from, to)` holds `term` (a search term). */
+  holdsBetween(term: string, from: number, to: number): boolean {
+    const list = this.postings.get(term);
+    if (list === undefined) return false;
+    // Messages ascending: the first at `from` or later decides.
+    for (let k = 0; k < list.length; k += 2) if ((list[k] as number) >= from) return (list[k] as number) < to;
+    return false;
+  }
+
+  /**
+   * True when a message at index `from` or later that `skip` does not name holds
+   * `term`; reads that term's postings from the newest back, down to `from` only.
+   */
+  holdsFrom(term: string, from: number, skip: (index: number) => boolean): boolean {
+    const list = this.postings.get(term);
+    if (list === undefined) return false;
+    for (let k = list.length - 2; k >= 0 && (list[k] as number) >= from; k -= 2) if (!skip(list[k] as number)) return true;
+    return false;
+  }
+
   /** True when the messages indexed are `messages`' prefix: the same objects as `objects`, or the same id and text hash. */
   private isPrefixOf(messages: readonly MessageInput[], objects: unknown[]): boolean {
     const n = this.ids.length;

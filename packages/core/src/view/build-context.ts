@@ -66,14 +66,14 @@ export function buildContext(input: BuildContextInput): ContextView {
   const walk = findTurns(input.messages);
   const fixed = chargeFixedPart(input, walk.source, walk.lead, budget.memoryBudget, estimator);
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
-  const resolved = { ...resolveViewOptions(input), recallToolName: recallToolNameIn(input.tools) };
+  const options = { ...resolveViewOptions(input), recallToolName: recallToolNameIn(input.tools) };
 
-  const pinnedAll = collectPinned({ ...resolved, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
+  const pinnedAll = collectPinned({ ...options, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
 
-  // Recall runs only when the turns before the request called no tool (see recallRuns): the
-  // same answer on every call of a turn, so the reserve older turns leave does not flip.
-  const gated = resolved.recallBudget > 0 && !recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []);
-  const options = gated ? { ...resolved, recallBudget: 0 } : resolved;
+  // The recalled block goes before the current turn only when the turns before the request
+  // called no tool (see recallRuns): the same answer on every call of a turn, so the reserve
+  // older turns leave does not flip. After an agent's tool turns, recall is a tail instead.
+  const recallAt = recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? "block" : "tail";
 
   // `summaryMessage` is the slot's former name, still accepted.
   const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";
@@ -88,9 +88,11 @@ export function buildContext(input: BuildContextInput): ContextView {
     const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits: { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens } };
     const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
     const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
-    const compactor = new ToolResultCompactor(options, estimator);
+    // A tail takes no reserve: the compaction stage counts the older turns as without recall.
+    const compactOptions = recallAt === "tail" ? { ...options, recallBudget: 0 } : options;
+    const compactor = new ToolResultCompactor(compactOptions, estimator);
     const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
-    return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, older, compactor, options, estimator, turnSummary: input.turnSummary }) };
+    return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary }) };
   };
   const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
   tally.labels += labels;
@@ -98,19 +100,19 @@ export function buildContext(input: BuildContextInput): ContextView {
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
   const { chosen, assembled, block, recalled } = placeHistory({
     walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, fixed, current, leadKept, pinned,
-    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, options, estimator,
+    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, options, estimator,
   });
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
   tally.labels += block.labels;
   // Right before the current turn: the prefix before it is the one the previous call sent.
-  assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
+  // A tail goes after the newest message: every call of a tool loop keeps the prefix of the last.
+  if (recalled.report.position === "end") assembled.messages.push(...recalled.messages);
+  else assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
   tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
-  // Switched off by the gate, not by the caller: the report says which.
-  const recall = gated && recalled.report.outcome === "off" ? { ...recalled.report, outcome: "after-tool-turns" as const } : recalled.report;
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds, summarized: (input.priorMessages ?? []).length, tally, compactor,
-    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall, started,
+    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the pinned block

@@ -14,6 +14,12 @@ import { noRecall, recallBlock, recallReserve, type RecalledBlock } from "./reca
 import type { ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
 
+/**
+ * Share of `recallBudget` a recalled tail may take (250 tokens by default): a few
+ * lines, sent again uncached on every call of a tool loop.
+ */
+export const TAIL_RECALL_SHARE = 0.25;
+
 /** What {@link placeHistory} needs: the stages' results before the history is placed. */
 export interface PlaceHistoryInput {
   walk: TurnWalk;
@@ -30,6 +36,13 @@ export interface PlaceHistoryInput {
   prior: readonly MessageInput[];
   /** True when the current turn is long (some of its exchanges excerpted): its newest steps join the query. */
   longTurn: boolean;
+  /**
+   * Where recalled messages go: `"block"` right before the current turn, in a reserve
+   * older turns leave (a conversational stretch); `"tail"` after the newest message, in
+   * the room left only, for the request's words the view does not hold (after an
+   * agent's tool turns, see `recallRuns`).
+   */
+  recallAt: "block" | "tail";
   options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget" | "maxToolResultTokens"> & NoteOptions;
   estimator: Estimator;
 }
@@ -54,11 +67,14 @@ export interface PlacedHistory {
  * unused. The reserve depends on the room, never on what recall finds, so the head
  * of the view moves in the same steps as without it.
  * The view is then assembled with the pinned block; the recalled block goes right
- * before the current turn, so the prefix before it stays where it was.
+ * before the current turn, so the prefix before it stays where it was. After an
+ * agent's tool turns (`recallAt: "tail"`) older turns leave no reserve and the
+ * recalled lines, for the request's words the view does not hold, go after the newest
+ * message in what room is left, at most {@link TAIL_RECALL_SHARE} of `recallBudget`.
  *
  * @example
  * ```ts
- * const { chosen, assembled, block, recalled } = placeHistory({ walk, older, fit, room, summaryHead, fixed, current, leadKept, pinned, prior, options, estimator });
+ * const { chosen, assembled, block, recalled } = placeHistory({ walk, older, fit, room, summaryHead, fixed, current, leadKept, pinned, prior, longTurn: false, recallAt: "block", options, estimator });
  * ```
  */
 export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
@@ -81,7 +97,9 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const request = walk.currentStart < walk.n && walk.kind(walk.currentStart) === "human" ? walk.currentStart + shift : -1;
   // Older turns leave the reserve only when some go anyway; it does not depend on what
   // recall finds, so the head of the view moves in the same steps as without recall.
-  const reserve = recallReserve(room, placed.chosen.summaryIncluded ? placed.chosen.headTokens : 0, input.options.recallBudget);
+  const tail = input.recallAt === "tail";
+  // The tail takes no reserve: the older turns stay exactly as without recall.
+  const reserve = tail ? 0 : recallReserve(room, placed.chosen.summaryIncluded ? placed.chosen.headTokens : 0, input.options.recallBudget);
   if (dropped && reserve > 0) placed = place(room - reserve);
   // The first call of a turn may fill all the room left; the later calls of an agent's
   // tool loop keep to the reserve, so the block (and the prefix up to the newest step)
@@ -96,8 +114,10 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   if (history !== undefined) for (const id of quotedMessageIds(history)) shownIds.add(id);
   const recalled = recallBlock({
     conversation, lead: walk.lead, end: placed.cut + shift, request, shownIds, estimator,
-    budget: firstCall ? left : Math.min(left, reserve),
-    queryFromTurn: input.longTurn,
+    budget: tail ? Math.min(left, Math.floor(input.options.recallBudget * TAIL_RECALL_SHARE)) : firstCall ? left : Math.min(left, reserve),
+    // A tail is made anew on every call: the newest steps of the loop join the query.
+    queryFromTurn: input.longTurn || tail,
+    tail,
   });
   return { ...placed, recalled };
 }

@@ -1,22 +1,23 @@
 import { kindOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 
-/** Turns before the current request that must call no tool for the recall stage to run. */
+/** Turns before the current request that must call no tool for the recalled block to go before the current turn. */
 export const RECALL_QUIET_TURNS = 3;
 
 /**
- * Whether the recall stage runs for a view: only in a conversational stretch, when
- * none of the {@link RECALL_QUIET_TURNS} turns before the current request called a
- * tool (read back through `messages` from `currentStart`, then through `prior`, the
- * summarized prefix). The block sits right before the current turn and is gone on
- * the next one, so the prompt cache loses the turn that followed it: a few hundred
- * tokens after a question in a chat, thousands after an agent's tool loop — and an
- * agent that called tools in the last turns is likely to call them again. Only turns
- * before the current one are read, so the answer is the same on every call of a turn
- * and the reserve older turns leave does not flip within it (the head would move).
+ * Whether the recall stage places a block before the current turn: only in a
+ * conversational stretch, when none of the {@link RECALL_QUIET_TURNS} turns before the
+ * current request called a tool (read back through `messages` from `currentStart`,
+ * then through `prior`, the summarized prefix). The block sits right before the
+ * current turn and is gone on the next one, so the prompt cache loses the turn that
+ * followed it: a few hundred tokens after a question in a chat, thousands after an
+ * agent's tool loop. Otherwise recall is a short tail after the newest message (see
+ * `placeHistory`), which costs its own few tokens per call and nothing else. Only
+ * turns before the current one are read, so the answer is the same on every call of
+ * a turn and the reserve older turns leave does not flip within it (the head would move).
  *
  * @example
  * ```ts
- * recallRuns(messages, lead, currentStart, prior); // false right after a turn with tool calls
+ * recallRuns(messages, lead, currentStart, prior); // false right after a turn with tool calls: a tail instead
  * ```
  */
 export function recallRuns(messages: readonly MessageInput[], lead: number, currentStart: number, prior: readonly MessageInput[]): boolean {

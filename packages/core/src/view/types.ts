@@ -123,7 +123,10 @@ export interface ViewOptions {
    * room the older turns' stable anchors leave unused. At most half the room for
    * history. Only when none of the 3 turns before the request called a tool: after
    * an agent's tool loop the block would cost the prompt cache the turn that follows
-   * it (see docs/concepts.md, "Relevance"). `0` turns recall off.
+   * it, so there older turns leave nothing and a quarter of it at most, from the room
+   * left, goes to a tail after the newest message: lines for the words of the request
+   * that no message in the view holds (see docs/concepts.md, "Relevance"). `0` turns
+   * recall off.
    * @default 1000
    * @example
    * ```ts
@@ -353,8 +356,8 @@ export interface ContextReport {
   currentTurn: CurrentTurnReport;
   /**
    * The relevance stage: whether a block was brought back and, when not, why
-   * (`outcome`: `"recalled"`, `"off"`, `"after-tool-turns"`, `"nothing-left-out"`,
-   * `"no-query"`, `"no-room"` or `"no-match"`), distinct search terms of the query,
+   * (`outcome`: `"recalled"`, `"off"`, `"nothing-left-out"`, `"no-query"`,
+   * `"all-in-view"`, `"no-room"` or `"no-match"`), where (`position`), distinct search terms of the query,
    * messages outside the view that matched it, how many were brought back, and
    * their block's tokens.
    */
@@ -450,13 +453,14 @@ export interface ContextView {
 }
 
 /**
- * Why a view has, or has no, recalled block: `"recalled"` (it has one), `"off"`
- * (`recallBudget` 0), `"after-tool-turns"` (one of the 3 turns before the request called a
- * tool: recall runs in conversational stretches only), `"nothing-left-out"` (the view shows the whole conversation),
- * `"no-query"` (no request, or no search term in it), `"no-room"` (the block's frame
- * does not fit), `"no-match"` (no message outside the view matched, or none fit).
+ * Why a view has, or has no, recalled messages: `"recalled"` (it has some), `"off"`
+ * (`recallBudget` 0), `"nothing-left-out"` (the view shows the whole conversation),
+ * `"no-query"` (no request, or no search term in it), `"all-in-view"` (after an
+ * agent's tool turns, every query term is in a message the view shows), `"no-room"`
+ * (the block's frame does not fit), `"no-match"` (no message outside the view
+ * matched, or none fit).
  */
-export type RecallOutcome = "recalled" | "off" | "after-tool-turns" | "nothing-left-out" | "no-query" | "no-room" | "no-match";
+export type RecallOutcome = "recalled" | "off" | "nothing-left-out" | "no-query" | "all-in-view" | "no-room" | "no-match";
 
 /**
  * What the recall stage brought back, for the report (`report.recall`): counts and
@@ -469,8 +473,14 @@ export type RecallOutcome = "recalled" | "off" | "after-tool-turns" | "nothing-l
  * ```
  */
 export interface RecallReport {
-  /** Whether a block was brought back and, when not, why (see {@link RecallOutcome}). */
+  /** Whether messages were brought back and, when not, why (see {@link RecallOutcome}). */
   outcome: RecallOutcome;
+  /**
+   * Where they are: `"before-current-turn"` (a block after the older turns, in a
+   * conversational stretch), `"end"` (a tail after the newest message, after an agent's
+   * tool turns); null when none were recalled.
+   */
+  position: "before-current-turn" | "end" | null;
   /** Distinct search terms of the query. */
   queryTerms: number;
   /** Messages outside the view that matched the query. */
