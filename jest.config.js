@@ -40,7 +40,7 @@ const testTimeout = 900_000;
 
 // The slowest suites (each 30–100 s of work on this machine): `pnpm test` leaves them out and says so
 // in one line; `pnpm test:slow` runs only them, `pnpm test:all` (CI, the README) runs everything.
-const SLOW = ["test/evaluation.int", "test/long-turn.int", "test/langgraph-prebuilt.int", "test/pinned-context.int", "packages/postgres/test/dropped-connections.int"];
+const SLOW = ["test/evaluation.int", "test/retained-heap.int", "test/long-turn.int", "test/langgraph-prebuilt.int", "test/pinned-context.int", "packages/postgres/test/dropped-connections.int"];
 const slowPattern = `(${SLOW.map((path) => path.replace(/[.]/g, "\\.")).join("|")})\\.test\\.ts$`;
 const tests = process.env.CONTEXTVIEW_TESTS ?? "fast";
 if (!["fast", "slow", "all"].includes(tests)) throw new Error(`CONTEXTVIEW_TESTS must be fast, slow or all, got ${tests}`);

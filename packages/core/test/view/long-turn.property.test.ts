@@ -63,7 +63,14 @@ describe("long current turns (property)", () => {
   let summarizedViews = 0;
 
   beforeAll(() => {
-    for (const spec of fc.sample(turnArb, { numRuns: 60, seed })) {
+    // One fixed case besides the random ones, so the summary path is reached whatever the seed.
+    const reachesSummary: TurnSpec = {
+      exchanges: Array.from({ length: 120 }, () => ({ parallel: 1, resultBytes: 600, json: false, argBytes: 20, prose: false, repeat: false })),
+      promptBudget: 4000,
+      older: 0,
+      summary: { steps: 10, words: 5 },
+    };
+    for (const spec of [...fc.sample(turnArb, { numRuns: 60, seed }), reachesSummary]) {
       const messages = deepFreeze(build(spec));
       const before = snapshot(messages);
       const turnSummary = spec.summary === undefined ? undefined : { steps: spec.summary.steps, text: `- step summary ${"found ID-1-0 ".repeat(spec.summary.words)}` };
