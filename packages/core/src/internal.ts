@@ -12,7 +12,7 @@ export { textOf, countImages, kindOf, newestRequestIndex } from "./messages.js";
 export { SETTINGS_SPEC, checkSetting, settingExpectation, type SettingName, type SettingSpec } from "./settings/index.js";
 export { retryOnOverflow, streamRetryOnOverflow, type OverflowRetrySteps } from "./manager/overflow-retry.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
-export { RECALL_LABEL, RECALL_TAIL_LABEL } from "./view/recall.js";
+export { RECALL_LABEL } from "./view/recall.js";
 export { countCacheBreakpoints, markCacheBreakpoints } from "./view/cache-breakpoints.js";
 export { EVERY_TOOL_RESULT } from "./view/options.js";
 export { IMAGE_PLACEHOLDER } from "./view/older.js";

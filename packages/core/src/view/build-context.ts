@@ -72,8 +72,8 @@ export function buildContext(input: BuildContextInput): ContextView {
 
   // The recalled block goes before the current turn only when the turns before the request
   // called no tool (see recallRuns): the same answer on every call of a turn, so the reserve
-  // older turns leave does not flip. After an agent's tool turns, recall is a tail instead.
-  const recallAt = recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? "block" : "tail";
+  // older turns leave does not flip. After an agent's tool turns, recall is a brief instead.
+  const recallAt = recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? "block" : "brief";
 
   // `summaryMessage` is the slot's former name, still accepted.
   const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";
@@ -88,8 +88,8 @@ export function buildContext(input: BuildContextInput): ContextView {
     const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits: { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens } };
     const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
     const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
-    // A tail takes no reserve: the compaction stage counts the older turns as without recall.
-    const compactOptions = recallAt === "tail" ? { ...options, recallBudget: 0 } : options;
+    // A brief takes no reserve: the compaction stage counts the older turns as without recall.
+    const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
     const compactor = new ToolResultCompactor(compactOptions, estimator);
     const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
     return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary }) };
@@ -105,9 +105,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
   tally.labels += block.labels;
   // Right before the current turn: the prefix before it is the one the previous call sent.
-  // A tail goes after the newest message: every call of a tool loop keeps the prefix of the last.
-  if (recalled.report.position === "end") assembled.messages.push(...recalled.messages);
-  else assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
+  assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
   tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
   const report = reportView({

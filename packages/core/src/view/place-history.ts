@@ -15,10 +15,10 @@ import type { ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
 
 /**
- * Share of `recallBudget` a recalled tail may take (250 tokens by default): a few
- * lines, sent again uncached on every call of a tool loop.
+ * Share of `recallBudget` a brief may take (250 tokens by default): a few lines, on
+ * the first call of a turn only.
  */
-export const TAIL_RECALL_SHARE = 0.25;
+export const BRIEF_RECALL_SHARE = 0.25;
 
 /** What {@link placeHistory} needs: the stages' results before the history is placed. */
 export interface PlaceHistoryInput {
@@ -37,12 +37,12 @@ export interface PlaceHistoryInput {
   /** True when the current turn is long (some of its exchanges excerpted): its newest steps join the query. */
   longTurn: boolean;
   /**
-   * Where recalled messages go: `"block"` right before the current turn, in a reserve
-   * older turns leave (a conversational stretch); `"tail"` after the newest message, in
-   * the room left only, for the request's words the view does not hold (after an
-   * agent's tool turns, see `recallRuns`).
+   * How recall runs: `"block"`, in a reserve older turns leave (a conversational
+   * stretch); `"brief"`, after an agent's tool turns (see `recallRuns`): no reserve, on
+   * the first call of the turn only, for the request's words the view does not hold.
+   * Both go right before the current turn.
    */
-  recallAt: "block" | "tail";
+  recallAt: "block" | "brief";
   options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget" | "maxToolResultTokens"> & NoteOptions;
   estimator: Estimator;
 }
@@ -68,9 +68,11 @@ export interface PlacedHistory {
  * of the view moves in the same steps as without it.
  * The view is then assembled with the pinned block; the recalled block goes right
  * before the current turn, so the prefix before it stays where it was. After an
- * agent's tool turns (`recallAt: "tail"`) older turns leave no reserve and the
- * recalled lines, for the request's words the view does not hold, go after the newest
- * message in what room is left, at most {@link TAIL_RECALL_SHARE} of `recallBudget`.
+ * agent's tool turns (`recallAt: "brief"`) older turns leave no reserve, and only the
+ * first call of the turn gets a brief: lines for the request's words the view does not
+ * hold, in what room is left, at most {@link BRIEF_RECALL_SHARE} of `recallBudget`.
+ * The next call drops it, which costs the cache the request alone; the calls after
+ * keep their prefix, and so does the next turn.
  *
  * @example
  * ```ts
@@ -97,15 +99,16 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const request = walk.currentStart < walk.n && walk.kind(walk.currentStart) === "human" ? walk.currentStart + shift : -1;
   // Older turns leave the reserve only when some go anyway; it does not depend on what
   // recall finds, so the head of the view moves in the same steps as without recall.
-  const tail = input.recallAt === "tail";
-  // The tail takes no reserve: the older turns stay exactly as without recall.
-  const reserve = tail ? 0 : recallReserve(room, placed.chosen.summaryIncluded ? placed.chosen.headTokens : 0, input.options.recallBudget);
+  const brief = input.recallAt === "brief";
+  // A brief takes no reserve: the older turns stay exactly as without recall.
+  const reserve = brief ? 0 : recallReserve(room, placed.chosen.summaryIncluded ? placed.chosen.headTokens : 0, input.options.recallBudget);
   if (dropped && reserve > 0) placed = place(room - reserve);
   // The first call of a turn may fill all the room left; the later calls of an agent's
   // tool loop keep to the reserve, so the block (and the prefix up to the newest step)
   // stays the same from call to call while the turn grows.
   const left = room - placed.assembled.historyTokens;
   const firstCall = !input.current.messages.some((m) => m.type === "ai");
+  if (brief && !firstCall) return { ...placed, recalled: noRecall("later-call") };
   const shownIds = new Set<string>();
   for (const message of placed.block.messages) if (message.id !== undefined) shownIds.add(message.id);
   // Nor what the evidence at the head quotes: leaving it out of the evidence instead would
@@ -114,10 +117,9 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   if (history !== undefined) for (const id of quotedMessageIds(history)) shownIds.add(id);
   const recalled = recallBlock({
     conversation, lead: walk.lead, end: placed.cut + shift, request, shownIds, estimator,
-    budget: tail ? Math.min(left, Math.floor(input.options.recallBudget * TAIL_RECALL_SHARE)) : firstCall ? left : Math.min(left, reserve),
-    // A tail is made anew on every call: the newest steps of the loop join the query.
-    queryFromTurn: input.longTurn || tail,
-    tail,
+    budget: brief ? Math.min(left, Math.floor(input.options.recallBudget * BRIEF_RECALL_SHARE)) : firstCall ? left : Math.min(left, reserve),
+    queryFromTurn: input.longTurn,
+    brief,
   });
   return { ...placed, recalled };
 }

@@ -123,10 +123,10 @@ export interface ViewOptions {
    * room the older turns' stable anchors leave unused. At most half the room for
    * history. Only when none of the 3 turns before the request called a tool: after
    * an agent's tool loop the block would cost the prompt cache the turn that follows
-   * it, so there older turns leave nothing and a quarter of it at most, from the room
-   * left, goes to a tail after the newest message: lines for the words of the request
-   * that no message in the view holds (see docs/concepts.md, "Relevance"). `0` turns
-   * recall off.
+   * it, so there older turns leave nothing and the first call of the turn gets a
+   * brief of a quarter of it at most, from the room left: lines for the words of the
+   * request that no message in the view holds (see docs/concepts.md, "Relevance").
+   * `0` turns recall off.
    * @default 1000
    * @example
    * ```ts
@@ -357,7 +357,7 @@ export interface ContextReport {
   /**
    * The relevance stage: whether a block was brought back and, when not, why
    * (`outcome`: `"recalled"`, `"off"`, `"nothing-left-out"`, `"no-query"`,
-   * `"all-in-view"`, `"no-room"` or `"no-match"`), where (`position`), distinct search terms of the query,
+   * `"all-in-view"`, `"later-call"`, `"no-room"` or `"no-match"`), whether it is a brief, distinct search terms of the query,
    * messages outside the view that matched it, how many were brought back, and
    * their block's tokens.
    */
@@ -455,12 +455,13 @@ export interface ContextView {
 /**
  * Why a view has, or has no, recalled messages: `"recalled"` (it has some), `"off"`
  * (`recallBudget` 0), `"nothing-left-out"` (the view shows the whole conversation),
- * `"no-query"` (no request, or no search term in it), `"all-in-view"` (after an
- * agent's tool turns, every query term is in a message the view shows), `"no-room"`
- * (the block's frame does not fit), `"no-match"` (no message outside the view
- * matched, or none fit).
+ * `"no-query"` (no request, or no search term in it), `"all-in-view"` (a brief, after
+ * an agent's tool turns: every query term is in a message the view shows),
+ * `"later-call"` (a brief goes to the first call of a turn only), `"no-room"` (the
+ * block's frame does not fit), `"no-match"` (no message outside the view matched, or
+ * none fit).
  */
-export type RecallOutcome = "recalled" | "off" | "nothing-left-out" | "no-query" | "all-in-view" | "no-room" | "no-match";
+export type RecallOutcome = "recalled" | "off" | "nothing-left-out" | "no-query" | "all-in-view" | "later-call" | "no-room" | "no-match";
 
 /**
  * What the recall stage brought back, for the report (`report.recall`): counts and
@@ -476,11 +477,10 @@ export interface RecallReport {
   /** Whether messages were brought back and, when not, why (see {@link RecallOutcome}). */
   outcome: RecallOutcome;
   /**
-   * Where they are: `"before-current-turn"` (a block after the older turns, in a
-   * conversational stretch), `"end"` (a tail after the newest message, after an agent's
-   * tool turns); null when none were recalled.
+   * True for a brief: after an agent's tool turns, on the first call of a turn, lines
+   * for the request's words the view does not hold, in the room left (no reserve).
    */
-  position: "before-current-turn" | "end" | null;
+  brief: boolean;
   /** Distinct search terms of the query. */
   queryTerms: number;
   /** Messages outside the view that matched the query. */

@@ -1,31 +1,31 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { buildContext, createEstimator } from "@contextview/core";
-import { RECALL_LABEL, RECALL_TAIL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "@contextview/core/internal";
 import { conversation, conversationArb, deepFreeze, readableText, snapshot, viewProblems } from "@contextview/test-support";
-import { TAIL_RECALL_SHARE } from "../../src/view/place-history";
+import { BRIEF_RECALL_SHARE } from "../../src/view/place-history";
 
 const estimator = createEstimator();
 
 /**
  * The recall stage over random conversations (parallel calls, orphans, cancelled
  * calls, images, huge results) and a request made of words found earlier in them:
- * every law holds; a tail leaves the rest of the view exactly as without recall; what
- * is recalled (block or tail) is never a message the view shows.
+ * every law holds; a brief leaves the rest of the view exactly as without recall; what
+ * is recalled (block or brief) is never a message the view shows; the request is last.
  */
 describe("the recall stage (property)", () => {
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
   const caseArb = fc.tuple(conversationArb, fc.integer({ min: 1200, max: 9000 }), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.constantFrom(300, 1000, 2000), fc.boolean());
 
-  it("keeps every law, repeats nothing the view shows, and a tail changes nothing before it", () => {
-    let tails = 0;
+  it("keeps every law, repeats nothing the view shows, and a brief changes nothing else", () => {
+    let briefs = 0;
     let blocks = 0;
     for (const [{ turns, system }, promptBudget, picks, recallBudget, chatty] of fc.sample(caseArb, { numRuns: 60, seed })) {
       const built = conversation(turns, system);
       // Words of earlier messages: a request that points back into the conversation.
       const words = readableText(built).slice(0, 100_000).match(/[\p{L}\p{N}][\p{L}\p{N}_-]{3,}/gu) ?? [];
       const request = new HumanMessage({ id: "q-final", content: picks.map((p) => words[p % Math.max(words.length, 1)] ?? "hello").join(" ") });
-      // Half the cases end in a conversational stretch (3 turns without tools): a block, not a tail.
+      // Half the cases end in a conversational stretch (3 turns without tools): a block, not a brief.
       const chat = chatty ? [0, 1, 2].flatMap((k) => [new HumanMessage({ id: `chat-u${k}`, content: `Thanks, noted ${k}.` }), new AIMessage({ id: `chat-a${k}`, content: `You're welcome ${k}.` })]) : [];
       const all = [...built, ...chat, request];
       const messages = deepFreeze(all);
@@ -41,19 +41,21 @@ describe("the recall stage (property)", () => {
       expect([context, viewProblems({ conversation: all, messages, before, estimator, rebuild: () => buildContext(input).messages }, view)]).toEqual([context, []]);
       const { recall } = view.report;
       if (recall.outcome !== "recalled") continue;
-      const recalledText = recall.position === "end" ? String(view.messages.at(-1)?.content) : String(view.messages[view.messages.findIndex((m) => m.content === RECALL_LABEL) + 1]?.content);
+      const label = view.messages.findIndex((m) => m.content === RECALL_LABEL);
+      const recalledText = String(view.messages[label + 1]?.content);
+      expect(view.messages.at(-1)?.id).toBe("q-final");
       const shownIds = new Set(view.messages.map((m: BaseMessage) => m.id).filter((id): id is string => id !== undefined));
       for (const [, id] of recalledText.matchAll(/ · id ([^\]\s]+)\]/g)) expect([context, id, shownIds.has(id as string)]).toEqual([context, id, false]);
-      if (recall.position === "end") {
-        tails++;
-        expect(recalledText.startsWith(RECALL_TAIL_LABEL)).toBe(true);
-        expect(recall.tokens).toBeLessThanOrEqual(Math.floor(recallBudget * TAIL_RECALL_SHARE));
+      if (recall.brief) {
+        briefs++;
+        expect(recall.tokens).toBeLessThanOrEqual(Math.floor(recallBudget * BRIEF_RECALL_SHARE));
         const off = buildContext({ ...input, recallBudget: 0 });
-        expect([context, JSON.stringify(view.messages.slice(0, -1))]).toEqual([context, JSON.stringify(off.messages)]);
+        const rest = [...view.messages.slice(0, label), ...view.messages.slice(label + 2)];
+        expect([context, JSON.stringify(rest)]).toEqual([context, JSON.stringify(off.messages)]);
       } else blocks++;
     }
     // Both placements occur over the sample.
-    expect(tails).toBeGreaterThan(0);
+    expect(briefs).toBeGreaterThan(0);
     expect(blocks).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
-import { RECALL_LABEL, RECALL_TAIL_LABEL } from "@contextview/core/internal";
-import { TAIL_RECALL_SHARE } from "../../src/view/place-history";
+import { RECALL_LABEL } from "@contextview/core/internal";
+import { BRIEF_RECALL_SHARE } from "../../src/view/place-history";
 import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";
 import { RECALL_QUIET_TURNS, recallRuns } from "../../src/view/recall-gate";
 import { recallBlock } from "../../src/view/recall";
@@ -35,7 +35,7 @@ describe("search terms", () => {
   });
 
   it("reads a run of 200,000 letters once, not again from each of its characters", () => {
-    // Quadratic before: this alone took minutes (the test timed out).
+    // Quadratic before: a 20,000-letter run took a second, so this one about a hundred.
     expect(searchTerms(`${"iVBORw0KGgo".repeat(18_200)} RES-42`)).toEqual([`${"iVBORw0KGgo".repeat(18_200)}`.toLowerCase(), "res", "42", "res-42"]);
     expect(searchTerms("x9".repeat(100_000))).toHaveLength(1);
   });
@@ -189,7 +189,7 @@ describe("the recall stage of buildContext", () => {
     expect(JSON.stringify(buildContext({ messages, budget }).messages)).toBe(JSON.stringify(view.messages));
     const off = buildContext({ messages, budget, recallBudget: 0 });
     expect(JSON.stringify(off.messages)).not.toContain("Biscuit");
-    expect(off.report.recall).toEqual({ outcome: "off", position: null, queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
+    expect(off.report.recall).toEqual({ outcome: "off", brief: false, queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
     expect(view.report.recall.outcome).toBe("recalled");
   });
 
@@ -263,57 +263,60 @@ describe("the recall stage of buildContext", () => {
     return messages;
   }
 
-  it(`after tool calls in the ${RECALL_QUIET_TURNS} turns before the request: no block and no reserve, a tail after the newest message`, () => {
+  /** The view without its recalled block (label and block), and the block's text. */
+  const split = (view: { messages: BaseMessage[] }) => {
+    const label = view.messages.findIndex((m) => m.content === RECALL_LABEL);
+    if (label < 0) return { rest: view.messages, block: undefined };
+    return { rest: [...view.messages.slice(0, label), ...view.messages.slice(label + 2)], block: String(view.messages[label + 1]?.content) };
+  };
+
+  it(`after tool calls in the ${RECALL_QUIET_TURNS} turns before the request: no reserve, a brief on the turn's first call`, () => {
     for (let back = 1; back <= RECALL_QUIET_TURNS + 1; back++) {
       const messages = deepFreeze(withToolTurn(back));
       const before = snapshot(messages);
       const view = buildContext({ messages, budget, recallBudget });
       const off = buildContext({ messages, budget, recallBudget: 0 });
       expect(viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => buildContext({ messages, budget, recallBudget }).messages }, view)).toEqual([]);
+      const { rest, block } = split(view);
       if (back <= RECALL_QUIET_TURNS) {
-        // The older turns give up nothing: all but the tail is the view without recall.
-        expect(JSON.stringify(view.messages.slice(0, -1))).toBe(JSON.stringify(off.messages));
-        const tail = view.messages.at(-1) as BaseMessage;
-        expect(tail.type).toBe("human");
-        expect(String(tail.content).startsWith(RECALL_TAIL_LABEL)).toBe(true);
-        expect(String(tail.content)).toContain("[#7 · user · id u3]");
-        expect(view.report.recall).toMatchObject({ outcome: "recalled", position: "end" });
-        expect(view.report.recall.tokens).toBe(estimator.estimateMessage(tail));
-        expect(view.report.recall.tokens).toBeLessThanOrEqual(Math.floor(recallBudget * TAIL_RECALL_SHARE));
+        // The older turns give up nothing: without the brief, the view is the one without recall.
+        expect(JSON.stringify(rest)).toBe(JSON.stringify(off.messages));
+        expect(block).toContain("[#7 · user · id u3]");
+        expect(view.messages.at(-1)?.id).toBe("q");
+        expect(view.report.recall).toMatchObject({ outcome: "recalled", brief: true });
+        expect(view.report.recall.tokens).toBeLessThanOrEqual(Math.floor(recallBudget * BRIEF_RECALL_SHARE));
       } else {
-        expect(JSON.stringify(view.messages)).toContain("Biscuit");
-        expect(view.report.recall.position).toBe("before-current-turn");
+        expect(block).toContain("Biscuit");
+        expect(view.report.recall.brief).toBe(false);
         expect(view.report.cut).toBeGreaterThan(off.report.cut);
       }
     }
   });
 
-  it("after tool turns, brings back only what the view does not hold: no tail when every word of the request is in view", () => {
+  it("after tool turns, brings back only what the view does not hold: no brief when every word of the request is in view", () => {
     const messages = withToolTurn(1);
     // Every word of this request is in the newest turns the view shows.
     messages[messages.length - 1] = new HumanMessage({ id: "q", content: "Tell me more about turn 299 and the sunny weather." });
     const view = buildContext({ messages, budget, recallBudget });
-    expect(view.report.recall).toMatchObject({ outcome: "all-in-view", position: null, recalled: 0, tokens: 0 });
+    expect(view.report.recall).toMatchObject({ outcome: "all-in-view", brief: false, recalled: 0, tokens: 0 });
     expect(JSON.stringify(view.messages)).toBe(JSON.stringify(buildContext({ messages, budget, recallBudget: 0 }).messages));
   });
 
-  it("makes the tail anew on each call of a tool loop, after the newest step: each call's prefix is the last call's view without its tail", () => {
+  it("gives the brief to the first call of a turn only: the later calls, and the next turn, keep their prefix", () => {
     const messages = withToolTurn(1);
     messages[messages.length - 1] = new HumanMessage({ id: "q", content: "Find my notes about the dog Biscuit." });
     const step = (k: number) => [
       new AIMessage({ id: `c${k}`, content: "", tool_calls: [{ id: `s${k}`, name: "search_notes", args: { query: `beagle park ${k}` } }] }),
       new ToolMessage({ id: `r${k}`, tool_call_id: `s${k}`, name: "search_notes", content: `note ${k}: nothing found` }),
     ];
-    let previous: BaseMessage[] | undefined;
-    for (let k = 0; k < 3; k++) {
-      const loop = [...messages, ...Array.from({ length: k }, (_, j) => step(j + 1)).flat()];
-      const view = buildContext({ messages: loop, budget, recallBudget });
-      expect(view.report.recall.position).toBe("end");
-      expect(String(view.messages.at(-1)?.content)).toContain("Biscuit");
-      const prefix = view.messages.slice(0, -1);
-      if (previous !== undefined) expect(JSON.stringify(prefix.slice(0, previous.length))).toBe(JSON.stringify(previous));
-      previous = prefix;
-    }
+    const first = buildContext({ messages, budget, recallBudget });
+    expect(split(first).block).toContain("Biscuit");
+    // The next call drops it: what the first call's cache loses is the request alone.
+    const second = buildContext({ messages: [...messages, ...step(1)], budget, recallBudget });
+    expect(second.report.recall.outcome).toBe("later-call");
+    expect(JSON.stringify(second.messages)).toBe(JSON.stringify(buildContext({ messages: [...messages, ...step(1)], budget, recallBudget: 0 }).messages));
+    const third = buildContext({ messages: [...messages, ...step(1), ...step(2)], budget, recallBudget });
+    expect(JSON.stringify(third.messages.slice(0, second.messages.length))).toBe(JSON.stringify(second.messages));
   });
 
   it("keeps the same block on every call of a turn that calls tools, and leaves the next turn alone", () => {

@@ -56,8 +56,8 @@ function recallFact(report: Omit<ManagedReport, "elapsedMs">): Markup | null {
   const r = (report as Partial<ContextReport>).recall;
   if (r === undefined) return null;
   const outcome = r.outcome ?? (r.recalled > 0 ? "recalled" : "none");
-  const at = r.position === "end" ? ", after the newest message" : "";
-  return fact("Recalled messages", outcome === "recalled" ? `${count(r.recalled)} (${count(r.tokens)} tokens${at})` : `none: ${outcome}`, "messages outside the view that match the request: a block before the current turn, or after an agent's tool turns a tail at the end");
+  const at = r.brief === true ? ", a brief" : "";
+  return fact("Recalled messages", outcome === "recalled" ? `${count(r.recalled)} (${count(r.tokens)} tokens${at})` : `none: ${outcome}`, "messages outside the view that match the request, in a block before the current turn (after an agent's tool turns a brief, on the first call of the turn only)");
 }
 
 function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextReport | undefined): Markup {
