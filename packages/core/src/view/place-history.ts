@@ -95,20 +95,22 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const dropped = walk.olderTurnExists(placed.chosen.kept);
   if (!dropped && shift === 0) return { ...placed, recalled: noRecall("nothing-left-out") };
 
+  const brief = input.recallAt === "brief";
+  const firstCall = !input.current.messages.some((m) => m.type === "ai");
+  // Before anything is read or copied: the later calls of a tool loop after tool turns recall nothing.
+  if (brief && !firstCall) return { ...placed, recalled: noRecall("later-call") };
+
   const conversation = shift > 0 ? [...walk.source.slice(0, walk.lead), ...prior, ...walk.source.slice(walk.lead)] : walk.source;
   const request = walk.currentStart < walk.n && walk.kind(walk.currentStart) === "human" ? walk.currentStart + shift : -1;
   // Older turns leave the reserve only when some go anyway; it does not depend on what
   // recall finds, so the head of the view moves in the same steps as without recall.
-  const brief = input.recallAt === "brief";
-  // A brief takes no reserve: the older turns stay exactly as without recall.
+  // A brief takes none: the older turns stay exactly as without recall.
   const reserve = brief ? 0 : recallReserve(room, placed.chosen.summaryIncluded ? placed.chosen.headTokens : 0, input.options.recallBudget);
   if (dropped && reserve > 0) placed = place(room - reserve);
   // The first call of a turn may fill all the room left; the later calls of an agent's
   // tool loop keep to the reserve, so the block (and the prefix up to the newest step)
   // stays the same from call to call while the turn grows.
   const left = room - placed.assembled.historyTokens;
-  const firstCall = !input.current.messages.some((m) => m.type === "ai");
-  if (brief && !firstCall) return { ...placed, recalled: noRecall("later-call") };
   const shownIds = new Set<string>();
   for (const message of placed.block.messages) if (message.id !== undefined) shownIds.add(message.id);
   // Nor what the evidence at the head quotes: leaving it out of the evidence instead would
