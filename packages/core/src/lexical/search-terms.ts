@@ -37,6 +37,8 @@ export function termOf(word: string): string {
  * queries: Unicode words (stopwords and one-letter words left out) folded by
  * {@link termOf}, plus every identifier, date or dotted number kept whole
  * (`RES-42` gives `res-42`, `res` and `42`). Repeats are kept: they are term frequencies.
+ * An ASCII text is read in one pass over its characters (NFKC and the Unicode classes
+ * change nothing there); any other text by {@link unicodeSearchTerms}: the same terms.
  *
  * @example
  * ```ts
@@ -44,10 +46,94 @@ export function termOf(word: string): string {
  * ```
  */
 export function searchTerms(text: string): string[] {
+  return ASCII.test(text) ? asciiSearchTerms(text.toLowerCase()) : unicodeSearchTerms(text);
+}
+
+/**
+ * {@link searchTerms} by regular expressions over the NFKC, lower-case text: the
+ * definition, used for every text that is not ASCII.
+ *
+ * @example
+ * ```ts
+ * unicodeSearchTerms("Café RES-42"); // ["café", "res", "42", "res-42"]
+ * ```
+ */
+export function unicodeSearchTerms(text: string): string[] {
   const terms: string[] = [];
   for (const word of wordsOf(text)) {
     if (word.length > 1 || /\p{N}/u.test(word)) if (!STOPWORDS.has(word)) terms.push(termOf(word));
   }
   for (const match of text.normalize("NFKC").toLowerCase().matchAll(COMPOUND)) terms.push(match[0]);
   return terms;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+/** The separators of {@link COMPOUND}, by character code. */
+const JOINERS = new Set([..."-_./:@#"].map((c) => c.charCodeAt(0)));
+
+const isAlnum = (code: number) => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+
+/**
+ * {@link unicodeSearchTerms} of a lower-case ASCII text in one scan: its words are the
+ * runs of `[a-z0-9]`, and a compound is a word followed by one or more runs of one
+ * joiner and a word, as long as it goes — what {@link COMPOUND} matches.
+ */
+function asciiSearchTerms(lower: string): string[] {
+  const terms: string[] = [];
+  const compounds: string[] = [];
+  // Start of the compound being read (-1: none), and the end of its last word.
+  let compound = -1;
+  let compoundEnd = -1;
+  let words = 0;
+  for (let i = 0; i < lower.length; ) {
+    if (!isAlnum(lower.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < lower.length && isAlnum(lower.charCodeAt(i))) i++;
+    const word = lower.slice(start, i);
+    if ((word.length > 1 || isDigit(word.charCodeAt(0))) && !STOPWORDS.has(word)) terms.push(asciiTermOf(word));
+    // Joined to the word before it by exactly one joiner?
+    if (compound >= 0 && start === compoundEnd + 1 && JOINERS.has(lower.charCodeAt(compoundEnd))) {
+      compoundEnd = i;
+      words++;
+      continue;
+    }
+    if (words > 1) compounds.push(lower.slice(compound, compoundEnd));
+    compound = start;
+    compoundEnd = i;
+    words = 1;
+  }
+  if (words > 1) compounds.push(lower.slice(compound, compoundEnd));
+  for (const c of compounds) terms.push(c);
+  return terms;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** {@link termOf} of a lower-case ASCII word, without a regular expression. */
+function asciiTermOf(word: string): string {
+  let digits = true;
+  for (let i = 0; i < word.length && digits; i++) digits = isDigit(word.charCodeAt(i));
+  if (digits) return word;
+  let end = word.length;
+  for (let pass = 0; pass < 2; pass++) {
+    const cut = endingAt(word, end);
+    if (cut === 0) break;
+    end -= cut;
+  }
+  return end === word.length ? word : word.slice(0, end);
+}
+
+/** Length of the first of {@link ENDINGS} that `word[0, end)` ends with, leaving three letters or more; 0 when none. */
+function endingAt(word: string, end: number): number {
+  const last = word.charCodeAt(end - 1);
+  const before = word.charCodeAt(end - 2);
+  // "ing", "ed", "es", "s", tried in that order.
+  if (end >= 6 && last === 103 && before === 110 && word.charCodeAt(end - 3) === 105) return 3;
+  if (end >= 5 && last === 100 && before === 101) return 2;
+  if (end >= 5 && last === 115 && before === 101) return 2;
+  if (end >= 4 && last === 115) return 1;
+  return 0;
 }

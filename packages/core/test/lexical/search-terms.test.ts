@@ -1,0 +1,38 @@
+import fc from "fast-check";
+import { searchTerms, termOf, unicodeSearchTerms } from "../../src/lexical/search-terms.js";
+
+// The ASCII scan is a second reading of the one tokenization: it must give the very terms,
+// in the same order, that the regular expressions give.
+const ALPHABET = [..."aAbBeEdDgGiInNsSzZ019", ..."-_./:@#", " ", ",", "!", "'", "\n", "--", "..", "ing", "ed", "es", "s", "the", "RES-42", "2023-05-08"];
+
+describe("searchTerms on ASCII text", () => {
+  it("gives the terms of the regular-expression definition on random ASCII text", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ALPHABET), { maxLength: 60 }), (parts) => {
+        const text = parts.join("");
+        expect(searchTerms(text)).toEqual(unicodeSearchTerms(text));
+      }),
+      { numRuns: 3000, seed: 26 },
+    );
+  });
+
+  it("gives the same terms on real shapes: JSON rows, identifiers, dates, prose with endings", () => {
+    const texts = [
+      JSON.stringify({ rows: [{ id: "TX-2026-0042", date: "2026-05-08T10:00:00Z", amount: 12.5, note: "Booked flights for the bookings" }] }),
+      "v1.2.3 a_b c::d e.-f user@example.com #tag -x- ..y.. q12.3 q12.3.",
+      "Ceasing bookings: booked, books, buses, sings, things, s, es, ed, ing, 42ing, 2023-05-08.",
+      "a".repeat(20_000) + "-b",
+    ];
+    for (const text of texts) expect(searchTerms(text)).toEqual(unicodeSearchTerms(text));
+  });
+
+  it("folds endings as termOf does and keeps numbers whole", () => {
+    expect(searchTerms("bookings things sings 007 bed")).toEqual(["book", "thing", "sing", "007", "bed"]);
+    for (const word of ["bookings", "teses", "needs", "sing", "ceding", "bussed", "ss", "ings"]) expect(searchTerms(word)).toEqual([termOf(word)]);
+  });
+
+  it("reads non-ASCII text by the definition", () => {
+    expect(searchTerms("Café RÉS-42 ｆｕｌｌ")).toEqual(unicodeSearchTerms("Café RÉS-42 ｆｕｌｌ"));
+    expect(searchTerms("Café RÉS-42")).toEqual(["café", "rés", "42", "rés-42"]);
+  });
+});
