@@ -21,7 +21,7 @@ const ENDINGS = ["ing", "ed", "es", "s"] as const;
  * ```
  */
 export function termOf(word: string): string {
-  if (/^\p{N}+$/u.test(word)) return word;
+  if (isNumber(word)) return word;
   // Twice at most: "bookings" → "booking" → "book".
   let term = word;
   for (let pass = 0; pass < 2; pass++) {
@@ -30,6 +30,14 @@ export function termOf(word: string): string {
     term = term.slice(0, -ending.length);
   }
   return term;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** True when every character of `word` is a digit: ASCII ones by code, the rest by `\p{N}`. */
+function isNumber(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (!isDigit(word.charCodeAt(i))) return word.charCodeAt(i) > 0x7f && /^\p{N}+$/u.test(word);
+  return word !== "";
 }
 
 /**
@@ -93,7 +101,7 @@ function asciiSearchTerms(lower: string): string[] {
     const start = i;
     while (i < lower.length && isAlnum(lower.charCodeAt(i))) i++;
     const word = lower.slice(start, i);
-    if ((word.length > 1 || isDigit(word.charCodeAt(0))) && !STOPWORDS.has(word)) terms.push(asciiTermOf(word));
+    if ((word.length > 1 || isDigit(word.charCodeAt(0))) && !STOPWORDS.has(word)) terms.push(termOf(word));
     // Joined to the word before it by exactly one joiner?
     if (compound >= 0 && start === compoundEnd + 1 && JOINERS.has(lower.charCodeAt(compoundEnd))) {
       compoundEnd = i;
@@ -108,32 +116,4 @@ function asciiSearchTerms(lower: string): string[] {
   if (words > 1) compounds.push(lower.slice(compound, compoundEnd));
   for (const c of compounds) terms.push(c);
   return terms;
-}
-
-const isDigit = (code: number) => code >= 48 && code <= 57;
-
-/** {@link termOf} of a lower-case ASCII word, without a regular expression. */
-function asciiTermOf(word: string): string {
-  let digits = true;
-  for (let i = 0; i < word.length && digits; i++) digits = isDigit(word.charCodeAt(i));
-  if (digits) return word;
-  let end = word.length;
-  for (let pass = 0; pass < 2; pass++) {
-    const cut = endingAt(word, end);
-    if (cut === 0) break;
-    end -= cut;
-  }
-  return end === word.length ? word : word.slice(0, end);
-}
-
-/** Length of the first of {@link ENDINGS} that `word[0, end)` ends with, leaving three letters or more; 0 when none. */
-function endingAt(word: string, end: number): number {
-  const last = word.charCodeAt(end - 1);
-  const before = word.charCodeAt(end - 2);
-  // "ing", "ed", "es", "s", tried in that order.
-  if (end >= 6 && last === 103 && before === 110 && word.charCodeAt(end - 3) === 105) return 3;
-  if (end >= 5 && last === 100 && before === 101) return 2;
-  if (end >= 5 && last === 115 && before === 101) return 2;
-  if (end >= 4 && last === 115) return 1;
-  return 0;
 }
