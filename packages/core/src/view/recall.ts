@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { conversationIndex, type ConversationIndex, type RankedMessage } from "../lexical/conversation-index.js";
+import { withNeighbours } from "../lexical/neighbours.js";
 import { searchTerms } from "../lexical/search-terms.js";
 import { kindOf, textOf, toBaseMessage, toolCallIdOf, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 import { safeCutBefore } from "../text.js";
@@ -106,7 +107,9 @@ export function recallQuery(conversation: readonly MessageInput[], request: numb
 
 /**
  * The relevance stage of the view: the messages outside it (`[lead, end)`, less
- * what it shows anyway) ranked by BM25 against the current request, the best
+ * what it shows anyway) ranked by BM25 against the current request, each match
+ * lifting the message before and after it (see {@link withNeighbours}; not in a
+ * brief, whose lines are for the words the view lacks), the best
  * brought back — whole up to {@link RECALLED_CHARS}, longer ones as marked
  * excerpts, a tool result with its call's name and arguments — in conversation
  * order, in one assistant-role block labelled untrusted history, within `budget`.
@@ -133,13 +136,21 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   if (terms.length === 0) return noRecall("all-in-view", distinct);
   const accept = (i: number) => i >= lead && i < end;
   const candidates = index.countMatches(terms, accept, MAX_CANDIDATES);
-  // The best first, all of them only once those run out: the same order either way.
-  let ranked = index.rank(terms, accept, FIRST_CANDIDATES);
+  // The best first, all of them once the order of those is no longer final: the same order either way.
+  // A brief's few lines are for the words the view lacks: only the messages that hold them.
+  const near = input.brief === true ? () => false : accept;
+  const rankUpTo = (max: number) => withNeighbours(index.rank(terms, accept, max), near, candidates > max);
+  let order = rankUpTo(FIRST_CANDIDATES);
+  let widened = false;
   let room = input.budget - frame;
   const chosen: { index: number; line: string }[] = [];
-  for (let k = 0; k < candidates; k++) {
-    if (k === ranked.length) ranked = index.rank(terms, accept, MAX_CANDIDATES);
-    const i = (ranked[k] as RankedMessage).index;
+  for (let k = 0; ; k++) {
+    if (!widened && order.exactAbove > 0 && (k === order.ranked.length || (order.ranked[k] as RankedMessage).score <= order.exactAbove)) {
+      order = rankUpTo(MAX_CANDIDATES);
+      widened = true;
+    }
+    if (k === order.ranked.length) break;
+    const i = (order.ranked[k] as RankedMessage).index;
     const line = lineOf(conversation, i, lead, input.shownIds);
     if (line === undefined) continue;
     const tokens = estimator.estimateText(line) + 1;

@@ -5,6 +5,7 @@ import { BRIEF_RECALL_SHARE } from "../../src/view/place-history";
 import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";
 import { RECALL_QUIET_TURNS, recallRuns } from "../../src/view/recall-gate";
 import { recallBlock } from "../../src/view/recall";
+import { withNeighbours } from "../../src/lexical/neighbours";
 import { searchTerms, termOf } from "../../src/lexical/search-terms";
 import { deepFreeze, snapshot, viewProblems } from "@contextview/test-support";
 
@@ -198,13 +199,16 @@ describe("the recall stage of buildContext", () => {
     const conversation = [...notes, new HumanMessage({ id: "q", content: "Which orchid notes?" })];
     const end = conversation.length - 1;
     const recall = (budget: number) => recallBlock({ conversation, lead: 0, end, request: end, shownIds: new Set(), budget, queryFromTurn: false, estimator });
-    const ranked = conversationIndex(conversation).rank(searchTerms("Which orchid notes?"), (i) => i < end, 200);
+    const accept = (i: number) => i >= 0 && i < end;
+    const { ranked } = withNeighbours(conversationIndex(conversation).rank(searchTerms("Which orchid notes?"), accept, 200), accept, false);
     const small = recall(300);
     const large = recall(40_000);
     for (const block of [small, large]) expect(block.report.candidates).toBe(200);
-    // A small block takes the best; one with room for more than the first ranking's 32 takes all 200, in conversation order.
+    // A small block takes the best; one with room for more than the first ranking's 32
+    // takes all 200 and their neighbours, in conversation order.
     expect(small.indices).toEqual(ranked.slice(0, small.indices.length).map((r) => r.index).sort((a, b) => a - b));
     expect(large.indices).toEqual(ranked.map((r) => r.index).sort((a, b) => a - b));
+    expect(large.indices.length).toBeGreaterThan(200);
   });
 
   it("says why a view has no recalled block", () => {
@@ -311,6 +315,10 @@ describe("the recall stage of buildContext", () => {
     ];
     const first = buildContext({ messages, budget, recallBudget });
     expect(split(first).block).toContain("Biscuit");
+    // Its lines hold the word the view lacks: not the neighbours a block brings with a match.
+    const lines = (split(first).block ?? "").split("\n").slice(1);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toContain("Biscuit");
     // The next call drops it: what the first call's cache loses is the request alone.
     const second = buildContext({ messages: [...messages, ...step(1)], budget, recallBudget });
     expect(second.report.recall.outcome).toBe("later-call");
