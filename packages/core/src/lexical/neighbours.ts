@@ -7,16 +7,66 @@ import type { RankedMessage } from "./bm25.js";
  */
 export const NEIGHBOUR_SHARE = 0.6;
 
-/** Messages ranked with their neighbours, and the score above which that order is final. */
-export interface NeighbourRanking {
-  /** Best first, ties by index. */
-  ranked: RankedMessage[];
+/**
+ * Messages ranked with their neighbours, best first, ties by index, read one at a
+ * time: a view reads a few dozen of them, so no more are ordered.
+ */
+export class NeighbourOrder {
   /**
    * Every entry scored above this is where it would be if every message had been
    * ranked; the entries at or below it may change when more are: the score of the
    * last message of a truncated ranking, else 0 (the order is final).
    */
-  exactAbove: number;
+  readonly exactAbove: number;
+  private readonly out: RankedMessage[] = [];
+  private readonly emitted = new Set<number>();
+  /** Next message of `ranked` to read. */
+  private own = 0;
+  /** Next neighbour to read: of `ranked[near >> 1]`, before it when even, after it when odd. */
+  private near = 0;
+
+  constructor(private readonly ranked: readonly RankedMessage[], private readonly accept: (index: number) => boolean, truncated: boolean) {
+    this.exactAbove = truncated && ranked.length > 0 ? (ranked[ranked.length - 1] as RankedMessage).score : 0;
+  }
+
+  /** The `k`-th message (from 0), or undefined past the last. */
+  at(k: number): RankedMessage | undefined {
+    while (this.out.length <= k && this.step());
+    return this.out[k];
+  }
+
+  /**
+   * Take the better of the next own score and the next neighbour's: two lists each
+   * best first, ties by index (the neighbours', once the messages already taken are
+   * skipped: two matches next to each other are both taken at their own scores
+   * first), so the first time a message comes is at its best score.
+   */
+  private step(): boolean {
+    const own = this.peekOwn();
+    const near = this.peekNear();
+    if (own === undefined && near === undefined) return false;
+    const takeOwn = near === undefined || (own !== undefined && (own.score > near.score || (own.score === near.score && own.index < near.index)));
+    const next = (takeOwn ? own : near) as RankedMessage;
+    if (takeOwn) this.own++;
+    else this.near++;
+    this.emitted.add(next.index);
+    this.out.push(next);
+    return true;
+  }
+
+  private peekOwn(): RankedMessage | undefined {
+    while (this.own < this.ranked.length && this.emitted.has((this.ranked[this.own] as RankedMessage).index)) this.own++;
+    return this.ranked[this.own];
+  }
+
+  private peekNear(): RankedMessage | undefined {
+    for (; this.near < 2 * this.ranked.length; this.near++) {
+      const source = this.ranked[this.near >> 1] as RankedMessage;
+      const index = this.near & 1 ? source.index + 1 : source.index - 1;
+      if (this.accept(index) && !this.emitted.has(index)) return { index, score: NEIGHBOUR_SHARE * source.score };
+    }
+    return undefined;
+  }
 }
 
 /**
@@ -24,24 +74,15 @@ export interface NeighbourRanking {
  * `s`, its neighbours `i - 1` and `i + 1` that `accept` admits score at least
  * {@link NEIGHBOUR_SHARE} × `s`; each message keeps its best score. In a chat the
  * answer to a question is often the turn after the one that shares its words.
- * `truncated`: `ranked` is the best messages only, not every one that matched.
+ * `ranked`: best first, ties by index, as `rankMessages` gives them;
+ * `truncated`: it is the best messages only, not every one that matched.
  *
  * @example
  * ```ts
- * withNeighbours([{ index: 7, score: 2 }], (i) => i < 10, false).ranked; // #7: 2, #6: 1.2, #8: 1.2
+ * const order = withNeighbours([{ index: 7, score: 2 }], (i) => i < 10, false);
+ * [order.at(0), order.at(1), order.at(2)]; // #7: 2, #6: 1.2, #8: 1.2
  * ```
  */
-export function withNeighbours(ranked: readonly RankedMessage[], accept: (index: number) => boolean, truncated: boolean): NeighbourRanking {
-  const best = new Map<number, number>();
-  const offer = (index: number, score: number) => {
-    if (score > (best.get(index) ?? 0)) best.set(index, score);
-  };
-  for (const { index, score } of ranked) {
-    offer(index, score);
-    if (accept(index - 1)) offer(index - 1, NEIGHBOUR_SHARE * score);
-    if (accept(index + 1)) offer(index + 1, NEIGHBOUR_SHARE * score);
-  }
-  const all = [...best].map(([index, score]) => ({ index, score }));
-  all.sort((a, b) => b.score - a.score || a.index - b.index);
-  return { ranked: all, exactAbove: truncated && ranked.length > 0 ? (ranked[ranked.length - 1] as RankedMessage).score : 0 };
+export function withNeighbours(ranked: readonly RankedMessage[], accept: (index: number) => boolean, truncated: boolean): NeighbourOrder {
+  return new NeighbourOrder(ranked, accept, truncated);
 }

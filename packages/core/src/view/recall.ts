@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
-import { conversationIndex, type ConversationIndex, type RankedMessage } from "../lexical/conversation-index.js";
+import { conversationIndex, type ConversationIndex } from "../lexical/conversation-index.js";
 import { withNeighbours } from "../lexical/neighbours.js";
 import { searchTerms } from "../lexical/search-terms.js";
 import { kindOf, textOf, toBaseMessage, toolCallIdOf, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
@@ -145,12 +145,14 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   let room = input.budget - frame;
   const chosen: { index: number; line: string }[] = [];
   for (let k = 0; ; k++) {
-    if (!widened && order.exactAbove > 0 && (k === order.ranked.length || (order.ranked[k] as RankedMessage).score <= order.exactAbove)) {
+    let next = order.at(k);
+    if (!widened && order.exactAbove > 0 && (next === undefined || next.score <= order.exactAbove)) {
       order = rankUpTo(MAX_CANDIDATES);
       widened = true;
+      next = order.at(k);
     }
-    if (k === order.ranked.length) break;
-    const i = (order.ranked[k] as RankedMessage).index;
+    if (next === undefined) break;
+    const i = next.index;
     const line = lineOf(conversation, i, lead, input.shownIds);
     if (line === undefined) continue;
     const tokens = estimator.estimateText(line) + 1;

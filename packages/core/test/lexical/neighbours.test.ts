@@ -1,27 +1,64 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { createEstimator } from "@contextview/core";
-import { NEIGHBOUR_SHARE, withNeighbours } from "../../src/lexical/neighbours";
+import type { RankedMessage } from "../../src/lexical/bm25";
+import { NEIGHBOUR_SHARE, withNeighbours, type NeighbourOrder } from "../../src/lexical/neighbours";
 import { recallBlock } from "../../src/view/recall";
 
 const estimator = createEstimator();
 
+/** Every entry of an order. */
+const entries = (order: NeighbourOrder): RankedMessage[] => {
+  const out: RankedMessage[] = [];
+  for (let k = 0, next = order.at(0); next !== undefined; next = order.at(++k)) out.push(next);
+  return out;
+};
+
+/** The definition, all at once: each message its best score, own or a neighbour's share; sorted. */
+function definition(ranked: readonly RankedMessage[], accept: (i: number) => boolean): RankedMessage[] {
+  const best = new Map<number, number>();
+  const offer = (index: number, score: number) => {
+    if (score > (best.get(index) ?? 0)) best.set(index, score);
+  };
+  for (const { index, score } of ranked) {
+    offer(index, score);
+    for (const near of [index - 1, index + 1]) if (accept(near)) offer(near, NEIGHBOUR_SHARE * score);
+  }
+  return [...best].map(([index, score]) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
+}
+
 describe("ranking with neighbours", () => {
   it("gives each neighbour of a ranked message its share of the score, and each message its best", () => {
-    const { ranked, exactAbove } = withNeighbours([{ index: 7, score: 2 }, { index: 8, score: 1.5 }], (i) => i >= 0 && i < 10, false);
+    const order = withNeighbours([{ index: 7, score: 2 }, { index: 8, score: 1.5 }], (i) => i >= 0 && i < 10, false);
     // #8 keeps its own 1.5 (above 0.6 × 2); #9 gets 0.6 × 1.5; #6 gets 0.6 × 2.
-    expect(ranked).toEqual([
+    expect(entries(order)).toEqual([
       { index: 7, score: 2 },
       { index: 8, score: 1.5 },
       { index: 6, score: NEIGHBOUR_SHARE * 2 },
       { index: 9, score: NEIGHBOUR_SHARE * 1.5 },
     ]);
-    expect(exactAbove).toBe(0);
+    expect(order.exactAbove).toBe(0);
+    expect(order.at(4)).toBeUndefined();
   });
 
   it("leaves out the neighbours `accept` refuses, and ranks ties by index", () => {
-    const { ranked } = withNeighbours([{ index: 0, score: 1 }, { index: 4, score: 1 }], (i) => i >= 0 && i < 5, false);
-    expect(ranked.map((r) => r.index)).toEqual([0, 4, 1, 3]);
+    const order = withNeighbours([{ index: 0, score: 1 }, { index: 4, score: 1 }], (i) => i >= 0 && i < 5, false);
+    expect(entries(order).map((r) => r.index)).toEqual([0, 4, 1, 3]);
+  });
+
+  it("reads, one at a time, the order of the definition: each message at its best score (random rankings, ties included)", () => {
+    const rankedArb = fc.array(fc.integer({ min: 1, max: 6 }).map((n) => n / 2), { maxLength: 40 }).chain((scores) =>
+      fc.shuffledSubarray([...Array(48).keys()], { minLength: scores.length, maxLength: scores.length }).map((indices) =>
+        indices.map((index, k) => ({ index, score: scores[k] as number })).sort((a, b) => b.score - a.score || a.index - b.index),
+      ),
+    );
+    fc.assert(
+      fc.property(rankedArb, (ranked) => {
+        const accept = (i: number) => i >= 0 && i < 48 && i % 7 !== 3;
+        expect(entries(withNeighbours(ranked, accept, false))).toEqual(definition(ranked, accept));
+      }),
+      { numRuns: 500, seed: 5 },
+    );
   });
 
   it("above `exactAbove`, a truncated ranking gives the order of the whole one (random scores)", () => {
@@ -30,9 +67,9 @@ describe("ranking with neighbours", () => {
       fc.property(scoresArb, fc.integer({ min: 1, max: 20 }), (scores, max) => {
         const accept = (i: number) => i >= 0 && i < scores.length && i % 5 !== 2;
         const all = scores.map((score, index) => ({ index, score })).filter((r) => r.score > 0 && accept(r.index)).sort((a, b) => b.score - a.score || a.index - b.index);
-        const whole = withNeighbours(all, accept, false).ranked;
+        const whole = entries(withNeighbours(all, accept, false));
         const part = withNeighbours(all.slice(0, max), accept, all.length > max);
-        const exact = part.ranked.filter((r) => r.score > part.exactAbove);
+        const exact = entries(part).filter((r) => r.score > part.exactAbove);
         expect(exact).toEqual(whole.slice(0, exact.length));
         expect(whole.filter((r) => r.score > part.exactAbove)).toHaveLength(exact.length);
       }),

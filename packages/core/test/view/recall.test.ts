@@ -200,7 +200,8 @@ describe("the recall stage of buildContext", () => {
     const end = conversation.length - 1;
     const recall = (budget: number) => recallBlock({ conversation, lead: 0, end, request: end, shownIds: new Set(), budget, queryFromTurn: false, estimator });
     const accept = (i: number) => i >= 0 && i < end;
-    const { ranked } = withNeighbours(conversationIndex(conversation).rank(searchTerms("Which orchid notes?"), accept, 200), accept, false);
+    const order = withNeighbours(conversationIndex(conversation).rank(searchTerms("Which orchid notes?"), accept, 200), accept, false);
+    const ranked = Array.from({ length: 250 }, (_, k) => order.at(k)).filter((r) => r !== undefined);
     const small = recall(300);
     const large = recall(40_000);
     for (const block of [small, large]) expect(block.report.candidates).toBe(200);
