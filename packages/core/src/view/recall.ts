@@ -183,11 +183,35 @@ function missingTerms(index: ConversationIndex, query: readonly string[], conver
   return [...new Set(query)].filter((term) => index.holdsBetween(term, lead, end) && !index.holdsFrom(term, end, source));
 }
 
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= max) return flat;
-  const end = safeCutBefore(flat, max);
-  return `${flat.slice(0, end)} [… ${flat.length - end} of ${flat.length} characters omitted]`;
+/**
+ * The text with its whitespace runs as single spaces, trimmed, cut to `max`
+ * characters with a marker counting the message's own characters left out. Reads
+ * the text word by word up to the cut only: a recalled tool result can be megabytes.
+ *
+ * @example
+ * ```ts
+ * clip("a  b\n c", 3); // "a b [… 3 of 7 characters omitted]"
+ * ```
+ */
+export function clip(text: string, max: number): string {
+  const words = /\S+/g;
+  let flat = "";
+  /** The end in `text` of the last word in `flat`. */
+  let read = 0;
+  for (let word = words.exec(text); word !== null; word = words.exec(text)) {
+    const start = flat === "" ? 0 : flat.length + 1;
+    const joined = flat === "" ? word[0] : `${flat} ${word[0]}`;
+    if (joined.length <= max) {
+      flat = joined;
+      read = word.index + word[0].length;
+      continue;
+    }
+    const end = safeCutBefore(joined, max);
+    // Where the cut falls in the text: inside this word, or right after the one before.
+    const shown = end >= start ? word.index + (end - start) : read;
+    return `${joined.slice(0, end).trimEnd()} [… ${text.length - shown} of ${text.length} characters omitted]`;
+  }
+  return flat;
 }
 
 /** One line for message `i`, or undefined when it may not be recalled (shown anyway, an orphan, an unfinished call, no text). */
