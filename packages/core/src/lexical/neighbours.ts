@@ -12,12 +12,6 @@ export const NEIGHBOUR_SHARE = 0.6;
  * time: a view reads a few dozen of them, so no more are ordered.
  */
 export class NeighbourOrder {
-  /**
-   * Every entry scored above this is where it would be if every message had been
-   * ranked; the entries at or below it may change when more are: the score of the
-   * last message of a truncated ranking, else 0 (the order is final).
-   */
-  readonly exactAbove: number;
   private readonly out: RankedMessage[] = [];
   private readonly emitted = new Set<number>();
   /** Next message of `ranked` to read. */
@@ -25,14 +19,23 @@ export class NeighbourOrder {
   /** Next neighbour to read: of `ranked[near >> 1]`, before it when even, after it when odd. */
   private near = 0;
 
-  constructor(private readonly ranked: readonly RankedMessage[], private readonly accept: (index: number) => boolean, truncated: boolean) {
-    this.exactAbove = truncated && ranked.length > 0 ? (ranked[ranked.length - 1] as RankedMessage).score : 0;
-  }
+  /** `lifting`: how many of the best in `ranked` lift their neighbours. */
+  constructor(private readonly ranked: readonly RankedMessage[], private readonly accept: (index: number) => boolean, private readonly lifting: number) {}
 
   /** The `k`-th message (from 0), or undefined past the last. */
   at(k: number): RankedMessage | undefined {
     while (this.out.length <= k && this.step());
     return this.out[k];
+  }
+
+  /**
+   * True when the `k`-th message may be one ranked after the last of `ranked`: every
+   * one of them came before it. Ranking more messages (the same best first) then
+   * gives an order whose first `k` are these.
+   */
+  ranOut(k: number): boolean {
+    if (k > 0) this.at(k - 1);
+    return this.out.length >= k && this.peekOwn() === undefined;
   }
 
   /**
@@ -60,7 +63,7 @@ export class NeighbourOrder {
   }
 
   private peekNear(): RankedMessage | undefined {
-    for (; this.near < 2 * this.ranked.length; this.near++) {
+    for (; this.near < 2 * Math.min(this.lifting, this.ranked.length); this.near++) {
       const source = this.ranked[this.near >> 1] as RankedMessage;
       const index = this.near & 1 ? source.index + 1 : source.index - 1;
       if (this.accept(index) && !this.emitted.has(index)) return { index, score: NEIGHBOUR_SHARE * source.score };
@@ -70,19 +73,18 @@ export class NeighbourOrder {
 }
 
 /**
- * A message's score with its neighbours': for each ranked message `i` of score
- * `s`, its neighbours `i - 1` and `i + 1` that `accept` admits score at least
- * {@link NEIGHBOUR_SHARE} × `s`; each message keeps its best score. In a chat the
- * answer to a question is often the turn after the one that shares its words.
- * `ranked`: best first, ties by index, as `rankMessages` gives them;
- * `truncated`: it is the best messages only, not every one that matched.
+ * A message's score with its neighbours': for each of the `lifting` best ranked
+ * messages, of score `s`, its neighbours `i - 1` and `i + 1` that `accept` admits
+ * score at least {@link NEIGHBOUR_SHARE} × `s`; each message keeps its best score.
+ * In a chat the answer to a question is often the turn after the one that shares
+ * its words. `ranked`: best first, ties by index, as `rankMessages` gives them.
  *
  * @example
  * ```ts
- * const order = withNeighbours([{ index: 7, score: 2 }], (i) => i < 10, false);
+ * const order = withNeighbours([{ index: 7, score: 2 }], (i) => i < 10, 32);
  * [order.at(0), order.at(1), order.at(2)]; // #7: 2, #6: 1.2, #8: 1.2
  * ```
  */
-export function withNeighbours(ranked: readonly RankedMessage[], accept: (index: number) => boolean, truncated: boolean): NeighbourOrder {
-  return new NeighbourOrder(ranked, accept, truncated);
+export function withNeighbours(ranked: readonly RankedMessage[], accept: (index: number) => boolean, lifting: number): NeighbourOrder {
+  return new NeighbourOrder(ranked, accept, lifting);
 }

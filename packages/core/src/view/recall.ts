@@ -26,6 +26,7 @@ const MAX_CANDIDATES = 200;
  * Candidates ranked first: a block of the default 1,000 tokens takes about 20 lines,
  * so most views never rank the rest (in a long conversation, where that many
  * messages match, ranking all {@link MAX_CANDIDATES} costs several times as much).
+ * These lift their neighbours (see {@link withNeighbours}).
  */
 const FIRST_CANDIDATES = 32;
 /** The query reads at most this much of the current turn. */
@@ -136,21 +137,20 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   if (terms.length === 0) return noRecall("all-in-view", distinct);
   const accept = (i: number) => i >= lead && i < end;
   const candidates = index.countMatches(terms, accept, MAX_CANDIDATES);
-  // The best first, all of them once the order of those is no longer final: the same order either way.
-  // A brief's few lines are for the words the view lacks: only the messages that hold them.
+  // The best first, all of them once those run out: the same order either way. The
+  // first ranked lift their neighbours (a brief's few lines are for the words the view
+  // lacks: only the messages that hold them).
   const near = input.brief === true ? () => false : accept;
-  const rankUpTo = (max: number) => withNeighbours(index.rank(terms, accept, max), near, candidates > max);
-  let order = rankUpTo(FIRST_CANDIDATES);
-  let widened = false;
+  let order = withNeighbours(index.rank(terms, accept, FIRST_CANDIDATES), near, FIRST_CANDIDATES);
+  let widened = candidates <= FIRST_CANDIDATES;
   let room = input.budget - frame;
   const chosen: { index: number; line: string }[] = [];
   for (let k = 0; ; k++) {
-    let next = order.at(k);
-    if (!widened && order.exactAbove > 0 && (next === undefined || next.score <= order.exactAbove)) {
-      order = rankUpTo(MAX_CANDIDATES);
+    if (!widened && order.ranOut(k)) {
+      order = withNeighbours(index.rank(terms, accept, MAX_CANDIDATES), near, FIRST_CANDIDATES);
       widened = true;
-      next = order.at(k);
     }
+    const next = order.at(k);
     if (next === undefined) break;
     const i = next.index;
     const line = lineOf(conversation, i, lead, input.shownIds);
