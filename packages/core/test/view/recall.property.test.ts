@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { buildContext, createEstimator } from "@contextview/core";
 import { RECALL_LABEL } from "@contextview/core/internal";
@@ -20,13 +20,27 @@ describe("the recall stage (property)", () => {
   it("keeps every law, repeats nothing the view shows, and a brief changes nothing else", () => {
     let briefs = 0;
     let blocks = 0;
-    for (const [{ turns, system }, promptBudget, picks, recallBudget, chatty] of fc.sample(caseArb, { numRuns: 60, seed })) {
+    let cases = 0;
+    // 60 cases, more (up to 200) until both placements occurred: a brief needs turns left
+    // out and a word of the request that no message the view shows holds.
+    for (const [{ turns, system }, promptBudget, picks, recallBudget, chatty] of fc.sample(caseArb, { numRuns: 200, seed })) {
+      if (cases++ >= 60 && briefs > 0 && blocks > 0) break;
       const built = conversation(turns, system);
-      // Words of earlier messages: a request that points back into the conversation.
-      const words = readableText(built).slice(0, 100_000).match(/[\p{L}\p{N}][\p{L}\p{N}_-]{3,}/gu) ?? [];
+      // Words of earlier messages, from the first fifth of the conversation's text: a
+      // request that points back past what a view of its newest turns shows.
+      const text = readableText(built);
+      const words = text.slice(0, Math.min(100_000, Math.ceil(text.length / 5))).match(/[\p{L}\p{N}][\p{L}\p{N}_-]{3,}/gu) ?? [];
       const request = new HumanMessage({ id: "q-final", content: picks.map((p) => words[p % Math.max(words.length, 1)] ?? "hello").join(" ") });
-      // Half the cases end in a conversational stretch (3 turns without tools): a block, not a brief.
-      const chat = chatty ? [0, 1, 2].flatMap((k) => [new HumanMessage({ id: `chat-u${k}`, content: `Thanks, noted ${k}.` }), new AIMessage({ id: `chat-a${k}`, content: `You're welcome ${k}.` })]) : [];
+      // Half the cases end in a conversational stretch (3 turns without tools): a block;
+      // the others in a turn that called a tool: a brief.
+      const chat = chatty
+        ? [0, 1, 2].flatMap((k) => [new HumanMessage({ id: `chat-u${k}`, content: `Thanks, noted ${k}.` }), new AIMessage({ id: `chat-a${k}`, content: `You're welcome ${k}.` })])
+        : [
+            new HumanMessage({ id: "tool-u", content: "Check the latest status." }),
+            new AIMessage({ id: "tool-c", content: "", tool_calls: [{ id: "tool-k", name: "status", args: { full: true }, type: "tool_call" }] }),
+            new ToolMessage({ id: "tool-r", tool_call_id: "tool-k", name: "status", content: "ok" }),
+            new AIMessage({ id: "tool-a", content: "All fine." }),
+          ];
       const all = [...built, ...chat, request];
       const messages = deepFreeze(all);
       const before = snapshot(messages);
