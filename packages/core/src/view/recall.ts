@@ -108,9 +108,10 @@ export function recallQuery(conversation: readonly MessageInput[], request: numb
 
 /**
  * The relevance stage of the view: the messages outside it (`[lead, end)`, less
- * what it shows anyway) ranked by BM25 against the current request, each match
- * lifting the message before and after it (see {@link withNeighbours}; not in a
- * brief, whose lines are for the words the view lacks), the best
+ * what it shows anyway) ranked by BM25 against the current request, each of the
+ * {@link FIRST_CANDIDATES} best matches lifting the message before and after it (see
+ * {@link withNeighbours}; not in a brief, whose lines are for the words the view
+ * lacks), the best
  * brought back — whole up to {@link RECALLED_CHARS}, longer ones as marked
  * excerpts, a tool result with its call's name and arguments — in conversation
  * order, in one assistant-role block labelled untrusted history, within `budget`.
@@ -200,7 +201,9 @@ export function clip(text: string, max: number): string {
   let read = 0;
   for (let word = words.exec(text); word !== null; word = words.exec(text)) {
     const start = flat === "" ? 0 : flat.length + 1;
-    const joined = flat === "" ? word[0] : `${flat} ${word[0]}`;
+    // A word longer than the excerpt (a base64 run) is read no further than the cut.
+    const piece = word[0].length > max ? word[0].slice(0, max + 1) : word[0];
+    const joined = flat === "" ? piece : `${flat} ${piece}`;
     if (joined.length <= max) {
       flat = joined;
       read = word.index + word[0].length;

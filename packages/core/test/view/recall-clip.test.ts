@@ -41,5 +41,7 @@ describe("a recalled message's excerpt", () => {
   it("reads a huge text only up to the cut", () => {
     const huge = `${"word ".repeat(400_000)}end`;
     expect(clip(huge, 20)).toBe(`word word word word [… ${huge.length - 20} of ${huge.length} characters omitted]`);
+    const run = `ab ${"Qk".repeat(500_000)}`;
+    expect(clip(run, 9)).toBe(`ab QkQkQk [… ${run.length - 9} of ${run.length} characters omitted]`);
   });
 });
