@@ -141,14 +141,14 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   // The best first, all of them once those run out: the same order either way. The
   // first ranked lift their neighbours (a brief's few lines are for the words the view
   // lacks: only the messages that hold them).
-  const near = input.brief === true ? () => false : accept;
-  let order = withNeighbours(index.rank(terms, accept, FIRST_CANDIDATES), near, FIRST_CANDIDATES);
+  const lifting = input.brief === true ? 0 : FIRST_CANDIDATES;
+  let order = withNeighbours(index.rank(terms, accept, FIRST_CANDIDATES), accept, lifting);
   let widened = candidates <= FIRST_CANDIDATES;
   let room = input.budget - frame;
   const chosen: { index: number; line: string }[] = [];
   for (let k = 0; ; k++) {
     if (!widened && order.ranOut(k)) {
-      order = withNeighbours(index.rank(terms, accept, MAX_CANDIDATES), near, FIRST_CANDIDATES);
+      order = withNeighbours(index.rank(terms, accept, MAX_CANDIDATES), accept, lifting);
       widened = true;
     }
     const next = order.at(k);
