@@ -16,7 +16,7 @@ export type { MessageInput } from "./messages.js";
 // -- the view --
 export { buildContext } from "./view/build-context.js";
 export { pinMessage } from "./view/pin-message.js";
-export type { BuildContextInput, ContextReport, ContextView, HistoryReport, MessageCounts, PinPredicate, RecallOutcome, RecallReport, TokenReport, TurnSummary, ViewOptions } from "./view/types.js";
+export type { BuildContextInput, ContextReport, ContextView, HistoryReport, MessageCounts, MessageDate, PinPredicate, RecallOutcome, RecallReport, TokenReport, TurnSummary, ViewOptions } from "./view/types.js";
 
 // -- the manager: summarizing compaction, overflow recovery, calibration --
 export { createContextManager } from "./manager/context-manager.js";

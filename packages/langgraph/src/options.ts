@@ -211,6 +211,7 @@ const MANAGER_KEYS = [
   "writeBack",
   "onStoreError",
   "pin",
+  "messageDate",
   "trustPinField",
   "largeResults",
   "now",

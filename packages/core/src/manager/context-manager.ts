@@ -3,6 +3,7 @@ import { largeResultStep } from "../compact/large-result-floors.js";
 import { cachedTurnSummary, summarizeTurn, turnSummarySpan, type TurnSummaryInputs, type TurnSummarySpan } from "./turn-summary.js";
 import { resolveBudgetSources, type ModelLimits } from "../budget-sources.js";
 import { invalidOption } from "../errors.js";
+import { checkMessageDate } from "../view/recall-date.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
 import { checkSettings, settingNames, settingOrDefault } from "../settings/check.js";
 import { checkMessageArray, kindOf } from "../messages.js";
@@ -97,6 +98,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const store = options.store ?? new InMemoryContextStore();
   const summarizer = options.summarizer ?? null;
   if (options.pin !== undefined && typeof options.pin !== "function") throw invalidOption("pin", "a function (message, index) => boolean", options.pin);
+  const messageDate = checkMessageDate(options.messageDate, "messageDate");
   if (summarizer !== null && typeof summarizer !== "function") throw invalidOption("summarizer", "a function (transcript, context) => Promise<string | null>", summarizer);
   const precomputeLarge = largeResultStep(options.largeResults);
   const chunkTokens = settingOrDefault("summarizerInputTokens", options.summarizerInputTokens);
@@ -149,7 +151,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
     const turnSummary = summarizer === null ? undefined : await cachedTurnSummary(state, messages, (n) => turnPrefixHash(key, messages, n, request.signal));
-    const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin, turnSummary });
+    const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin, messageDate, turnSummary });
     // While summarizing, older results wait for their summary instead of being cleared in
     // steps — not while the summarizer cools down: no summary would come. Each clear step
     // would move the prompt's prefix once more; the summary step moves it anyway, and

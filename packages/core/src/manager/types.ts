@@ -8,7 +8,7 @@ import type { MessageInput } from "../messages.js";
 import type { CompactionStore, ConversationKey } from "../store/compaction-contract.js";
 import type { KeepOptions } from "../summarize/safe-cut.js";
 import type { Summarizer } from "../summarize/summarizer.js";
-import type { ContextReport, PinPredicate, ViewOptions } from "../view/types.js";
+import type { ContextReport, MessageDate, PinPredicate, ViewOptions } from "../view/types.js";
 
 /** Settings a single request may override (validated at the boundary, then merged). */
 export interface ContextSettings extends ViewOptions, KeepOptions {
@@ -134,6 +134,16 @@ export interface ContextManagerOptions extends ContextSettings {
    * ```
    */
   pin?: PinPredicate;
+  /**
+   * The date of a message, shown in the lines the recall stage brings back (see
+   * `BuildContextInput.messageDate`). Set once for every request.
+   * @default undefined (recalled lines carry no date)
+   * @example
+   * ```ts
+   * createContextManager({ messageDate: (message) => message.additional_kwargs.sent_at as string | undefined });
+   * ```
+   */
+  messageDate?: MessageDate;
   /**
    * Clock, for the summarizer cool-down.
    * @default Date.now

@@ -5,7 +5,7 @@ import type { MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
 import { resolveViewOptions } from "../view/options.js";
-import type { ContextView, PinPredicate, TurnSummary, ViewOptions } from "../view/types.js";
+import type { ContextView, MessageDate, PinPredicate, TurnSummary, ViewOptions } from "../view/types.js";
 import type { ContextRequest, ContextSettings } from "./types.js";
 
 /** Builds the views of one request, with or without a summary in front. */
@@ -45,9 +45,10 @@ export function requestViews(inputs: {
   estimator: Estimator;
   request: ContextRequest;
   pin: PinPredicate | undefined;
+  messageDate?: MessageDate | undefined;
   turnSummary?: TurnSummary | undefined;
 }): RequestViews {
-  const { settings, messages, lead, budget, estimator, request, pin, turnSummary } = inputs;
+  const { settings, messages, lead, budget, estimator, request, pin, messageDate, turnSummary } = inputs;
   let chosen: number[] = [];
   // Resolved once the record asks for them: a request builds two view sets and records one.
   let options: Required<ViewOptions> | undefined;
@@ -75,6 +76,7 @@ export function requestViews(inputs: {
                 return pinned;
               },
             }),
+        ...(messageDate === undefined ? {} : { messageDate }),
         budget,
         estimator,
         ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),

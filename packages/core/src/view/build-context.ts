@@ -16,6 +16,7 @@ import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext }
 import { collectPinned, type PinnedCandidates } from "./pinned.js";
 import { withRoomForCurrent } from "./pinned-block.js";
 import { placeHistory } from "./place-history.js";
+import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
 import type { BuildContextInput, ContextView } from "./types.js";
@@ -59,6 +60,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   }
   checkMessageArray(input.messages);
   checkTurnSummary(input.turnSummary);
+  const messageDate = checkMessageDate(input.messageDate, "messageDate");
   const budget = budgetOf(input.budget);
   const estimator = checkEstimator(input.estimator, "estimator") ?? defaultEstimator;
   const limit = budget.promptLimit;
@@ -100,7 +102,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
   const { chosen, assembled, block, recalled } = placeHistory({
     walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, fixed, current, leadKept, pinned,
-    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, options, estimator,
+    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator,
   });
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
   tally.labels += block.labels;

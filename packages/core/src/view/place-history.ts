@@ -11,7 +11,7 @@ import { pinnedBlock, type PinnedBlock } from "./pinned-block.js";
 import type { PinnedCandidates } from "./pinned.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { noRecall, recallBlock, recallReserve, type RecalledBlock } from "./recall.js";
-import type { ViewOptions } from "./types.js";
+import type { MessageDate, ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
 
 /**
@@ -43,6 +43,8 @@ export interface PlaceHistoryInput {
    * Both go right before the current turn.
    */
   recallAt: "block" | "brief";
+  /** The application's message dates, for the recalled lines. */
+  messageDate?: MessageDate | undefined;
   options: Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget" | "maxToolResultTokens"> & NoteOptions;
   estimator: Estimator;
 }
@@ -122,6 +124,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
     budget: brief ? Math.min(left, Math.floor(input.options.recallBudget * BRIEF_RECALL_SHARE)) : firstCall ? left : Math.min(left, reserve),
     queryFromTurn: input.longTurn,
     brief,
+    messageDate: input.messageDate,
   });
   return { ...placed, recalled };
 }

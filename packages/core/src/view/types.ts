@@ -148,6 +148,23 @@ export interface ViewOptions {
  */
 export type PinPredicate = (message: BaseMessage, index: number) => boolean;
 
+/**
+ * The date of a message, for the lines the recall stage brings back: LangChain
+ * messages carry no date of their own, so an application that keeps one (in
+ * `additional_kwargs`, `response_metadata`, or beside the checkpoint) says where.
+ * Called only for the few messages recalled into a view, with the message's index
+ * in the whole conversation. A string is shown as it is (whitespace collapsed, at
+ * most 40 characters); a `Date` or epoch milliseconds as UTC ISO 8601 to the minute
+ * (`2023-05-08T13:56Z`); `undefined` shows no date. Anything else is refused with
+ * `INVALID_OPTION` naming `messageDate`.
+ *
+ * @example
+ * ```ts
+ * const messageDate: MessageDate = (message) => message.additional_kwargs.sent_at as string | undefined;
+ * ```
+ */
+export type MessageDate = (message: BaseMessage, index: number) => string | Date | number | undefined;
+
 /** Input of {@link buildContext}. Only `messages` is required. */
 export interface BuildContextInput extends ViewOptions {
   /** The full checkpoint messages, oldest first. Never mutated. */
@@ -202,6 +219,17 @@ export interface BuildContextInput extends ViewOptions {
    * ```
    */
   pin?: PinPredicate;
+  /**
+   * The date of a message (see {@link MessageDate}), shown in the header of each
+   * line the recall stage brings back (`[#12 · user · id m12 · date 2023-05-08T13:56Z]`),
+   * so the model can place a recalled message in time. No other part of the view reads it.
+   * @default undefined (recalled lines carry no date)
+   * @example
+   * ```ts
+   * buildContext({ messages, messageDate: (message) => message.additional_kwargs.sent_at as string | undefined });
+   * ```
+   */
+  messageDate?: MessageDate;
   /**
    * Messages of the conversation that precede `messages` but are no longer in it
    * (the prefix a summary stands for), oldest first. Read only for the opening

@@ -1,0 +1,94 @@
+import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { buildContext, ContextViewError, createContextManager, InMemoryContextStore, type MessageDate } from "@contextview/core";
+import { RECALL_LABEL } from "@contextview/core/internal";
+import { recallDate } from "../../src/view/recall-date";
+
+const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };
+const DAY = 86_400_000;
+const START = Date.UTC(2023, 4, 8, 13, 56);
+
+/** A long dated chat (one turn a day, the date in `additional_kwargs.sent_at`), a fact at turn 3, a question about it. */
+function datedChat(n: number): BaseMessage[] {
+  const messages: BaseMessage[] = [new SystemMessage("You are a friendly assistant.")];
+  for (let i = 0; i < n; i++) {
+    const sent_at = new Date(START + i * DAY).toISOString();
+    const user = i === 3 ? "We adopted a beagle last spring, his name is Biscuit and he loves the park." : `Turn ${i}: the weather was ${i % 2 ? "sunny" : "grey"} and I cooked pasta with tomatoes again, nothing special happened today.`;
+    messages.push(new HumanMessage({ id: `u${i}`, content: user, additional_kwargs: { sent_at } }), new AIMessage({ id: `a${i}`, content: `That sounds ${i % 2 ? "lovely" : "calm"}. Tell me more about your week.`, additional_kwargs: { sent_at } }));
+  }
+  messages.push(new HumanMessage({ id: "q", content: "What is the name of my dog Biscuit the beagle?" }));
+  return messages;
+}
+
+const sentAt: MessageDate = (message) => message.additional_kwargs["sent_at"] as string | undefined;
+const recalledText = (messages: readonly BaseMessage[]) => String(messages[messages.findIndex((m) => m.content === RECALL_LABEL) + 1]?.content ?? "");
+
+describe("dates in recalled lines (messageDate)", () => {
+  it("gives each recalled line the date the application keeps, read with the message's index in the conversation", () => {
+    const messages = datedChat(300);
+    const seen: number[] = [];
+    const view = buildContext({ messages, budget, messageDate: (message, index) => (seen.push(index), Date.parse(sentAt(message, index) as string)) });
+    const block = recalledText(view.messages);
+    expect(block).toContain("[#7 · user · id u3 · date 2023-05-11T13:56Z]");
+    expect(block).toContain("role, id and date");
+    // Every line carries the date of its own message.
+    for (const [, index, id] of block.matchAll(/\[#(\d+) · \w+ · id (\w+) · date [^\]]+\]/g)) {
+      expect(messages[Number(index)]?.id).toBe(id);
+      expect(block).toContain(`[#${index} · ${messages[Number(index)]?.type === "human" ? "user" : "assistant"} · id ${id} · date ${new Date(START + Math.floor((Number(index) - 1) / 2) * DAY).toISOString().slice(0, 16)}Z]`);
+    }
+    // Read only by the recall stage, for the messages it considered: never the rest of the conversation.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThan(messages.length / 4);
+    expect(view.report.messages.dropped).toBeGreaterThan(0);
+  });
+
+  it("leaves the view exactly as without dates when none is given, and charges the dates when one is", () => {
+    const messages = datedChat(300);
+    const plain = buildContext({ messages, budget });
+    expect(recalledText(plain.messages)).not.toContain(" · date ");
+    expect(recalledText(plain.messages)).toContain("role and id");
+    const undated = buildContext({ messages, budget, messageDate: () => undefined });
+    expect(JSON.stringify(undated.messages)).toBe(JSON.stringify(plain.messages).replace("role and id", "role, id and date"));
+    const dated = buildContext({ messages, budget, messageDate: sentAt });
+    expect(dated.report.tokens.total).toBeLessThanOrEqual(dated.report.limit);
+    expect(dated.report.tokens.recall).toBeLessThanOrEqual(plain.report.tokens.recall + 60);
+  });
+
+  it("shows strings as given (whitespace collapsed, 40 characters at most), Dates and epoch milliseconds as UTC to the minute", () => {
+    const message = new HumanMessage("hi");
+    expect(recallDate(() => "  8 May 2023,\n 1:56 pm ", message, 0)).toBe("8 May 2023, 1:56 pm");
+    expect(recallDate(() => "x".repeat(90), message, 0)).toHaveLength(40);
+    expect(recallDate(() => "   ", message, 0)).toBeUndefined();
+    expect(recallDate(() => new Date(START), message, 0)).toBe("2023-05-08T13:56Z");
+    expect(recallDate(() => START, message, 0)).toBe("2023-05-08T13:56Z");
+    expect(recallDate(() => undefined, message, 0)).toBeUndefined();
+  });
+
+  it.each([
+    ["an object", () => ({ when: "today" })],
+    ["an invalid Date", () => new Date("not a date")],
+    ["NaN", () => Number.NaN],
+    ["a number beyond any Date", () => 1e300],
+  ])("refuses %s with INVALID_OPTION naming messageDate", (_name, messageDate) => {
+    const attempt = () => buildContext({ messages: datedChat(300), budget, messageDate: messageDate as unknown as MessageDate });
+    expect(attempt).toThrow(ContextViewError);
+    expect(attempt).toThrow(/messageDate/);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as ContextViewError).code).toBe("INVALID_OPTION");
+      expect((error as ContextViewError).details).toEqual({ field: "messageDate" });
+    }
+  });
+
+  it("refuses a messageDate that is not a function, on buildContext and on the manager", () => {
+    expect(() => buildContext({ messages: datedChat(10), budget, messageDate: "sent_at" as unknown as MessageDate })).toThrow(/Expected `messageDate` to be a function/);
+    expect(() => createContextManager({ messageDate: 42 as unknown as MessageDate })).toThrow(/Expected `messageDate` to be a function/);
+  });
+
+  it("is passed by the context manager to every view it builds", async () => {
+    const manager = createContextManager({ budget, store: new InMemoryContextStore(), messageDate: sentAt });
+    const messages = datedChat(300);
+    const { messages: view } = await manager.build({ messages, key: { userId: "u", conversationId: "c" } });
+    expect(recalledText(view)).toContain("[#7 · user · id u3 · date 2023-05-11T13:56:00.000Z]");
+  });
+});
