@@ -4,9 +4,9 @@
 // the BM25 reference but not to trimMessages on a long chat.
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { generateConversation } from "../eval/recall/generator.js";
-import { conversationMessages, evidenceRecall, questionMessage, turnVisible, viewText } from "../eval/recall/measure.js";
+import { conversationMessages, evidenceRecall, questionMessage, turnDated, turnVisible, viewText } from "../eval/recall/measure.js";
 import { runRecall } from "../eval/recall/run.js";
-import { bm25System, trimMessagesSystem } from "../eval/recall/systems.js";
+import { bm25System, buildContextDatedSystem, buildContextSystem, trimMessagesSystem } from "../eval/recall/systems.js";
 import type { RecallSource } from "../eval/recall/types.js";
 
 const conversation = generateConversation(26_000, 400);
@@ -32,6 +32,32 @@ describe("recall evaluation", () => {
     const cut = new AIMessage({ id: "evidence", content: `Earlier: "${turn.text.slice(0, 30)}…"` });
     expect(turnVisible(turn, viewText([cut]))).toBe(false);
     expect(evidenceRecall(question, turns, viewText([new HumanMessage({ id: "D1:4", content: "Nice, good for you." })]))).toBe(0);
+  });
+
+  it("dates a visible turn by its session's opening turn in the view, or by its date on the line that shows it, and nothing else", () => {
+    const turn = turns.get("D1:3")!;
+    const messages = conversationMessages(conversation);
+    const opening = messages[0]!;
+    expect(String(opening.content)).toContain(`(session 1, ${turn.date})`);
+    const own = messages[2]!;
+    expect(turnDated(turn, viewText([opening, own]), "D1:1")).toBe(true);
+    expect(turnDated(turn, viewText([own]), "D1:1")).toBe(false);
+    expect(turnDated(turn, viewText([opening]), "D1:1")).toBe(false);
+    const line = (date: string) => new AIMessage({ content: `Messages from earlier:\n[#2 · user · id D1:3 · date ${date}] ${turn.speaker}: ${turn.text}\n[#9 · user · id D1:10] other` });
+    expect(turnDated(turn, viewText([line(turn.date)]), "D1:1")).toBe(true);
+    expect(turnDated(turn, viewText([line("1 January 1999")]), "D1:1")).toBe(false);
+  });
+
+  it("the dated view shows an old fact with its date; the undated one without", async () => {
+    // Not session 1's: its opening turn is in every view (pinned as the conversation's opening request).
+    const sessionOf = (id: string) => turns.get(id)!.session;
+    const later = conversation.questions.filter((q) => q.category === "overlap" && q.evidence.every((id) => sessionOf(id) > 1 && sessionOf(id) < 5));
+    expect(later.length).toBeGreaterThan(0);
+    const source: RecallSource = { name: "test", description: "", conversations: [{ ...conversation, questions: later }] };
+    const [plain, dated] = await runRecall(source, [buildContextSystem, buildContextDatedSystem], [4000]);
+    expect([plain!.recall, dated!.recall]).toEqual([1, 1]);
+    expect(dated!.dated).toBe(1);
+    expect(plain!.dated).toBe(0);
   });
 
   it("BM25 recalls the fact from turn 3 that trimMessages cannot see", async () => {

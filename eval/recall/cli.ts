@@ -21,7 +21,7 @@ export const TARGETS = { bm25: 0.9, trimMessages: 3 };
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function recallTable(rows: readonly RecallRow[]): Record<string, string>[] {
-  return rows.map((r) => ({ source: r.source, budget: String(r.promptBudget), system: r.system, questions: String(r.questions), "evidence recall": pct(r.recall), "mean view tokens": r.meanViewTokens.toFixed(0), "views over budget": String(r.overBudget), ...(r.errors ? { errors: `${r.errors} (${r.firstError ?? ""})` } : {}) }));
+  return rows.map((r) => ({ source: r.source, budget: String(r.promptBudget), system: r.system, questions: String(r.questions), "evidence recall": pct(r.recall), "with its date": pct(r.dated), "mean view tokens": r.meanViewTokens.toFixed(0), "views over budget": String(r.overBudget), ...(r.errors ? { errors: `${r.errors} (${r.firstError ?? ""})` } : {}) }));
 }
 
 export function ratioTable(rows: readonly RecallRow[]): Record<string, string>[] {

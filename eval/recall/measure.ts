@@ -38,16 +38,20 @@ export function messageText(message: BaseMessage): string {
 export interface ViewText {
   byId: Map<string, string>;
   all: string;
+  /** Every line of every message, whitespace collapsed (a recalled block has a line per message). */
+  lines: string[];
 }
 
 export function viewText(view: readonly BaseMessage[]): ViewText {
   const byId = new Map<string, string>();
+  const lines: string[] = [];
   const texts = view.map((m) => {
     const text = messageText(m);
     if (m.id) byId.set(m.id, `${byId.get(m.id) ?? ""}\n${text}`);
+    if (typeof m.content === "string") for (const line of m.content.split("\n")) lines.push(normalize(line));
     return text;
   });
-  return { byId, all: texts.join("\n") };
+  return { byId, all: texts.join("\n"), lines };
 }
 
 /**
@@ -69,4 +73,25 @@ export function evidenceRecall(question: RecallQuestion, turns: ReadonlyMap<stri
   const gold = question.evidence.map((id) => turns.get(id)).filter((t): t is RecallTurn => t !== undefined);
   if (gold.length === 0) return 0;
   return gold.filter((t) => turnVisible(t, view)).length / gold.length;
+}
+
+/**
+ * The dating rule: a visible turn is dated when the model can tell when it was said —
+ * a line of the view that holds the turn's key also holds its session's date (a
+ * recalled line with its date, the session's first turn with its header), or the
+ * first turn of its session, which opens with "(session n, <date>)", is in the view
+ * by id (the view keeps conversation order, so the turns after it are that day's).
+ */
+export function turnDated(turn: RecallTurn, view: ViewText, sessionStart: string): boolean {
+  if (!turnVisible(turn, view)) return false;
+  if (view.byId.has(sessionStart)) return true;
+  const key = normalize(turn.text).slice(0, KEY_CHARS);
+  return view.lines.some((line) => line.includes(key) && line.includes(turn.date));
+}
+
+/** Share of the question's evidence turns visible with their date (see {@link turnDated}). */
+export function datedRecall(question: RecallQuestion, turns: ReadonlyMap<string, RecallTurn>, view: ViewText, sessionStarts: ReadonlyMap<number, string>): number {
+  const gold = question.evidence.map((id) => turns.get(id)).filter((t): t is RecallTurn => t !== undefined);
+  if (gold.length === 0) return 0;
+  return gold.filter((t) => turnDated(t, view, sessionStarts.get(t.session) ?? "")).length / gold.length;
 }

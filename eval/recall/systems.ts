@@ -49,6 +49,18 @@ export const buildContextNoRecallSystem: RecallSystem = {
 };
 
 /**
+ * buildContext with the application's dates (`messageDate`: the session date the
+ * conversation's messages carry in `additional_kwargs.session_date`), shown in each
+ * recalled line: what the "with its date" column is about.
+ */
+export const buildContextDatedSystem: RecallSystem = {
+  name: "contextview buildContext + messageDate",
+  settings: "buildContext defaults, messageDate = additional_kwargs.session_date",
+  prepare: (_c, history, promptBudget) => async (question) =>
+    buildContext({ messages: [...history, question], budget: recallBudget(promptBudget), messageDate: (message) => message.additional_kwargs["session_date"] as string | undefined }).messages,
+};
+
+/**
  * What the pre-model node does with evidence "update" and no summarizer: the
  * extractive evidence store updated with the checkpoint messages (InMemoryContextStore,
  * the contract SQLite and PostgreSQL implement), its message shown by the context manager.
@@ -87,4 +99,4 @@ export const bm25System: RecallSystem = {
   },
 };
 
-export const RECALL_SYSTEMS: readonly RecallSystem[] = [buildContextSystem, buildContextNoRecallSystem, nodeStoreSystem, trimMessagesSystem, bm25System];
+export const RECALL_SYSTEMS: readonly RecallSystem[] = [buildContextSystem, buildContextDatedSystem, buildContextNoRecallSystem, nodeStoreSystem, trimMessagesSystem, bm25System];
