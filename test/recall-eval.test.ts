@@ -43,9 +43,15 @@ describe("recall evaluation", () => {
     expect(turnDated(turn, viewText([opening, own]), "D1:1")).toBe(true);
     expect(turnDated(turn, viewText([own]), "D1:1")).toBe(false);
     expect(turnDated(turn, viewText([opening]), "D1:1")).toBe(false);
-    const line = (date: string) => new AIMessage({ content: `Messages from earlier:\n[#2 · user · id D1:3 · date ${date}] ${turn.speaker}: ${turn.text}\n[#9 · user · id D1:10] other` });
+    const line = (date: string) => new AIMessage({ content: `Messages from earlier:\n[#2 · user · id D1:3 · ${date}] ${turn.speaker}: ${turn.text}\n[#9 · user · id D1:10] other` });
     expect(turnDated(turn, viewText([line(turn.date)]), "D1:1")).toBe(true);
     expect(turnDated(turn, viewText([line("1 January 1999")]), "D1:1")).toBe(false);
+    // Under a heading of its own date in the same message; not under another's, nor under one of another message.
+    const block = (date: string) => new AIMessage({ content: `Messages from earlier:\n[date ${date}]\n[#2 · user · id D1:3] ${turn.speaker}: ${turn.text}` });
+    expect(turnDated(turn, viewText([block(turn.date)]), "D1:1")).toBe(true);
+    expect(turnDated(turn, viewText([block("1 January 1999")]), "D1:1")).toBe(false);
+    const apart = [new AIMessage({ content: `[date ${turn.date}]` }), new AIMessage({ content: `[#2 · user · id D1:3] ${turn.speaker}: ${turn.text}` })];
+    expect(turnDated(turn, viewText(apart), "D1:1")).toBe(false);
   });
 
   it("the dated view shows an old fact with its date; the undated one without", async () => {

@@ -38,17 +38,28 @@ export function messageText(message: BaseMessage): string {
 export interface ViewText {
   byId: Map<string, string>;
   all: string;
-  /** Every line of every message, whitespace collapsed (a recalled block has a line per message). */
-  lines: string[];
+  /**
+   * Every line of every message, whitespace collapsed (a recalled block has a line per
+   * message), with the `[date …]` heading above it in its message, if any.
+   */
+  lines: { text: string; heading: string | undefined }[];
 }
 
 export function viewText(view: readonly BaseMessage[]): ViewText {
   const byId = new Map<string, string>();
-  const lines: string[] = [];
+  const lines: ViewText["lines"] = [];
   const texts = view.map((m) => {
     const text = messageText(m);
     if (m.id) byId.set(m.id, `${byId.get(m.id) ?? ""}\n${text}`);
-    if (typeof m.content === "string") for (const line of m.content.split("\n")) lines.push(normalize(line));
+    let heading: string | undefined;
+    if (typeof m.content === "string") {
+      for (const raw of m.content.split("\n")) {
+        const line = normalize(raw);
+        const date = /^\[date (.+)\]$/.exec(line)?.[1];
+        if (date !== undefined) heading = date;
+        else lines.push({ text: line, heading });
+      }
+    }
     return text;
   });
   return { byId, all: texts.join("\n"), lines };
@@ -77,16 +88,18 @@ export function evidenceRecall(question: RecallQuestion, turns: ReadonlyMap<stri
 
 /**
  * The dating rule: a visible turn is dated when the model can tell when it was said —
- * a line of the view that holds the turn's key also holds its session's date (a
- * recalled line with its date, the session's first turn with its header), or the
- * first turn of its session, which opens with "(session n, <date>)", is in the view
- * by id (the view keeps conversation order, so the turns after it are that day's).
+ * a line of the view that holds the turn's key also holds its session's date (the
+ * session's first turn with its header, a line that names it), or sits under a
+ * `[date <its date>]` heading of the same message (contextview's recalled block with
+ * `messageDate`), or the first turn of its session, which opens with
+ * "(session n, <date>)", is in the view by id (the view keeps conversation order, so
+ * the turns after it are that day's).
  */
 export function turnDated(turn: RecallTurn, view: ViewText, sessionStart: string): boolean {
   if (!turnVisible(turn, view)) return false;
   if (view.byId.has(sessionStart)) return true;
   const key = normalize(turn.text).slice(0, KEY_CHARS);
-  return view.lines.some((line) => line.includes(key) && line.includes(turn.date));
+  return view.lines.some((line) => line.text.includes(key) && (line.text.includes(turn.date) || line.heading === turn.date));
 }
 
 /** Share of the question's evidence turns visible with their date (see {@link turnDated}). */

@@ -26,7 +26,7 @@ function datedChat(): BaseMessage[] {
 }
 
 const recalled = (messages: readonly BaseMessage[]) => String(messages[messages.findIndex((m) => m.content === RECALL_LABEL) + 1]?.content ?? "");
-const LINE = "[#6 · user · id u3 · date 2023-05-11]";
+const LINE = "[date 2023-05-11]\n[#6 · user · id u3]";
 
 describe("messageDate in each integration", () => {
   it("node: the recalled lines of its view carry the dates", async () => {

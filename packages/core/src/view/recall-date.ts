@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { ContextViewError, describeValue, invalidOption } from "../errors.js";
+import type { Estimator } from "../estimate.js";
 import type { MessageDate } from "./types.js";
 
 /** Longest date shown from a string, in characters. */
@@ -44,4 +45,89 @@ export function checkMessageDate(value: unknown, field: string): MessageDate | u
   if (value === undefined) return undefined;
   if (typeof value !== "function") throw invalidOption(field, "a function (message, index) => string | Date | number | undefined", value);
   return value as MessageDate;
+}
+
+/** One recalled line's place and date, as {@link DateRuns} keeps them. */
+interface DatedLine {
+  index: number;
+  date: string | undefined;
+}
+
+/**
+ * The date headings of a recalled block: its lines, in conversation order, are
+ * grouped in runs of one date, each run opened by a `[date …]` line (`[no date]` for
+ * a run without one after a dated run), so a date is paid for once per run, not
+ * once per line. {@link cost} gives the exact tokens a line's heading changes before
+ * the line is taken, whatever order lines are taken in.
+ *
+ * @example
+ * ```ts
+ * const runs = new DateRuns(estimator);
+ * const extra = runs.cost(12, "8 May 2023"); // the heading's tokens: a new run
+ * runs.add(12, "8 May 2023");
+ * runs.cost(13, "8 May 2023"); // 0: the same run
+ * ```
+ */
+export class DateRuns {
+  private readonly lines: DatedLine[] = [];
+  private readonly headingTokens = new Map<string, number>();
+
+  constructor(private readonly estimator: Estimator) {}
+
+  /** Tokens the headings change by when the line of message `index` with `date` joins the block. */
+  cost(index: number, date: string | undefined): number {
+    const at = this.position(index);
+    const previous = this.lines[at - 1];
+    const next = this.lines[at];
+    const line = { index, date };
+    let tokens = opens(line, previous) ? this.tokensOf(date) : 0;
+    if (next !== undefined) tokens += ((opens(next, line) ? 1 : 0) - (opens(next, previous) ? 1 : 0)) * this.tokensOf(next.date);
+    return tokens;
+  }
+
+  /** Takes the line of message `index` into the block. */
+  add(index: number, date: string | undefined): void {
+    this.lines.splice(this.position(index), 0, { index, date });
+  }
+
+  /**
+   * The block's lines with their headings, in conversation order.
+   *
+   * @param text - The text of each line taken, by message index.
+   */
+  render(text: (index: number) => string): string[] {
+    const out: string[] = [];
+    this.lines.forEach((line, k) => {
+      if (opens(line, this.lines[k - 1])) out.push(heading(line.date));
+      out.push(text(line.index));
+    });
+    return out;
+  }
+
+  private position(index: number): number {
+    let lo = 0;
+    let hi = this.lines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.lines[mid] as DatedLine).index < index) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private tokensOf(date: string | undefined): number {
+    const key = date ?? "";
+    let tokens = this.headingTokens.get(key);
+    if (tokens === undefined) this.headingTokens.set(key, (tokens = this.estimator.estimateText(heading(date)) + 1));
+    return tokens;
+  }
+}
+
+/** True when `line` opens a run: the first line with a date, or a date other than the line before's. */
+function opens(line: DatedLine, previous: DatedLine | undefined): boolean {
+  return previous === undefined ? line.date !== undefined : line.date !== previous.date;
+}
+
+function heading(date: string | undefined): string {
+  return date === undefined ? "[no date]" : `[date ${date}]`;
 }

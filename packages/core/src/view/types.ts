@@ -220,9 +220,10 @@ export interface BuildContextInput extends ViewOptions {
    */
   pin?: PinPredicate;
   /**
-   * The date of a message (see {@link MessageDate}), shown in the header of each
-   * line the recall stage brings back (`[#12 · user · id m12 · date 2023-05-08T13:56Z]`),
-   * so the model can place a recalled message in time. No other part of the view reads it.
+   * The date of a message (see {@link MessageDate}), shown in the block the recall
+   * stage brings back: each run of lines of one date opens with a `[date …]` line
+   * (`[date 2023-05-08T13:56Z]`, then `[#12 · user · id m12] …`), so the model can place a
+   * recalled message in time. No other part of the view reads it.
    * @default undefined (recalled lines carry no date)
    * @example
    * ```ts

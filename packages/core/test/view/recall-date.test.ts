@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, ContextViewError, createContextManager, InMemoryContextStore, type MessageDate } from "@contextview/core";
+import { buildContext, ContextViewError, createContextManager, createEstimator, InMemoryContextStore, type MessageDate } from "@contextview/core";
 import { RECALL_LABEL } from "@contextview/core/internal";
-import { recallDate } from "../../src/view/recall-date";
+import { DateRuns, recallDate } from "../../src/view/recall-date";
 
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };
 const DAY = 86_400_000;
@@ -23,31 +23,67 @@ const sentAt: MessageDate = (message) => message.additional_kwargs["sent_at"] as
 const recalledText = (messages: readonly BaseMessage[]) => String(messages[messages.findIndex((m) => m.content === RECALL_LABEL) + 1]?.content ?? "");
 
 describe("dates in recalled lines (messageDate)", () => {
-  it("gives each recalled line the date the application keeps, read with the message's index in the conversation", () => {
+  it("dates each run of recalled lines with the date the application keeps, read with the message's index in the conversation", () => {
     const messages = datedChat(300);
     const seen: number[] = [];
     const view = buildContext({ messages, budget, messageDate: (message, index) => (seen.push(index), Date.parse(sentAt(message, index) as string)) });
     const block = recalledText(view.messages);
-    expect(block).toContain("[#7 · user · id u3 · date 2023-05-11T13:56Z]");
-    expect(block).toContain("role, id and date");
-    // Every line carries the date of its own message.
-    for (const [, index, id] of block.matchAll(/\[#(\d+) · \w+ · id (\w+) · date [^\]]+\]/g)) {
-      expect(messages[Number(index)]?.id).toBe(id);
-      expect(block).toContain(`[#${index} · ${messages[Number(index)]?.type === "human" ? "user" : "assistant"} · id ${id} · date ${new Date(START + Math.floor((Number(index) - 1) / 2) * DAY).toISOString().slice(0, 16)}Z]`);
+    expect(block).toContain("[date 2023-05-11T13:56Z]\n[#7 · user · id u3]");
+    expect(block).toContain("a [date …] line dates the lines after it");
+    // Every line sits under the date of its own message; a heading only where the date changes.
+    let date: string | undefined;
+    let lines = 0;
+    for (const line of block.split("\n").slice(1)) {
+      const heading = /^\[date ([^\]]+)\]$/.exec(line);
+      if (heading) {
+        expect(heading[1]).not.toBe(date);
+        date = heading[1];
+        continue;
+      }
+      const index = Number(/^\[#(\d+) /.exec(line)?.[1]);
+      expect(date).toBe(`${new Date(START + Math.floor((index - 1) / 2) * DAY).toISOString().slice(0, 16)}Z`);
+      lines++;
     }
+    expect(lines).toBe(view.report.recall.recalled);
+    expect(view.report.tokens.recall).toBe(createEstimator().estimateMessages(view.messages.slice(view.messages.findIndex((m) => m.content === RECALL_LABEL)).slice(0, 2)));
     // Read only by the recall stage, for the messages it considered: never the rest of the conversation.
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.length).toBeLessThan(messages.length / 4);
     expect(view.report.messages.dropped).toBeGreaterThan(0);
   });
 
+  it("charges each heading exactly, whatever order the lines are taken in, and marks a run without a date after a dated one", () => {
+    const estimator = createEstimator();
+    for (let seed = 1; seed <= 50; seed++) {
+      let state = seed;
+      const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const runs = new DateRuns(estimator);
+      const indices = [...new Set(Array.from({ length: 12 }, () => Math.floor(next() * 40)))];
+      let charged = 0;
+      for (const index of indices) {
+        const date = next() < 0.2 ? undefined : ["1 May", "2 May", "3 May"][Math.floor(index / 14)];
+        charged += runs.cost(index, date);
+        runs.add(index, date);
+      }
+      const rendered = runs.render((i) => `line ${i}`);
+      const headings = rendered.filter((line) => line.startsWith("[date ") || line === "[no date]");
+      expect(charged).toBe(headings.reduce((sum, line) => sum + estimator.estimateText(line) + 1, 0));
+      expect(rendered.filter((line) => line.startsWith("line ")).map((line) => Number(line.slice(5)))).toEqual([...indices].sort((a, b) => a - b));
+    }
+    const runs = new DateRuns(estimator);
+    runs.add(1, "1 May");
+    runs.add(2, undefined);
+    runs.add(0, undefined);
+    expect(runs.render((i) => `line ${i}`)).toEqual(["line 0", "[date 1 May]", "line 1", "[no date]", "line 2"]);
+  });
+
   it("leaves the view exactly as without dates when none is given, and charges the dates when one is", () => {
     const messages = datedChat(300);
     const plain = buildContext({ messages, budget });
     expect(recalledText(plain.messages)).not.toContain(" · date ");
-    expect(recalledText(plain.messages)).toContain("role and id");
+    expect(recalledText(plain.messages)).toContain("role and id):");
     const undated = buildContext({ messages, budget, messageDate: () => undefined });
-    expect(JSON.stringify(undated.messages)).toBe(JSON.stringify(plain.messages).replace("role and id", "role, id and date"));
+    expect(JSON.stringify(undated.messages)).toBe(JSON.stringify(plain.messages).replace("role and id):", "role and id; a [date …] line dates the lines after it):"));
     const dated = buildContext({ messages, budget, messageDate: sentAt });
     expect(dated.report.tokens.total).toBeLessThanOrEqual(dated.report.limit);
     expect(dated.report.tokens.recall).toBeLessThanOrEqual(plain.report.tokens.recall + 60);
@@ -89,6 +125,6 @@ describe("dates in recalled lines (messageDate)", () => {
     const manager = createContextManager({ budget, store: new InMemoryContextStore(), messageDate: sentAt });
     const messages = datedChat(300);
     const { messages: view } = await manager.build({ messages, key: { userId: "u", conversationId: "c" } });
-    expect(recalledText(view)).toContain("[#7 · user · id u3 · date 2023-05-11T13:56:00.000Z]");
+    expect(recalledText(view)).toContain("[date 2023-05-11T13:56:00.000Z]\n[#7 · user · id u3]");
   });
 });
