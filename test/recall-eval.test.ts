@@ -5,6 +5,7 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { generateConversation } from "../eval/recall/generator.js";
 import { conversationMessages, evidenceRecall, questionMessage, turnDated, turnVisible, viewText } from "../eval/recall/measure.js";
+import { haystackSource } from "../eval/recall/haystack.js";
 import { runRecall } from "../eval/recall/run.js";
 import { bm25System, buildContextDatedSystem, buildContextSystem, trimMessagesSystem } from "../eval/recall/systems.js";
 import type { RecallSource } from "../eval/recall/types.js";
@@ -64,6 +65,24 @@ describe("recall evaluation", () => {
     expect([plain!.recall, dated!.recall]).toEqual([1, 1]);
     expect(dated!.dated).toBe(1);
     expect(plain!.dated).toBe(0);
+  });
+
+  it("weaves each chat's sessions with other chats' into a haystack: its own turns whole and in order, the others' ids apart, its questions", () => {
+    const chats = [generateConversation(1, 80), generateConversation(2, 90), generateConversation(3, 100)];
+    const source = haystackSource({ name: "g", description: "", conversations: chats }, 2);
+    expect(source.conversations).toHaveLength(3);
+    const [first] = source.conversations;
+    expect(first!.turns).toHaveLength(80 + 90 + 100);
+    // Its own turns, whole and in their order; every other turn's id marked as another chat's.
+    const own = first!.turns.filter((t) => !/^x\d-/.test(t.id));
+    expect(own.map((t) => [t.id, t.text, t.date])).toEqual(chats[0]!.turns.map((t) => [t.id, t.text, t.date]));
+    expect(first!.turns.filter((t) => t.id.startsWith("x1-")).map((t) => t.text)).toEqual(chats[1]!.turns.map((t) => t.text));
+    expect(first!.questions).toBe(chats[0]!.questions);
+    // Sessions renumbered in order; own session 1 comes after the others' first sessions.
+    const sessions = first!.turns.map((t) => t.session);
+    expect(sessions).toEqual([...sessions].sort((a, b) => a - b));
+    expect(own[0]!.session).toBe(3);
+    expect(new Set(first!.turns.map((t) => t.id)).size).toBe(first!.turns.length);
   });
 
   it("BM25 recalls the fact from turn 3 that trimMessages cannot see", async () => {

@@ -2,12 +2,14 @@
 //   pnpm eval recall                            LoCoMo (60 questions per conversation) and the generator, 4,000 and 8,000 tokens
 //   pnpm eval recall --max-questions 0          every LoCoMo question (1,536; about 3× longer)
 //   pnpm eval recall --source generated --budget 4000 --markdown --out /tmp/report
+//   pnpm eval recall --source locomo-haystack   LoCoMo chats each woven with 3 others (about 4× longer; 30 questions per chat)
 // (also `pnpm eval:recall …`). See docs/evaluation.md, "Recall".
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { markdownTable, terminalTable } from "../tables.js";
 import { generatedSource } from "./generator.js";
+import { haystackSource } from "./haystack.js";
 import { locomoSource } from "./locomo.js";
 import { runRecall, type RecallRow } from "./run.js";
 import { bm25System, buildContextNoRecallSystem, buildContextSystem, RECALL_SYSTEMS, trimMessagesSystem } from "./systems.js";
@@ -15,6 +17,8 @@ import type { RecallSource } from "./types.js";
 
 /** Questions per LoCoMo conversation by default, every k-th in order (the generator's are all used). */
 export const DEFAULT_MAX_QUESTIONS = 60;
+/** Other chats woven into each LoCoMo chat by the `locomo-haystack` source, and its questions per chat by default. */
+export const HAYSTACK = { others: 3, maxQuestions: 30 };
 /** Issue 26's targets for contextview buildContext. */
 export const TARGETS = { bm25: 0.9, trimMessages: 3 };
 
@@ -44,16 +48,17 @@ export async function recallMain(argv: string[]): Promise<void> {
     options: {
       source: { type: "string", multiple: true },
       budget: { type: "string", multiple: true },
-      "max-questions": { type: "string", default: String(DEFAULT_MAX_QUESTIONS) },
+      "max-questions": { type: "string" },
       out: { type: "string", default: "eval-report" },
       markdown: { type: "boolean", default: false },
     },
   });
   const wanted = values.source ?? ["locomo", "generated"];
   const budgets = (values.budget ?? ["4000", "8000"]).map(Number);
-  const max = Number(values["max-questions"]);
-  if (budgets.some((b) => !Number.isInteger(b) || b <= 0) || !Number.isInteger(max) || max < 0) throw new Error("Expected --budget and --max-questions to be integers (--max-questions 0: all)");
-  const loaders: Record<string, () => RecallSource> = { locomo: locomoSource, generated: () => generatedSource() };
+  const max = values["max-questions"] === undefined ? undefined : Number(values["max-questions"]);
+  if (budgets.some((b) => !Number.isInteger(b) || b <= 0) || (max !== undefined && (!Number.isInteger(max) || max < 0))) throw new Error("Expected --budget and --max-questions to be integers (--max-questions 0: all)");
+  // locomo-haystack is asked for by name: about 4× longer chats, a run of its own.
+  const loaders: Record<string, () => RecallSource> = { locomo: locomoSource, generated: () => generatedSource(), "locomo-haystack": () => haystackSource(locomoSource(), HAYSTACK.others) };
   const unknown = wanted.filter((name) => !(name in loaders));
   if (unknown.length) throw new Error(`unknown source ${unknown.join(", ")}; sources: ${Object.keys(loaders).join(", ")}`);
   const command = `pnpm eval recall${argv.length ? ` ${argv.join(" ")}` : ""}`;
@@ -63,7 +68,8 @@ export async function recallMain(argv: string[]): Promise<void> {
   for (const name of wanted) {
     const source = (loaders[name] as () => RecallSource)();
     // The generator's questions are few (two per planted fact): all of them are used.
-    const perConversation = name === "locomo" && max > 0 ? max : undefined;
+    const perSource = max ?? (name === "locomo-haystack" ? HAYSTACK.maxQuestions : DEFAULT_MAX_QUESTIONS);
+    const perConversation = perSource === 0 || name === "generated" ? undefined : perSource;
     const sourceRows = await runRecall(source, RECALL_SYSTEMS, budgets, perConversation, (label) => process.stderr.write(`  ${label}\n`));
     rows.push(...sourceRows);
     sources.push({ name, description: source.description, conversations: source.conversations.length, turns: source.conversations.map((c) => c.turns.length), questions: source.conversations.reduce((n, c) => n + c.questions.length, 0), sampled: sourceRows[0]?.questions ?? 0 });
