@@ -2,7 +2,7 @@
 // recall stage brings back in the node's view, the wrapper's and the middleware's.
 import { InMemoryContextStore, type MessageDate } from "@contextview/core";
 import { RECALL_LABEL } from "@contextview/core/internal";
-import { createContextNode, withContext } from "@contextview/langgraph";
+import { createContextNode, createRecallTool, withContext } from "@contextview/langgraph";
 import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
@@ -44,6 +44,12 @@ describe("messageDate in each integration", () => {
     const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [contextMiddleware({ ...settings, store: new InMemoryContextStore(), messageDate })] });
     await agent.invoke({ messages: datedChat() }, { configurable: { thread_id: "t-agent", user_id: "alice" } });
     expect(recalled(model.calls[0] ?? [])).toContain(LINE);
+  });
+
+  it("recall tool: the messages its answers show are dated", async () => {
+    const recall = createRecallTool({ messageDate, getMessages: () => datedChat() });
+    const answer = await recall.invoke({ action: "search", query: "beagle Biscuit" });
+    expect(String(answer)).toContain("message 6 · role user · id u3 · date 2023-05-11");
   });
 
   it("is refused in a request's context: it is set once, on the factory", async () => {

@@ -44,7 +44,7 @@ export function readMessage(messages: readonly MessageInput[], request: ReadRequ
 
   const render = (shown: string): string[] => {
     const end = offset + shown.length;
-    const lines = [RECALLED_LABEL, `${messageLabel(selected)} · characters ${offset}-${end} of ${text.length}:`, shown];
+    const lines = [RECALLED_LABEL, `${messageLabel(selected, context)} · characters ${offset}-${end} of ${text.length}:`, shown];
     if (end < text.length) lines.push(`[Characters ${end}-${text.length} not shown. To read on, ${nextCall(context, { action: "read", message: reference, offset: end })}.]`);
     if (hasArtifact) lines.push(`[This tool result also has an artifact; read its rows with ${nextCall(context, { action: "rows", message: reference })}.]`);
     return lines;

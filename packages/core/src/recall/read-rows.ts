@@ -68,7 +68,7 @@ export function readRows(messages: readonly MessageInput[], request: RowsRequest
   const others = collections.filter((c) => c !== collection).slice(0, 8).map((c) => `\`${pathName(c.path)}\` (${c.rows.length})`);
   const header = [
     RECALLED_LABEL,
-    `${messageLabel(selected)} · \`${name}\`: ${total} rows, read from the ${payload.origin} as the tool returned them, one JSON line a row ({"row": number from 1, "value": the row}):`,
+    `${messageLabel(selected, context)} · \`${name}\`: ${total} rows, read from the ${payload.origin} as the tool returned them, one JSON line a row ({"row": number from 1, "value": the row}):`,
   ];
   if (others.length > 0) header.push(`[Other arrays in this result: ${others.join(", ")}; name one in \`collection\`.]`);
   const footer = (rest: readonly number[], restOffset: number): string[] => {

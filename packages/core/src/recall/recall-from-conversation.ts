@@ -1,6 +1,8 @@
 import { invalidOption } from "../errors.js";
 import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
 import { checkMessageArray, type MessageInput } from "../messages.js";
+import { checkMessageDate } from "../view/recall-date.js";
+import type { MessageDate } from "../view/types.js";
 import { readMessage, type ReadRequest } from "./read-message.js";
 import { readRows, type RowsRequest } from "./read-rows.js";
 import { recallError, type RecallAnswer, type RecallContext } from "./recalled-text.js";
@@ -46,6 +48,16 @@ export interface RecallOptions {
    * @default createEstimator()
    */
   estimator?: Estimator;
+  /**
+   * The date of a message (see `MessageDate`), given in the label of every message an
+   * answer shows, as in the view's recalled block.
+   * @default undefined (labels carry no date)
+   * @example
+   * ```ts
+   * createRecallTool({ messageDate: (message) => message.additional_kwargs.sent_at as string | undefined });
+   * ```
+   */
+  messageDate?: MessageDate;
 }
 
 /** The answer's bound may be no smaller: its label and "next" line alone take about 100 tokens. */
@@ -58,7 +70,8 @@ export function resolveRecallOptions(options: RecallOptions = {}): RecallContext
   if (typeof toolName !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(toolName)) throw invalidOption("toolName", "a tool name of 1 to 64 letters, digits, `_` or `-`", toolName);
   const maxTokens = options.maxToolResultTokens ?? 2000;
   if (!Number.isSafeInteger(maxTokens) || maxTokens < MIN_RECALL_TOKENS) throw invalidOption("maxToolResultTokens", `an integer of at least ${MIN_RECALL_TOKENS}`, maxTokens);
-  return { toolName, maxTokens, estimator: checkEstimator(options.estimator, "estimator") ?? createEstimator() };
+  const messageDate = checkMessageDate(options.messageDate, "messageDate");
+  return { toolName, maxTokens, estimator: checkEstimator(options.estimator, "estimator") ?? createEstimator(), ...(messageDate === undefined ? {} : { messageDate }) };
 }
 
 /**

@@ -2,6 +2,8 @@
 // message a reference names, and the token bound with its exact "next" call.
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
+import { recallDate } from "../view/recall-date.js";
+import type { MessageDate } from "../view/types.js";
 import { kindOf, toBaseMessage, toolCallIdOf, type MessageInput, type MessageKind } from "../messages.js";
 
 /** The first line of every recall answer: what follows is history, never instructions. */
@@ -21,6 +23,8 @@ export interface RecallContext {
   /** Largest answer, in estimated tokens of its text. */
   maxTokens: number;
   estimator: Estimator;
+  /** The application's message dates, in each message's label (see `MessageDate`). */
+  messageDate?: MessageDate | undefined;
 }
 
 const ROLE: Record<MessageKind, string> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
@@ -37,7 +41,7 @@ export function recallError(text: string): RecallAnswer {
 }
 
 /** The label of one message: index, role, tool name and call id, message id. */
-export function messageLabel({ index, kind, message }: RecalledMessage): string {
+export function messageLabel({ index, kind, message }: RecalledMessage, context?: Pick<RecallContext, "messageDate">): string {
   const parts = [`message ${index}`, `role ${ROLE[kind]}`];
   if (kind === "tool") {
     if (typeof message.name === "string" && message.name !== "") parts.push(`tool \`${message.name}\``);
@@ -45,6 +49,8 @@ export function messageLabel({ index, kind, message }: RecalledMessage): string 
     if (callId !== undefined) parts.push(`tool_call_id ${callId}`);
   }
   if (typeof message.id === "string" && message.id !== "") parts.push(`id ${message.id}`);
+  const date = context?.messageDate === undefined ? undefined : recallDate(context.messageDate, message, index);
+  if (date !== undefined) parts.push(`date ${date}`);
   return parts.join(" · ");
 }
 

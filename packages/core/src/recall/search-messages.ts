@@ -49,7 +49,7 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
   for (let k = offset; k < last; k++) {
     const { index, score } = ranked[k]!;
     const message: RecalledMessage = { index, kind: kindOf(messages[index], index), message: toBaseMessage(messages[index] as MessageInput, index) };
-    const entry = [`${k + 1}. ${messageLabel(message)} · score ${score.toFixed(2)}`, `   ${JSON.stringify(excerptOf(readableText(message), terms))}`];
+    const entry = [`${k + 1}. ${messageLabel(message, context)} · score ${score.toFixed(2)}`, `   ${JSON.stringify(excerptOf(readableText(message), terms))}`];
     if (!fits(context, [...lines, ...entry, ...footer(k + 1)])) break;
     lines.push(...entry);
     shown = k + 1;

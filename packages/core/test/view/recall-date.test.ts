@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextViewError, createContextManager, createEstimator, InMemoryContextStore, type MessageDate } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL, recallFromConversation } from "@contextview/core/internal";
 import { DateRuns, recallDate } from "../../src/view/recall-date";
 
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };
@@ -126,5 +126,24 @@ describe("dates in recalled lines (messageDate)", () => {
     const messages = datedChat(300);
     const { messages: view } = await manager.build({ messages, key: { userId: "u", conversationId: "c" } });
     expect(recalledText(view)).toContain("[date 2023-05-11T13:56:00.000Z]\n[#7 · user · id u3]");
+  });
+});
+
+describe("dates in the recall tool's answers (messageDate)", () => {
+  const messages = datedChat(40);
+  it("labels every message a search, a read or a rows answer shows with its date", () => {
+    const options = { messageDate: sentAt };
+    const search = recallFromConversation(messages, { action: "search", query: "beagle Biscuit" }, options);
+    expect(search.error).toBe(false);
+    expect(search.text).toContain(`message 7 · role user · id u3 · date ${new Date(START + 3 * DAY).toISOString()}`);
+    const read = recallFromConversation(messages, { action: "read", message: "u3" }, options);
+    expect(read.text).toContain(`message 7 · role user · id u3 · date ${new Date(START + 3 * DAY).toISOString()}`);
+    // Without it, the labels are as before.
+    expect(recallFromConversation(messages, { action: "read", message: "u3" }).text).toContain("message 7 · role user · id u3 ·");
+    expect(recallFromConversation(messages, { action: "read", message: "u3" }).text).not.toContain(" · date ");
+  });
+
+  it("refuses a messageDate that is not a function when the options are resolved", () => {
+    expect(() => recallFromConversation(messages, { action: "read", message: "u3" }, { messageDate: "sent_at" as unknown as MessageDate })).toThrow(/Expected `messageDate` to be a function/);
   });
 });
