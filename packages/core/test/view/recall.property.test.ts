@@ -13,6 +13,39 @@ const estimator = createEstimator();
  * every law holds; a brief leaves the rest of the view exactly as without recall; what
  * is recalled (block or brief) is never a message the view shows; the request is last.
  */
+/** A date for some messages (a run of five messages a day), none for every seventh. */
+const dateOf = (_message: BaseMessage, index: number) => (index % 7 === 0 ? undefined : `day ${Math.floor(index / 5)}`);
+
+/** The view without its recalled block (the label and the block). */
+function withoutRecall(messages: readonly BaseMessage[]): string {
+  const label = messages.findIndex((m) => m.content === RECALL_LABEL);
+  return JSON.stringify(label < 0 ? messages : [...messages.slice(0, label), ...messages.slice(label + 2)]);
+}
+
+/**
+ * With `messageDate`, every law still holds; only the recalled block differs from the
+ * undated view; each recalled line sits under its own message's date heading.
+ */
+function checkDates(input: Parameters<typeof buildContext>[0], plain: ReturnType<typeof buildContext>, all: BaseMessage[], messages: readonly BaseMessage[], before: ReturnType<typeof snapshot>, context: string): void {
+  const datedInput = { ...input, messageDate: dateOf };
+  const dated = buildContext(datedInput);
+  expect([context, viewProblems({ conversation: all, messages, before, estimator, rebuild: () => buildContext(datedInput).messages }, dated)]).toEqual([context, []]);
+  expect([context, withoutRecall(dated.messages)]).toEqual([context, withoutRecall(plain.messages)]);
+  if (dated.report.recall.outcome !== "recalled") return;
+  const block = String(dated.messages[dated.messages.findIndex((m) => m.content === RECALL_LABEL) + 1]?.content);
+  let heading: string | undefined;
+  for (const line of block.split("\n").slice(1)) {
+    const date = /^\[date (.+)\]$/.exec(line)?.[1];
+    if (date !== undefined || line === "[no date]") {
+      heading = date;
+      continue;
+    }
+    const index = /^\[#(\d+) /.exec(line)?.[1];
+    if (index === undefined) continue; // a line of a recalled text's own
+    expect([context, index, heading]).toEqual([context, index, dateOf(all[Number(index)] as BaseMessage, Number(index))]);
+  }
+}
+
 describe("the recall stage (property)", () => {
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
   const caseArb = fc.tuple(conversationArb, fc.integer({ min: 1200, max: 9000 }), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.constantFrom(300, 1000, 2000), fc.boolean());
@@ -53,6 +86,7 @@ describe("the recall stage (property)", () => {
       }
       const context = `seed ${seed}, budget ${promptBudget}, recallBudget ${recallBudget}`;
       expect([context, viewProblems({ conversation: all, messages, before, estimator, rebuild: () => buildContext(input).messages }, view)]).toEqual([context, []]);
+      checkDates(input, view, all, messages, before, context);
       const { recall } = view.report;
       if (recall.outcome !== "recalled") continue;
       const label = view.messages.findIndex((m) => m.content === RECALL_LABEL);
