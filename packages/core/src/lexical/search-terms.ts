@@ -43,7 +43,8 @@ function isNumber(word: string): boolean {
 /**
  * The search terms of a text, the one tokenization of the lexical index and its
  * queries: Unicode words (stopwords and one-letter words left out) folded by
- * {@link termOf}, plus every identifier, date or dotted number kept whole
+ * {@link termOf}, Chinese, Japanese and Korean text as overlapping character bigrams,
+ * plus every identifier, date or dotted number kept whole
  * (`RES-42` gives `res-42`, `res` and `42`). Repeats are kept: they are term frequencies.
  * An ASCII text is read in one pass over its characters (NFKC and the Unicode classes
  * change nothing there); any other text by {@link unicodeSearchTerms}: the same terms.
@@ -69,10 +70,67 @@ export function searchTerms(text: string): string[] {
 export function unicodeSearchTerms(text: string): string[] {
   const terms: string[] = [];
   for (const word of wordsOf(text)) {
-    if (word.length > 1 || /\p{N}/u.test(word)) if (!STOPWORDS.has(word)) terms.push(termOf(word));
+    if (hasCjk(word)) for (const piece of cjkPieces(word)) pushWord(terms, piece.word, piece.cjk);
+    else pushWord(terms, word, false);
   }
   for (const match of text.normalize("NFKC").toLowerCase().matchAll(COMPOUND)) terms.push(match[0]);
   return terms;
+}
+
+/** A word's term, unless a stopword or a single letter (a single CJK character is a word of its own). */
+function pushWord(terms: string[], word: string, cjk: boolean): void {
+  if (cjk) terms.push(word);
+  else if ((word.length > 1 || /\p{N}/u.test(word)) && !STOPWORDS.has(word)) terms.push(termOf(word));
+}
+
+/**
+ * True for a Chinese, Japanese or Korean letter, by code point: Han (the URO, extension A,
+ * the compatibility ideographs and the supplementary planes), Hiragana, Katakana (its
+ * prolonged sound mark and phonetic extensions included) and Hangul (syllables and jamo).
+ * Written without spaces between words.
+ */
+function isCjk(code: number): boolean {
+  return (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0x31f0 && code <= 0x31ff) ||
+    (code >= 0xac00 && code <= 0xd7af) ||
+    (code >= 0x1100 && code <= 0x11ff) ||
+    (code >= 0x3130 && code <= 0x318f) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0x20000 && code <= 0x3ffff)
+  );
+}
+
+function hasCjk(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    // Han in the supplementary planes comes as a surrogate pair (0xd840–0xd8bf first).
+    if (isCjk(code) || (code >= 0xd840 && code <= 0xd8bf)) return true;
+  }
+  return false;
+}
+
+/**
+ * The pieces of a word that holds CJK letters: each run of them as overlapping
+ * bigrams (a run of one letter as itself), the way search engines index text written
+ * without spaces ("我的狗叫饼干" gives "我的", "的狗", "狗叫", "叫饼", "饼干"), and each run
+ * of other letters or digits as a word of its own ("東京2020" gives "東京", "2020").
+ */
+function cjkPieces(word: string): { word: string; cjk: boolean }[] {
+  const pieces: { word: string; cjk: boolean }[] = [];
+  const chars = Array.from(word);
+  const cjk = chars.map((c) => isCjk(c.codePointAt(0) as number));
+  for (let i = 0; i < chars.length; ) {
+    let end = i + 1;
+    while (end < chars.length && cjk[end] === cjk[i]) end++;
+    if (!cjk[i]) pieces.push({ word: chars.slice(i, end).join(""), cjk: false });
+    else if (end - i === 1) pieces.push({ word: chars[i] as string, cjk: true });
+    else for (let k = i; k + 1 < end; k++) pieces.push({ word: `${chars[k]}${chars[k + 1]}`, cjk: true });
+    i = end;
+  }
+  return pieces;
 }
 
 const ASCII = /^[\x00-\x7f]*$/;

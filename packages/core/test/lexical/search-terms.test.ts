@@ -36,3 +36,22 @@ describe("searchTerms on ASCII text", () => {
     expect(searchTerms("Café RÉS-42")).toEqual(["café", "rés", "42", "rés-42"]);
   });
 });
+
+describe("searchTerms on text written without spaces (Chinese, Japanese, Korean)", () => {
+  it.each([
+    ["我的狗叫饼干", ["我的", "的狗", "狗叫", "叫饼", "饼干"]],
+    ["東京2020オリンピック", ["東京", "2020", "オリ", "リン", "ンピ", "ピッ", "ック"]],
+    ["コーヒーを飲みたい", ["コー", "ーヒ", "ヒー", "ーを", "を飲", "飲み", "みた", "たい"]],
+    ["저는 커피를 좋아해요", ["저는", "커피", "피를", "좋아", "아해", "해요"]],
+    ["犬 and 𠀋𠀌 ok", ["犬", "𠀋𠀌"]],
+    ["Café 東 RES-42", ["café", "東", "res", "42", "res-42"]],
+  ])("%s", (text, expected) => {
+    expect(searchTerms(text)).toEqual(expected);
+  });
+
+  it("lets a question find a sentence that shares words but no spaces with it", () => {
+    const fact = new Set(searchTerms("我们去年领养了一只小狗，我的狗叫饼干。"));
+    const shared = searchTerms("我的狗叫什么名字？").filter((term) => fact.has(term));
+    expect(shared).toEqual(["我的", "的狗", "狗叫"]);
+  });
+});
