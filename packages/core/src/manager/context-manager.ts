@@ -225,6 +225,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
 
     const built: ViewBuildInputs = { lead, offset, summaryText: text, options: builder.options, customEstimator: options.estimator !== undefined, evidence };
     if (options.pin !== undefined) built.predicatePins = builder.predicatePins();
+    if (messageDate !== undefined) built.messageDates = builder.messageDates();
     if (builder.turnSummary !== undefined) built.turnSummary = builder.turnSummary;
     return managedView(view, ratio, sources, built, {
       kind,

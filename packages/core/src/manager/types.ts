@@ -252,6 +252,11 @@ export interface ViewBuildInputs {
    * ascending; absent when no predicate is configured.
    */
   predicatePins?: number[];
+  /**
+   * What the manager's `messageDate` returned for the view, by index in the request's
+   * messages (a `Date` as epoch milliseconds, `undefined` as null); absent without it.
+   */
+  messageDates?: [number, string | number | null][];
 }
 
 /** A managed view: messages for the model and the report. */

@@ -17,6 +17,8 @@ export interface RequestViews {
   build(offset: number, text: string | null, evidence: BaseMessage | null): ContextView;
   /** The indices (in the request's messages) the `pin` predicate chose for the last view built, ascending. */
   predicatePins(): number[];
+  /** What `messageDate` returned for the last view built, by index in the request's messages, ascending (a `Date` as epoch milliseconds, `undefined` as null). */
+  messageDates(): [number, string | number | null][];
   /** The view options these views are built with, as a view record keeps them. */
   readonly options: Required<ViewOptions>;
   /** The same views with some settings changed. */
@@ -29,7 +31,7 @@ export interface RequestViews {
 
 /**
  * The view builder of one request. A view record keeps the indices the `pin`
- * predicate chose, as the predicate itself cannot be recorded.
+ * predicate chose and the dates `messageDate` gave, as functions cannot be recorded.
  *
  * @example
  * ```ts
@@ -50,6 +52,7 @@ export function requestViews(inputs: {
 }): RequestViews {
   const { settings, messages, lead, budget, estimator, request, pin, messageDate, turnSummary } = inputs;
   let chosen: number[] = [];
+  let dated = new Map<number, string | number | null>();
   // Resolved once the record asks for them: a request builds two view sets and records one.
   let options: Required<ViewOptions> | undefined;
   return {
@@ -62,6 +65,8 @@ export function requestViews(inputs: {
     build(offset, text, evidence) {
       const picked: number[] = [];
       chosen = picked;
+      const dates = new Map<number, string | number | null>();
+      dated = dates;
       return buildContext({
         ...settings,
         messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
@@ -76,7 +81,15 @@ export function requestViews(inputs: {
                 return pinned;
               },
             }),
-        ...(messageDate === undefined ? {} : { messageDate }),
+        ...(messageDate === undefined
+          ? {}
+          : {
+              messageDate: (message: BaseMessage, index: number) => {
+                const date = messageDate(message, index);
+                dates.set(index, date instanceof Date ? date.getTime() : typeof date === "string" || typeof date === "number" ? date : null);
+                return date;
+              },
+            }),
         budget,
         estimator,
         ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
@@ -87,5 +100,6 @@ export function requestViews(inputs: {
       });
     },
     predicatePins: () => [...new Set(chosen)].sort((a, b) => a - b),
+    messageDates: () => [...dated].sort((a, b) => a[0] - b[0]),
   };
 }

@@ -78,6 +78,7 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
         readFrom,
         hash: readMessagesHash(messages, built.lead, readFrom, messages.length, pinned),
         ...(built.predicatePins === undefined ? {} : { pins: [...built.predicatePins] }),
+        ...(built.messageDates === undefined ? {} : { dates: built.messageDates.map(([index, date]): [number, string | number | null] => [index, date]) }),
       },
       options: { budget: view.report.budget, view: { ...built.options }, estimator: built.customEstimator ? "custom" : "default" },
       inputs: hashes,

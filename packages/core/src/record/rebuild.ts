@@ -146,7 +146,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   if (record.options.estimator === "custom" && options.estimator === undefined) return unverifiable("the call used a custom estimator; pass the same estimator to rebuild it");
   if (problems.length > 0) return unverifiable();
 
-  const { count, offset, pins } = record.messages;
+  const { count, offset, pins, dates } = record.messages;
   if (checkpointMessages.length !== count) problems.push(`the checkpoint holds ${checkpointMessages.length} messages, the call was built from ${count}`);
   const messages = checkpointMessages.slice(0, count);
   const lead = leadOf(messages);
@@ -157,6 +157,8 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const evidenceMessage: BaseMessage | null = evidence === null ? null : new AIMessage({ content: evidence.content, ...(evidence.id === undefined ? {} : { id: evidence.id }) });
   // The manager's `pin` predicate, as the indices it chose (the function cannot be recorded).
   const pinned = pins === undefined ? null : new Set(pins);
+  // The manager's `messageDate`, as the dates it gave.
+  const dated = dates === undefined ? null : new Map(dates);
   const historyMessage = typeof summaryText === "string" ? summaryMessage(summaryText, offset > lead ? offset : lead, evidenceMessage) : evidenceMessage;
   const input: BuildContextInput = {
     ...record.options.view,
@@ -168,6 +170,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     // The summarized prefix, read for the opening request and pins, as the manager passed it.
     ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
     ...(pinned === null ? {} : { pin: (_message: BaseMessage, index: number) => pinned.has(index) }),
+    ...(dated === null ? {} : { messageDate: (_message: BaseMessage, index: number) => dated.get(index) ?? undefined }),
     budget: record.options.budget,
     historyMessage,
     ...(typeof turnSummaryJson === "string" ? { turnSummary: JSON.parse(turnSummaryJson) as TurnSummary } : {}),
