@@ -44,7 +44,10 @@ describe("rebuildView of views whose recalled lines are dated (messageDate)", ()
       expect({ sequence: stored.record.sequence, status: rebuilt.status, problems: rebuilt.problems }).toEqual({ sequence: stored.record.sequence, status: "match", problems: [] });
     }
     // The control: the same records without their dates no longer rebuild the recalled views.
-    const undated = recalled.map((v) => ({ ...v, record: { ...v.record, messages: { ...v.record.messages, dates: undefined } } }));
+    const undated = recalled.map((v) => {
+      const { dates: _dates, ...messages } = v.record.messages;
+      return { ...v, record: { ...v.record, messages } };
+    });
     const mismatched = undated.filter((v) => rebuildView(v, steps[v.record.sequence - 1] ?? null).status === "mismatch");
     expect(mismatched.length).toBeGreaterThan(0);
   });
