@@ -6,7 +6,7 @@ import { STOPWORDS, wordsOf } from "./words.js";
  * the look-behind, a long run of letters with no separator after it (base64, a hash) was
  * tried again from each of its characters — a 20,000-character run took a second.
  */
-const COMPOUND = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:[-_./:@#][\p{L}\p{N}]+)+/gu;
+const COMPOUND = /(?<![\p{L}\p{M}\p{N}])[\p{L}\p{M}\p{N}]+(?:[-_./:@#][\p{L}\p{M}\p{N}]+)+/gu;
 /** Endings folded away so "flights", "flight" and "flighted" meet; the stem keeps at least three letters. */
 const ENDINGS = ["ing", "ed", "es", "s"] as const;
 
@@ -43,7 +43,8 @@ function isNumber(word: string): boolean {
 /**
  * The search terms of a text, the one tokenization of the lexical index and its
  * queries: Unicode words (stopwords and one-letter words left out) folded by
- * {@link termOf}, Chinese, Japanese and Korean text as overlapping character bigrams,
+ * {@link termOf}, text written without spaces (Chinese, Japanese, Korean, Thai, Lao,
+ * Myanmar, Khmer) as overlapping character bigrams,
  * plus every identifier, date or dotted number kept whole
  * (`RES-42` gives `res-42`, `res` and `42`). Repeats are kept: they are term frequencies.
  * An ASCII text is read in one pass over its characters (NFKC and the Unicode classes
@@ -84,13 +85,17 @@ function pushWord(terms: string[], word: string, cjk: boolean): void {
 }
 
 /**
- * True for a Chinese, Japanese or Korean letter, by code point: Han (the URO, extension A,
- * the compatibility ideographs and the supplementary planes), Hiragana, Katakana (its
- * prolonged sound mark and phonetic extensions included) and Hangul (syllables and jamo).
- * Written without spaces between words.
+ * True for a letter of a script written without spaces between words, by code point:
+ * Chinese, Japanese and Korean — Han (the URO, extension A, the compatibility ideographs
+ * and the supplementary planes), Hiragana, Katakana (its prolonged sound mark and
+ * phonetic extensions included), Hangul (syllables and jamo) — and Thai, Lao, Myanmar
+ * and Khmer (their vowel signs and tone marks included).
  */
 function isCjk(code: number): boolean {
   return (
+    (code >= 0x0e00 && code <= 0x0eff) ||
+    (code >= 0x1000 && code <= 0x109f) ||
+    (code >= 0x1780 && code <= 0x17ff) ||
     (code >= 0x4e00 && code <= 0x9fff) ||
     (code >= 0x3400 && code <= 0x4dbf) ||
     (code >= 0x3040 && code <= 0x30ff) ||

@@ -1,6 +1,7 @@
 /**
- * Lower-case words of a text: runs of letters and digits, NFKC-normalised, so
- * "Café's", "café" and "CAFÉ" give the same words.
+ * Lower-case words of a text: runs of letters, digits and the combining marks
+ * written on them (Devanagari vowel signs, Thai tone marks: a word is not cut
+ * around them), NFKC-normalised, so "Café's", "café" and "CAFÉ" give the same words.
  *
  * @example
  * ```ts
@@ -11,7 +12,7 @@ export function wordsOf(text: string): string[] {
   return text
     .normalize("NFKC")
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter((word) => word !== "");
 }
 

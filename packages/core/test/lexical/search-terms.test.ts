@@ -45,6 +45,7 @@ describe("searchTerms on text written without spaces (Chinese, Japanese, Korean)
     ["저는 커피를 좋아해요", ["저는", "커피", "피를", "좋아", "아해", "해요"]],
     ["犬 and 𠀋𠀌 ok", ["犬", "𠀋𠀌"]],
     ["Café 東 RES-42", ["café", "東", "res", "42", "res-42"]],
+    ["ฉันชอบกาแฟ", ["ฉั", "ัน", "นช", "ชอ", "อบ", "บก", "กา", "าแ", "แฟ"]],
   ])("%s", (text, expected) => {
     expect(searchTerms(text)).toEqual(expected);
   });
@@ -53,5 +54,17 @@ describe("searchTerms on text written without spaces (Chinese, Japanese, Korean)
     const fact = new Set(searchTerms("我们去年领养了一只小狗，我的狗叫饼干。"));
     const shared = searchTerms("我的狗叫什么名字？").filter((term) => fact.has(term));
     expect(shared).toEqual(["我的", "的狗", "狗叫"]);
+  });
+});
+
+describe("searchTerms keeps the combining marks of a word", () => {
+  it("reads a Hindi word whole, vowel signs and all, where it was cut into letters", () => {
+    expect(searchTerms("मेरे कुत्ते का नाम बिस्कुट है")).toEqual(["मेरे", "कुत्ते", "का", "नाम", "बिस्कुट", "है"]);
+    const fact = new Set(searchTerms("मेरे कुत्ते का नाम बिस्कुट है"));
+    expect(searchTerms("मेरे कुत्ते का नाम क्या है?").filter((term) => fact.has(term))).toEqual(["मेरे", "कुत्ते", "का", "नाम", "है"]);
+  });
+
+  it("keeps an identifier with marks whole besides its parts", () => {
+    expect(searchTerms("कोड-42")).toEqual(["कोड", "42", "कोड-42"]);
   });
 });
