@@ -17,7 +17,12 @@ export interface RequestViews {
   build(offset: number, text: string | null, evidence: BaseMessage | null): ContextView;
   /** The indices (in the request's messages) the `pin` predicate chose for the last view built, ascending. */
   predicatePins(): number[];
-  /** What `messageDate` returned for the last view built, by index in the request's messages, ascending (a `Date` as epoch milliseconds, `undefined` as null). */
+  /**
+   * What `messageDate` returned for every view of the request built so far (these views
+   * and those made from them with `with`), by index in the request's messages, ascending
+   * (a `Date` as epoch milliseconds, `undefined` as null): the view shown may be built
+   * before the last one.
+   */
   messageDates(): [number, string | number | null][];
   /** The view options these views are built with, as a view record keeps them. */
   readonly options: Required<ViewOptions>;
@@ -49,24 +54,24 @@ export function requestViews(inputs: {
   pin: PinPredicate | undefined;
   messageDate?: MessageDate | undefined;
   turnSummary?: TurnSummary | undefined;
+  /** The dates given so far, shared with the views made from these. */
+  dates?: Map<number, string | number | null>;
 }): RequestViews {
   const { settings, messages, lead, budget, estimator, request, pin, messageDate, turnSummary } = inputs;
+  const dates = inputs.dates ?? new Map<number, string | number | null>();
   let chosen: number[] = [];
-  let dated = new Map<number, string | number | null>();
   // Resolved once the record asks for them: a request builds two view sets and records one.
   let options: Required<ViewOptions> | undefined;
   return {
     get options() {
       return (options ??= resolveViewOptions(settings));
     },
-    with: (changed) => requestViews({ ...inputs, settings: { ...settings, ...changed } }),
-    withTurnSummary: (summary) => requestViews({ ...inputs, turnSummary: summary }),
+    with: (changed) => requestViews({ ...inputs, dates, settings: { ...settings, ...changed } }),
+    withTurnSummary: (summary) => requestViews({ ...inputs, dates, turnSummary: summary }),
     turnSummary,
     build(offset, text, evidence) {
       const picked: number[] = [];
       chosen = picked;
-      const dates = new Map<number, string | number | null>();
-      dated = dates;
       return buildContext({
         ...settings,
         messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
@@ -100,6 +105,6 @@ export function requestViews(inputs: {
       });
     },
     predicatePins: () => [...new Set(chosen)].sort((a, b) => a - b),
-    messageDates: () => [...dated].sort((a, b) => a[0] - b[0]),
+    messageDates: () => [...dates].sort((a, b) => a[0] - b[0]),
   };
 }
