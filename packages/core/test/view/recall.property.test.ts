@@ -86,9 +86,10 @@ describe("the recall stage (property)", () => {
       }
       const context = `seed ${seed}, budget ${promptBudget}, recallBudget ${recallBudget}`;
       expect([context, viewProblems({ conversation: all, messages, before, estimator, rebuild: () => buildContext(input).messages }, view)]).toEqual([context, []]);
-      checkDates(input, view, all, messages, before, context);
       const { recall } = view.report;
       if (recall.outcome !== "recalled") continue;
+      // Dates are read only for recalled lines: a view that recalls nothing is the same with them.
+      checkDates(input, view, all, messages, before, context);
       const label = view.messages.findIndex((m) => m.content === RECALL_LABEL);
       const recalledText = String(view.messages[label + 1]?.content);
       expect(view.messages.at(-1)?.id).toBe("q-final");
