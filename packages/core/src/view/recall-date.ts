@@ -47,14 +47,15 @@ export function checkMessageDate(value: unknown, field: string): MessageDate | u
   return value as MessageDate;
 }
 
-/** One recalled line's place and date, as {@link DateRuns} keeps them. */
+/** One recalled line: its message's index, date and text. */
 interface DatedLine {
   index: number;
   date: string | undefined;
+  text: string;
 }
 
 /**
- * The date headings of a recalled block: its lines, in conversation order, are
+ * The lines of a recalled block and their date headings: the lines, kept in conversation order, are
  * grouped in runs of one date, each run opened by a `[date …]` line (`[no date]` for
  * a run without one after a dated run), so a date is paid for once per run, not
  * once per line. {@link cost} gives the exact tokens a line's heading changes before
@@ -64,8 +65,9 @@ interface DatedLine {
  * ```ts
  * const runs = new DateRuns(estimator);
  * const extra = runs.cost(12, "8 May 2023"); // the heading's tokens: a new run
- * runs.add(12, "8 May 2023");
+ * runs.add(12, "8 May 2023", "[#12 · user] Did you get the tickets?");
  * runs.cost(13, "8 May 2023"); // 0: the same run
+ * runs.render(); // ["[date 8 May 2023]", "[#12 · user] Did you get the tickets?"]
  * ```
  */
 export class DateRuns {
@@ -79,27 +81,28 @@ export class DateRuns {
     const at = this.position(index);
     const previous = this.lines[at - 1];
     const next = this.lines[at];
-    const line = { index, date };
+    const line = { index, date, text: "" };
     let tokens = opens(line, previous) ? this.tokensOf(date) : 0;
     if (next !== undefined) tokens += ((opens(next, line) ? 1 : 0) - (opens(next, previous) ? 1 : 0)) * this.tokensOf(next.date);
     return tokens;
   }
 
-  /** Takes the line of message `index` into the block. */
-  add(index: number, date: string | undefined): void {
-    this.lines.splice(this.position(index), 0, { index, date });
+  /** Takes the line `text` of message `index` into the block. */
+  add(index: number, date: string | undefined, text: string): void {
+    this.lines.splice(this.position(index), 0, { index, date, text });
   }
 
-  /**
-   * The block's lines with their headings, in conversation order.
-   *
-   * @param text - The text of each line taken, by message index.
-   */
-  render(text: (index: number) => string): string[] {
+  /** The indices of the messages whose lines were taken, ascending. */
+  indices(): number[] {
+    return this.lines.map((line) => line.index);
+  }
+
+  /** The block's lines with their headings, in conversation order. */
+  render(): string[] {
     const out: string[] = [];
     this.lines.forEach((line, k) => {
       if (opens(line, this.lines[k - 1])) out.push(heading(line.date));
-      out.push(text(line.index));
+      out.push(line.text);
     });
     return out;
   }

@@ -154,7 +154,7 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   let order = withNeighbours(index.rank(terms, accept, FIRST_CANDIDATES), accept, lifting);
   let widened = candidates <= FIRST_CANDIDATES;
   let room = input.budget - frame;
-  const chosen: { index: number; line: string }[] = [];
+  // The lines taken, in conversation order, with their date headings.
   const runs = new DateRuns(estimator);
   for (let k = 0; ; k++) {
     if (!widened && order.ranOut(k)) {
@@ -164,26 +164,22 @@ export function recallBlock(input: RecallInput): RecalledBlock {
     const next = order.at(k);
     if (next === undefined) break;
     const i = next.index;
-    const line = lineOf(conversation, i, lead, input.shownIds);
+    const line = lineOf(conversation, i, lead, input.shownIds, input.messageDate);
     if (line === undefined) continue;
-    const date = input.messageDate === undefined ? undefined : recallDate(input.messageDate, toBaseMessage(conversation[i] as MessageInput, i), i);
     // A date is paid for once per run of lines of that date (see DateRuns).
-    const tokens = estimator.estimateText(line) + 1 + runs.cost(i, date);
+    const tokens = estimator.estimateText(line.text) + 1 + runs.cost(i, line.date);
     if (tokens > room) continue;
     room -= tokens;
-    runs.add(i, date);
-    chosen.push({ index: i, line });
+    runs.add(i, line.date, line.text);
     if (room < 16) break;
   }
-  if (chosen.length === 0) return noRecall("no-match", distinct, candidates);
-  chosen.sort((a, b) => a.index - b.index);
-  const lineAt = new Map(chosen.map((c) => [c.index, c.line]));
-  const lines = [header, ...runs.render((i) => lineAt.get(i) as string)].join("\n");
-  const messages = [label, new AIMessage({ content: lines })];
+  const indices = runs.indices();
+  if (indices.length === 0) return noRecall("no-match", distinct, candidates);
+  const messages = [label, new AIMessage({ content: [header, ...runs.render()].join("\n") })];
   return {
     messages,
-    indices: chosen.map((c) => c.index),
-    report: { outcome: "recalled", brief: input.brief === true, queryTerms: distinct, candidates, recalled: chosen.length, tokens: estimator.estimateMessages(messages) },
+    indices,
+    report: { outcome: "recalled", brief: input.brief === true, queryTerms: distinct, candidates, recalled: indices.length, tokens: estimator.estimateMessages(messages) },
   };
 }
 
@@ -231,12 +227,21 @@ export function clip(text: string, max: number): string {
   return flat;
 }
 
-/** One line for message `i`, or undefined when it may not be recalled (shown anyway, an orphan, an unfinished call, no text). */
-function lineOf(conversation: readonly MessageInput[], i: number, lead: number, shownIds: ReadonlySet<string>): string | undefined {
+/**
+ * One line for message `i` and its date (read with `messageDate`), or undefined when it
+ * may not be recalled (shown anyway, an orphan, an unfinished call, no text).
+ */
+function lineOf(conversation: readonly MessageInput[], i: number, lead: number, shownIds: ReadonlySet<string>, messageDate: MessageDate | undefined): { text: string; date: string | undefined } | undefined {
   const kind = kindOf(conversation[i], i);
   if (kind === "system") return undefined;
   const message = toBaseMessage(conversation[i] as MessageInput, i);
   if (message.id !== undefined && shownIds.has(message.id)) return undefined;
+  const text = lineText(conversation, i, lead, kind, message);
+  return text === undefined ? undefined : { text, date: messageDate === undefined ? undefined : recallDate(messageDate, message, i) };
+}
+
+/** The text of {@link lineOf}'s line. */
+function lineText(conversation: readonly MessageInput[], i: number, lead: number, kind: MessageKind, message: BaseMessage): string | undefined {
   const head = (role: string) => `[#${i} · ${role}${message.id === undefined ? "" : ` · id ${message.id}`}]`;
   if (kind === "tool") {
     const call = callOf(conversation, i, lead, toolCallIdOf(message));

@@ -63,18 +63,19 @@ describe("dates in recalled lines (messageDate)", () => {
       for (const index of indices) {
         const date = next() < 0.2 ? undefined : ["1 May", "2 May", "3 May"][Math.floor(index / 14)];
         charged += runs.cost(index, date);
-        runs.add(index, date);
+        runs.add(index, date, `line ${index}`);
       }
-      const rendered = runs.render((i) => `line ${i}`);
+      const rendered = runs.render();
       const headings = rendered.filter((line) => line.startsWith("[date ") || line === "[no date]");
       expect(charged).toBe(headings.reduce((sum, line) => sum + estimator.estimateText(line) + 1, 0));
       expect(rendered.filter((line) => line.startsWith("line ")).map((line) => Number(line.slice(5)))).toEqual([...indices].sort((a, b) => a - b));
     }
     const runs = new DateRuns(estimator);
-    runs.add(1, "1 May");
-    runs.add(2, undefined);
-    runs.add(0, undefined);
-    expect(runs.render((i) => `line ${i}`)).toEqual(["line 0", "[date 1 May]", "line 1", "[no date]", "line 2"]);
+    runs.add(1, "1 May", "line 1");
+    runs.add(2, undefined, "line 2");
+    runs.add(0, undefined, "line 0");
+    expect(runs.indices()).toEqual([0, 1, 2]);
+    expect(runs.render()).toEqual(["line 0", "[date 1 May]", "line 1", "[no date]", "line 2"]);
   });
 
   it("leaves the view exactly as without dates when none is given, and charges the dates when one is", () => {
