@@ -37,7 +37,7 @@ export function count(messages: readonly BaseMessage[]): number {
 
 export const buildContextSystem: RecallSystem = {
   name: "contextview buildContext",
-  settings: "buildContext defaults (recall on: recallBudget 1000), no system prompt, no summary or evidence",
+  settings: "buildContext defaults (recall on: recallBudget 4000), no system prompt, no summary or evidence",
   prepare: (_c, history, promptBudget) => async (question) => buildContext({ messages: [...history, question], budget: recallBudget(promptBudget) }).messages,
 };
 

@@ -16,9 +16,10 @@ import type { NoteOptions } from "./options.js";
 
 /**
  * Share of `recallBudget` a brief may take (250 tokens by default): a few lines, on
- * the first call of a turn only.
+ * the first call of a turn only. A brief is gone on the next call, which re-sends what
+ * followed it: a larger one cost the agent fixtures' cached share more than it gained.
  */
-export const BRIEF_RECALL_SHARE = 0.25;
+export const BRIEF_RECALL_SHARE = 1 / 16;
 
 /** What {@link placeHistory} needs: the stages' results before the history is placed. */
 export interface PlaceHistoryInput {

@@ -124,13 +124,13 @@ export interface ViewOptions {
    * history. Only when none of the 3 turns before the request called a tool: after
    * an agent's tool loop the block would cost the prompt cache the turn that follows
    * it, so there older turns leave nothing and the first call of the turn gets a
-   * brief of a quarter of it at most, from the room left: lines for the words of the
+   * brief of a sixteenth of it at most (250 tokens by default), from the room left: lines for the words of the
    * request that no message in the view holds (see docs/concepts.md, "Relevance").
    * `0` turns recall off.
-   * @default 1000
+   * @default 4000
    * @example
    * ```ts
-   * buildContext({ messages, recallBudget: 2000 }); // more room for what the request is about
+   * buildContext({ messages, recallBudget: 1000 }); // more room for the newest turns
    * ```
    */
   recallBudget?: number;

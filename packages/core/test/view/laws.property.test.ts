@@ -12,7 +12,7 @@ const estimator = createEstimator();
  * seed is printed on failure, FUZZ_SEED replays it) and every law reads them.
  */
 describe("buildContext laws (property)", () => {
-  const budgetArb = fc.record({ promptBudget: fc.integer({ min: 300, max: 16000 }), dropStep: fc.constantFrom(0, 0.25, 0.5), clearStep: fc.constantFrom(1, 4, 32), cacheBreakpoints: fc.boolean(), serialized: fc.boolean(), summary: fc.boolean(), recallBudget: fc.constantFrom(0, 1000) });
+  const budgetArb = fc.record({ promptBudget: fc.integer({ min: 300, max: 16000 }), dropStep: fc.constantFrom(0, 0.25, 0.5), clearStep: fc.constantFrom(1, 4, 32), cacheBreakpoints: fc.boolean(), serialized: fc.boolean(), summary: fc.boolean(), recallBudget: fc.constantFrom(0, 1000, 4000) });
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
   const cases: LawCase[] = [];
 

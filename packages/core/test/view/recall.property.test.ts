@@ -48,7 +48,7 @@ function checkDates(input: Parameters<typeof buildContext>[0], plain: ReturnType
 
 describe("the recall stage (property)", () => {
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
-  const caseArb = fc.tuple(conversationArb, fc.integer({ min: 1200, max: 9000 }), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.constantFrom(300, 1000, 2000), fc.boolean());
+  const caseArb = fc.tuple(conversationArb, fc.integer({ min: 1200, max: 9000 }), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.constantFrom(1000, 2000, 4000), fc.boolean());
 
   it("keeps every law, repeats nothing the view shows, and a brief changes nothing else", () => {
     let briefs = 0;

@@ -11,8 +11,8 @@ import { deepFreeze, snapshot, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };
-/** The default, given explicitly where a test is about recall itself. */
-const recallBudget = 1000;
+/** The default, given explicitly where a test is about recall itself (a brief of 250 tokens). */
+const recallBudget = 4000;
 
 /** A long chat: `n` turns of small talk, with a fact planted at turn `at`, then a question about it. */
 function chat(n: number, at: number, question = "What is the name of my dog?"): BaseMessage[] {
