@@ -5,6 +5,7 @@ import type { MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
 import { resolveViewOptions } from "../view/options.js";
+import { utcMinute } from "../view/recall-date.js";
 import type { ContextView, MessageDate, PinPredicate, TurnSummary, ViewOptions } from "../view/types.js";
 import type { ContextRequest, ContextSettings } from "./types.js";
 
@@ -20,7 +21,7 @@ export interface RequestViews {
   /**
    * What `messageDate` returned for every view of the request built so far (these views
    * and those made from them with `with`), by index in the request's messages, ascending
-   * (a `Date` as epoch milliseconds, `undefined` as null): the view shown may be built
+   * (a `Date` as the text a line shows for it, `undefined` as null): the view shown may be built
    * before the last one.
    */
   messageDates(): [number, string | number | null][];
@@ -91,7 +92,8 @@ export function requestViews(inputs: {
           : {
               messageDate: (message: BaseMessage, index: number) => {
                 const date = messageDate(message, index);
-                dates.set(index, date instanceof Date ? date.getTime() : typeof date === "string" || typeof date === "number" ? date : null);
+                // A Date as the text its line shows: as a number, one before 1973 would read as seconds.
+                dates.set(index, date instanceof Date ? (Number.isFinite(date.getTime()) ? utcMinute(date.getTime()) : null) : typeof date === "string" || typeof date === "number" ? date : null);
                 return date;
               },
             }),

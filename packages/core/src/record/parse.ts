@@ -45,7 +45,7 @@ export function parseViewRecordEntry(value: unknown): ViewRecordEntry {
     if (!Array.isArray(dates)) throw invalidOption("entry.record.messages.dates", "an array of [message index, date] pairs", dates);
     dates.forEach((pair, i) => {
       const ok = Array.isArray(pair) && pair.length === 2 && (typeof pair[1] === "string" || pair[1] === null || (typeof pair[1] === "number" && Number.isFinite(pair[1])));
-      if (!ok) throw invalidOption(`entry.record.messages.dates.${i}`, "a [message index, string | epoch milliseconds | null] pair", pair);
+      if (!ok) throw invalidOption(`entry.record.messages.dates.${i}`, "a [message index, string | epoch time | null] pair", pair);
       countAt(`entry.record.messages.dates.${i}.0`, pair[0]);
     });
   }

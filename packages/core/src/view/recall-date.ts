@@ -5,11 +5,17 @@ import type { MessageDate } from "./types.js";
 
 /** Longest date shown from a string, in characters. */
 const MAX_DATE_CHARS = 40;
+/**
+ * Numbers below this are epoch seconds, not milliseconds: as milliseconds they would be
+ * before March 1973, as seconds they reach the year 5138.
+ */
+export const EPOCH_SECONDS_BELOW = 1e11;
 
 /**
  * The date a recalled line shows for message `index`, read with the application's
  * {@link MessageDate}: a string as it is (whitespace collapsed, at most 40
- * characters), a `Date` or epoch milliseconds as UTC ISO 8601 to the minute,
+ * characters), a `Date` or an epoch time as UTC ISO 8601 to the minute (a number
+ * below {@link EPOCH_SECONDS_BELOW} is seconds, any other milliseconds),
  * `undefined` (or an empty string) as no date. Throws `INVALID_OPTION` naming
  * `messageDate` for any other value, an invalid `Date` or a non-finite number.
  *
@@ -17,6 +23,7 @@ const MAX_DATE_CHARS = 40;
  * ```ts
  * recallDate((m) => m.additional_kwargs.sent_at as string, message, 12); // "8 May 2023, 1:56 pm"
  * recallDate(() => Date.UTC(2023, 4, 8, 13, 56), message, 12); // "2023-05-08T13:56Z"
+ * recallDate(() => 1683554160, message, 12); // "2023-05-08T13:56Z" (epoch seconds)
  * ```
  */
 export function recallDate(messageDate: MessageDate, message: BaseMessage, index: number): string | undefined {
@@ -26,10 +33,22 @@ export function recallDate(messageDate: MessageDate, message: BaseMessage, index
     const text = value.replace(/\s+/g, " ").trim();
     return text === "" ? undefined : text.slice(0, MAX_DATE_CHARS);
   }
-  const ms = value instanceof Date ? value.getTime() : typeof value === "number" ? value : Number.NaN;
+  const ms = value instanceof Date ? value.getTime() : typeof value === "number" ? (Math.abs(value) < EPOCH_SECONDS_BELOW ? value * 1000 : value) : Number.NaN;
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
-    throw new ContextViewError("INVALID_OPTION", `Expected \`messageDate\` to return a string, a valid Date, epoch milliseconds or undefined for message ${index}, got ${describeValue(value)}`, { field: "messageDate" });
+    throw new ContextViewError("INVALID_OPTION", `Expected \`messageDate\` to return a string, a valid Date, epoch milliseconds or seconds, or undefined for message ${index}, got ${describeValue(value)}`, { field: "messageDate" });
   }
+  return utcMinute(ms);
+}
+
+/**
+ * A time as UTC ISO 8601 to the minute: how a recalled line shows a `Date`.
+ *
+ * @example
+ * ```ts
+ * utcMinute(Date.UTC(2023, 4, 8, 13, 56, 30)); // "2023-05-08T13:56Z"
+ * ```
+ */
+export function utcMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16)}Z`;
 }
 

@@ -154,8 +154,10 @@ export type PinPredicate = (message: BaseMessage, index: number) => boolean;
  * `additional_kwargs`, `response_metadata`, or beside the checkpoint) says where.
  * Called only for the few messages recalled into a view, with the message's index
  * in the whole conversation. A string is shown as it is (whitespace collapsed, at
- * most 40 characters); a `Date` or epoch milliseconds as UTC ISO 8601 to the minute
- * (`2023-05-08T13:56Z`); `undefined` shows no date. Anything else is refused with
+ * most 40 characters); a `Date` or an epoch time as UTC ISO 8601 to the minute
+ * (`2023-05-08T13:56Z`) — a number is epoch milliseconds, or epoch seconds when below
+ * 100,000,000,000 (before March 1973 in milliseconds: what `created` fields and Unix
+ * clocks give); `undefined` shows no date. Anything else is refused with
  * `INVALID_OPTION` naming `messageDate`.
  *
  * @example

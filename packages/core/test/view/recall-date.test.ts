@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextViewError, createContextManager, createEstimator, InMemoryContextStore, type MessageDate } from "@contextview/core";
 import { RECALL_LABEL, recallFromConversation } from "@contextview/core/internal";
-import { DateRuns, recallDate } from "../../src/view/recall-date";
+import { DateRuns, EPOCH_SECONDS_BELOW, recallDate, utcMinute } from "../../src/view/recall-date";
 
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };
 const DAY = 86_400_000;
@@ -98,6 +98,17 @@ describe("dates in recalled lines (messageDate)", () => {
     expect(recallDate(() => new Date(START), message, 0)).toBe("2023-05-08T13:56Z");
     expect(recallDate(() => START, message, 0)).toBe("2023-05-08T13:56Z");
     expect(recallDate(() => undefined, message, 0)).toBeUndefined();
+  });
+
+  it("reads a number below 1e11 as epoch seconds (a Unix clock, an API's `created`), any other as milliseconds", () => {
+    const message = new HumanMessage("hi");
+    expect(recallDate(() => START / 1000, message, 0)).toBe("2023-05-08T13:56Z");
+    expect(recallDate(() => Math.floor(START / 1000), message, 0)).toBe(recallDate(() => START, message, 0));
+    expect(recallDate(() => EPOCH_SECONDS_BELOW - 1, message, 0)).toBe(utcMinute((EPOCH_SECONDS_BELOW - 1) * 1000));
+    expect(recallDate(() => EPOCH_SECONDS_BELOW, message, 0)).toBe(utcMinute(EPOCH_SECONDS_BELOW));
+    expect(recallDate(() => -86_400, message, 0)).toBe("1969-12-31T00:00Z");
+    // A Date is never read as seconds, however early.
+    expect(recallDate(() => new Date(Date.UTC(1971, 0, 1)), message, 0)).toBe("1971-01-01T00:00Z");
   });
 
   it.each([
