@@ -254,7 +254,7 @@ export interface ViewBuildInputs {
   predicatePins?: number[];
   /**
    * What the manager's `messageDate` returned for the view, by index in the request's
-   * messages (a `Date` as the text its line shows, `undefined` as null); absent without it.
+   * messages (as the text its line shows, `undefined` as null); absent without it.
    */
   messageDates?: [number, string | number | null][];
 }

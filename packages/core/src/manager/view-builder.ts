@@ -5,7 +5,7 @@ import type { MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
 import { resolveViewOptions } from "../view/options.js";
-import { utcMinute } from "../view/recall-date.js";
+import { dateText } from "../view/recall-date.js";
 import type { ContextView, MessageDate, PinPredicate, TurnSummary, ViewOptions } from "../view/types.js";
 import type { ContextRequest, ContextSettings } from "./types.js";
 
@@ -21,7 +21,7 @@ export interface RequestViews {
   /**
    * What `messageDate` returned for every view of the request built so far (these views
    * and those made from them with `with`), by index in the request's messages, ascending
-   * (a `Date` as the text a line shows for it, `undefined` as null): the view shown may be built
+   * (as the text a line shows for it, `undefined` as null): the view shown may be built
    * before the last one.
    */
   messageDates(): [number, string | number | null][];
@@ -92,8 +92,9 @@ export function requestViews(inputs: {
           : {
               messageDate: (message: BaseMessage, index: number) => {
                 const date = messageDate(message, index);
-                // A Date as the text its line shows: as a number, one before 1973 would read as seconds.
-                dates.set(index, date instanceof Date ? (Number.isFinite(date.getTime()) ? utcMinute(date.getTime()) : null) : typeof date === "string" || typeof date === "number" ? date : null);
+                // The text its line shows (refused, like the view, when it is no date): a
+                // Date kept as epoch milliseconds before 1973 would read as seconds.
+                dates.set(index, dateText(date, index) ?? null);
                 return date;
               },
             }),

@@ -58,8 +58,8 @@ export interface ViewRecord {
    * before `readFrom`, and `[readFrom, count)`). `pins`: the indices the manager's
    * `pin` predicate chose (a function cannot be recorded); absent without a predicate.
    * `dates`: what the manager's `messageDate` returned for the messages recall
-   * considered, by index (a `Date` as the text its line shows; earlier records
-   * kept its epoch milliseconds, which read the same from 1973 on); absent without it.
+   * considered, by index, as the text its line shows (earlier records kept a
+   * Date's epoch milliseconds, which read the same from 1973 on); absent without it.
    */
   messages: { count: number; offset: number; readFrom: number; hash: string; pins?: number[]; dates?: [number, string | number | null][] };
   /** The options the view was built with, after defaults and per-request overrides. */

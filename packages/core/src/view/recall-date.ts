@@ -27,7 +27,19 @@ export const EPOCH_SECONDS_BELOW = 1e11;
  * ```
  */
 export function recallDate(messageDate: MessageDate, message: BaseMessage, index: number): string | undefined {
-  const value: unknown = messageDate(message, index);
+  return dateText(messageDate(message, index), index);
+}
+
+/**
+ * The text a recalled line shows for a value `messageDate` returned for message
+ * `index` (see {@link recallDate}): what a view record keeps, so a rebuild shows the same.
+ *
+ * @example
+ * ```ts
+ * dateText(1683554160, 12); // "2023-05-08T13:56Z"
+ * ```
+ */
+export function dateText(value: unknown, index: number): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "string") {
     const text = value.replace(/\s+/g, " ").trim();
