@@ -47,6 +47,11 @@ export class OlderTurns {
     return smaller;
   }
 
+  /** True when a j-th newest older turn exists (the turns before it found, as {@link fitting} finds them). */
+  exists(j: number): boolean {
+    return this.walk.olderTurnExists(j);
+  }
+
   /** True when there is an older turn before the newest one. */
   hasMoreThanNewest(): boolean {
     return this.walk.olderTurnStart(1) !== undefined;
