@@ -3,13 +3,12 @@ import { microCompact } from "../compact/index.js";
 import { splitContent } from "../compact/compact-tool-result.js";
 import { isClearedToolResult } from "../compact/marker.js";
 import type { Estimator } from "../estimate.js";
-import { countKept } from "./choose-older-turns.js";
+import { allocateHistory } from "./allocate-history.js";
 import { keptInTurn } from "./clear-step.js";
 import type { ToolResultCompactor } from "./tool-result-compactor.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
 import type { OlderTurns } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
-import { recallReserve } from "./recall.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 
@@ -45,13 +44,8 @@ export interface OlderFormInput {
 export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurnFit): CurrentTurnFit {
   const { older, room, headTokens, options, estimator } = input;
   if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return fitted;
-  // Older turns kept beside a current turn of `tokens`, as placeHistory will count them: when some
-  // must go, less the room they leave to recall.
-  const beside = (tokens: number) => {
-    const plain = countKept(older, room - tokens, headTokens, options, estimator);
-    const reserve = plain.all ? 0 : recallReserve(room - tokens, plain.headTokens, options.recallBudget);
-    return reserve === 0 ? plain : countKept(older, room - tokens - reserve, headTokens, options, estimator);
-  };
+  // Older turns kept beside a current turn of `tokens`, allocated as placeHistory will allocate them.
+  const beside = (tokens: number) => allocateHistory({ older, room: room - tokens, summaryTokens: headTokens, options, estimator });
   const whole = beside(fitted.turn.tokens);
   if (whole.all) return fitted;
   // The most the older form could free: every result over the limit cut to it.

@@ -4,13 +4,14 @@ import { quotedMessageIds } from "../evidence/held-evidence.js";
 import type { MessageInput } from "../messages.js";
 import { assembleView, type AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
+import { allocateHistory } from "./allocate-history.js";
 import { chooseOlderTurns, type ChosenOlderTurns } from "./choose-older-turns.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
 import { pinnedBlock, type PinnedBlock } from "./pinned-block.js";
 import type { PinnedCandidates } from "./pinned.js";
 import type { PreparedTurn } from "./prepare-turn.js";
-import { noRecall, recallBlock, recallReserve, type RecalledBlock } from "./recall.js";
+import { noRecall, recallBlock, type RecalledBlock } from "./recall.js";
 import type { MessageDate, ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
 
@@ -84,45 +85,39 @@ export interface PlacedHistory {
  */
 export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const { walk, older, room, estimator, prior } = input;
-  const place = (r: number): Omit<PlacedHistory, "recalled"> => {
-    // The fit measured before compaction holds for the whole room only.
-    const chosen = chooseOlderTurns({ walk, older, ...(r === room ? { fit: input.fit } : {}), room: r, summaryHead: input.summaryHead, options: input.options, shift: prior.length, estimator });
-    const assembled = assembleView(input.fixed, chosen, older.prepared, input.current, input.leadKept);
-    const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
-    return { chosen, assembled, cut, block: pinnedBlock(input.pinned, cut, assembled.messages, estimator) };
-  };
-  let placed = place(room);
   const shift = prior.length;
-  // Off, recall reads nothing more of the conversation than the view does.
-  if (input.options.recallBudget === 0) return { ...placed, recalled: noRecall("off") };
-  const dropped = walk.olderTurnExists(placed.chosen.kept);
-  if (!dropped && shift === 0) return { ...placed, recalled: noRecall("nothing-left-out") };
-
   const brief = input.recallAt === "brief";
   const firstCall = !input.current.messages.some((m) => m.type === "ai");
-  // Before anything is read or copied: the later calls of a tool loop after tool turns recall nothing.
-  if (brief && !firstCall) return { ...placed, recalled: noRecall("later-call") };
+  // Off, or on a later call after tool turns, recall reads nothing more of the conversation than the view does.
+  const recalls = input.options.recallBudget > 0 && !(brief && !firstCall);
+  // A brief takes no reserve: the older turns stay exactly as without recall.
+  const allocation = allocateHistory({
+    older, room, summaryTokens: input.summaryHead.length > 0 ? estimator.estimateMessages(input.summaryHead) : 0, fit: input.fit,
+    options: recalls && !brief ? input.options : { ...input.options, recallBudget: 0 }, estimator,
+  });
+  const chosen = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
+  const assembled = assembleView(input.fixed, chosen, older.prepared, input.current, input.leadKept);
+  const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
+  const placed = { chosen, assembled, cut, block: pinnedBlock(input.pinned, cut, assembled.messages, estimator) };
+  if (input.options.recallBudget === 0) return { ...placed, recalled: noRecall("off") };
+  if (!allocation.dropped && shift === 0) return { ...placed, recalled: noRecall("nothing-left-out") };
+  if (!recalls) return { ...placed, recalled: noRecall("later-call") };
 
   const conversation = shift > 0 ? [...walk.source.slice(0, walk.lead), ...prior, ...walk.source.slice(walk.lead)] : walk.source;
   const request = walk.currentStart < walk.n && walk.kind(walk.currentStart) === "human" ? walk.currentStart + shift : -1;
-  // Older turns leave the reserve only when some go anyway; it does not depend on what
-  // recall finds, so the head of the view moves in the same steps as without recall.
-  // A brief takes none: the older turns stay exactly as without recall.
-  const reserve = brief ? 0 : recallReserve(room, placed.chosen.summaryIncluded ? placed.chosen.headTokens : 0, input.options.recallBudget);
-  if (dropped && reserve > 0) placed = place(room - reserve);
   // The first call of a turn may fill all the room left; the later calls of an agent's
   // tool loop keep to the reserve, so the block (and the prefix up to the newest step)
   // stays the same from call to call while the turn grows.
-  const left = room - placed.assembled.historyTokens;
+  const left = room - assembled.historyTokens;
   const shownIds = new Set<string>();
   for (const message of placed.block.messages) if (message.id !== undefined) shownIds.add(message.id);
   // Nor what the evidence at the head quotes: leaving it out of the evidence instead would
   // change the head of the view, and so the whole cached prefix, whenever recall changes.
-  const history = placed.chosen.summaryIncluded ? input.summaryHead[1] : undefined;
+  const history = chosen.summaryIncluded ? input.summaryHead[1] : undefined;
   if (history !== undefined) for (const id of quotedMessageIds(history)) shownIds.add(id);
   const recalled = recallBlock({
-    conversation, lead: walk.lead, end: placed.cut + shift, request, shownIds, estimator,
-    budget: brief ? Math.min(left, Math.floor(input.options.recallBudget * BRIEF_RECALL_SHARE)) : firstCall ? left : Math.min(left, reserve),
+    conversation, lead: walk.lead, end: cut + shift, request, shownIds, estimator,
+    budget: brief ? Math.min(left, Math.floor(input.options.recallBudget * BRIEF_RECALL_SHARE)) : firstCall ? left : Math.min(left, allocation.relevance),
     queryFromTurn: input.longTurn,
     brief,
     messageDate: input.messageDate,

@@ -70,20 +70,6 @@ export interface RecallInput {
   estimator: Estimator;
 }
 
-/**
- * The room older turns leave to recall when some must go: `recallBudget`, at most
- * half the history room beside the summary.
- *
- * @example
- * ```ts
- * recallReserve(6000, 0, 1000); // 1000
- * recallReserve(1200, 400, 1000); // 400
- * ```
- */
-export function recallReserve(historyRoom: number, summaryTokens: number, recallBudget: number): number {
-  return Math.min(recallBudget, Math.max(0, Math.floor((historyRoom - summaryTokens) / 2)));
-}
-
 /** An empty recall, and why. */
 export function noRecall(outcome: Exclude<RecallOutcome, "recalled">, queryTerms = 0, candidates = 0): RecalledBlock {
   return { messages: [], indices: [], report: { outcome, brief: false, queryTerms, candidates, recalled: 0, tokens: 0 } };
