@@ -62,14 +62,15 @@ export interface PlacedHistory {
 }
 
 /**
- * Place the history: stage 6 of {@link buildContext}, one allocation of the room
- * left beside the current turn between recency and relevance. The newest whole
- * older turns come first (see {@link chooseOlderTurns}); when some must go and
- * `recallBudget` is above 0, they leave up to `recallBudget` (at most half the room)
- * to the messages outside the view that best match the request (see
- * {@link recallBlock}), which also take whatever the turns' stable anchors leave
- * unused. The reserve depends on the room, never on what recall finds, so the head
- * of the view moves in the same steps as without it.
+ * Place the history: stage 6 of {@link buildContext}. The room left beside the
+ * current turn is allocated once between its claims (see {@link allocateHistory}):
+ * the summary head, then — when older turns must go and `recallBudget` is above 0 —
+ * a reserve of up to `recallBudget` (at most half the room) for the messages outside
+ * the view that best match the request (see {@link recallBlock}), then excerpts of
+ * dropped turns, then the newest whole older turns (see {@link chooseOlderTurns}).
+ * The recalled block also takes whatever the turns' stable anchors leave unused. The
+ * reserve depends on the room, never on what recall finds, so the head of the view
+ * moves in the same steps as without it.
  * The view is then assembled with the pinned block; the recalled block goes right
  * before the current turn, so the prefix before it stays where it was. After an
  * agent's tool turns (`recallAt: "brief"`) older turns leave no reserve, and only the

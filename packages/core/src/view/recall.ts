@@ -26,10 +26,11 @@ const ARGS_CHARS = 300;
 /** Candidates ranked per view: the block is small, its lines are few. */
 const MAX_CANDIDATES = 200;
 /**
- * Candidates ranked first: a block of the default 1,000 tokens takes about 20 lines,
- * so most views never rank the rest (in a long conversation, where that many
+ * Candidates ranked first, each lifting its neighbours (see {@link withNeighbours}),
+ * so up to three times as many lines: a block of 1,000 tokens takes about 20 lines,
+ * so most such views never rank the rest (in a long conversation, where that many
  * messages match, ranking all {@link MAX_CANDIDATES} costs several times as much).
- * These lift their neighbours (see {@link withNeighbours}).
+ * A larger block (the default `recallBudget` is 4,000) ranks the rest when these run out.
  */
 const FIRST_CANDIDATES = 32;
 /** The query reads at most this much of the current turn. */
