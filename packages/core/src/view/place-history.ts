@@ -16,11 +16,24 @@ import type { MessageDate, ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
 
 /**
- * Share of `recallBudget` a brief may take (250 tokens by default): a few lines, on
- * the first call of a turn only. A brief is gone on the next call, which re-sends what
- * followed it: a larger one cost the agent fixtures' cached share more than it gained.
+ * The most a brief takes: {@link BRIEF_TOKENS}, and at most a quarter of `recallBudget`
+ * — a few lines, on the first call of a turn only. A brief is gone on the next call,
+ * which re-sends what followed it: a larger one (1,000 tokens) cost the agent fixtures'
+ * cached share more than it gained.
+ *
+ * @example
+ * ```ts
+ * briefBudget(4000); // 250 (the default recallBudget)
+ * briefBudget(1000); // 250
+ * briefBudget(400);  // 100
+ * ```
  */
-export const BRIEF_RECALL_SHARE = 1 / 16;
+export function briefBudget(recallBudget: number): number {
+  return Math.min(BRIEF_TOKENS, Math.floor(recallBudget / 4));
+}
+
+/** The most a brief takes under any `recallBudget` (see {@link briefBudget}). */
+export const BRIEF_TOKENS = 250;
 
 /** What {@link placeHistory} needs: the stages' results before the history is placed. */
 export interface PlaceHistoryInput {
@@ -75,7 +88,7 @@ export interface PlacedHistory {
  * before the current turn, so the prefix before it stays where it was. After an
  * agent's tool turns (`recallAt: "brief"`) older turns leave no reserve, and only the
  * first call of the turn gets a brief: lines for the request's words the view does not
- * hold, in what room is left, at most {@link BRIEF_RECALL_SHARE} of `recallBudget`.
+ * hold, in what room is left, at most {@link briefBudget} (250 tokens, a quarter of a smaller `recallBudget`).
  * The next call drops it, which costs the cache the request alone; the calls after
  * keep their prefix, and so does the next turn.
  *
@@ -118,7 +131,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   if (history !== undefined) for (const id of quotedMessageIds(history)) shownIds.add(id);
   const recalled = recallBlock({
     conversation, lead: walk.lead, end: cut + shift, request, shownIds, estimator,
-    budget: brief ? Math.min(left, Math.floor(input.options.recallBudget * BRIEF_RECALL_SHARE)) : firstCall ? left : Math.min(left, allocation.relevance),
+    budget: brief ? Math.min(left, briefBudget(input.options.recallBudget)) : firstCall ? left : Math.min(left, allocation.relevance),
     queryFromTurn: input.longTurn,
     brief,
     messageDate: input.messageDate,

@@ -124,7 +124,7 @@ export interface ViewOptions {
    * history. Only when none of the 3 turns before the request called a tool: after
    * an agent's tool loop the block would cost the prompt cache the turn that follows
    * it, so there older turns leave nothing and the first call of the turn gets a
-   * brief of a sixteenth of it at most (250 tokens by default), from the room left: lines for the words of the
+   * brief of at most 250 tokens (a quarter of a smaller budget), from the room left: lines for the words of the
    * request that no message in the view holds (see docs/concepts.md, "Relevance").
    * `0` turns recall off.
    * @default 4000

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { buildContext, createEstimator } from "@contextview/core";
 import { RECALL_LABEL } from "@contextview/core/internal";
 import { conversation, conversationArb, deepFreeze, readableText, snapshot, viewProblems } from "@contextview/test-support";
-import { BRIEF_RECALL_SHARE } from "../../src/view/place-history";
+import { briefBudget } from "../../src/view/place-history";
 
 const estimator = createEstimator();
 
@@ -97,7 +97,7 @@ describe("the recall stage (property)", () => {
       for (const [, id] of recalledText.matchAll(/ · id ([^\]\s]+)\]/g)) expect([context, id, shownIds.has(id as string)]).toEqual([context, id, false]);
       if (recall.brief) {
         briefs++;
-        expect(recall.tokens).toBeLessThanOrEqual(Math.floor(recallBudget * BRIEF_RECALL_SHARE));
+        expect(recall.tokens).toBeLessThanOrEqual(briefBudget(recallBudget));
         const off = buildContext({ ...input, recallBudget: 0 });
         const rest = [...view.messages.slice(0, label), ...view.messages.slice(label + 2)];
         expect([context, JSON.stringify(rest)]).toEqual([context, JSON.stringify(off.messages)]);

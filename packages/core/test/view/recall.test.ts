@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
 import { RECALL_LABEL } from "@contextview/core/internal";
-import { BRIEF_RECALL_SHARE } from "../../src/view/place-history";
+import { briefBudget } from "../../src/view/place-history";
 import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";
 import { RECALL_QUIET_TURNS, recallRuns } from "../../src/view/recall-gate";
 import { recallBlock } from "../../src/view/recall";
@@ -288,7 +288,7 @@ describe("the recall stage of buildContext", () => {
         expect(block).toContain("[#7 · user · id u3]");
         expect(view.messages.at(-1)?.id).toBe("q");
         expect(view.report.recall).toMatchObject({ outcome: "recalled", brief: true });
-        expect(view.report.recall.tokens).toBeLessThanOrEqual(Math.floor(recallBudget * BRIEF_RECALL_SHARE));
+        expect(view.report.recall.tokens).toBeLessThanOrEqual(briefBudget(recallBudget));
       } else {
         expect(block).toContain("Biscuit");
         expect(view.report.recall.brief).toBe(false);
@@ -304,6 +304,19 @@ describe("the recall stage of buildContext", () => {
     const view = buildContext({ messages, budget, recallBudget });
     expect(view.report.recall).toMatchObject({ outcome: "all-in-view", brief: false, recalled: 0, tokens: 0 });
     expect(JSON.stringify(view.messages)).toBe(JSON.stringify(buildContext({ messages, budget, recallBudget: 0 }).messages));
+  });
+
+  it("gives a brief 250 tokens at most, and at most a quarter of a smaller recallBudget", () => {
+    expect([briefBudget(4000), briefBudget(16000), briefBudget(1000), briefBudget(400), briefBudget(0)]).toEqual([250, 250, 250, 100, 0]);
+    // Under an explicit recallBudget of 1,000 the brief has its 250 tokens: room for the two
+    // messages that hold the word the view lacks, not one.
+    const messages = withToolTurn(1);
+    messages[1 + 2 * 5] = new HumanMessage({ id: "u5", content: `Biscuit ${"chased the neighbour's cat around the garden and then slept by the fire all evening, ".repeat(2)}` });
+    messages[messages.length - 1] = new HumanMessage({ id: "q", content: "Find my notes about the dog Biscuit." });
+    const view = buildContext({ messages, budget, recallBudget: 1000 });
+    expect(view.report.recall).toMatchObject({ outcome: "recalled", brief: true, recalled: 2 });
+    expect(view.report.recall.tokens).toBeGreaterThan(Math.floor(1000 / 16));
+    expect(view.report.recall.tokens).toBeLessThanOrEqual(250);
   });
 
   it("gives the brief to the first call of a turn only: the later calls, and the next turn, keep their prefix", () => {
