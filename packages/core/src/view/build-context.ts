@@ -50,8 +50,8 @@ const defaultEstimator = createEstimator();
  *
  * The stages, each its own function: {@link findTurns} → {@link chargeFixedPart} →
  * {@link prepareTurn} (the current turn) → {@link compactToFit} →
- * {@link placeHistory} (the room split by {@link allocateHistory}: older turns, the pinned
- * block, recalled messages) → {@link reportView};
+ * {@link placeHistory} (older turns, the pinned block, recalled messages; the history's
+ * room split by {@link allocateHistory}) → {@link reportView};
  * {@link collectPinned} finds and bounds what is pinned before the charge.
  */
 export function buildContext(input: BuildContextInput): ContextView {
