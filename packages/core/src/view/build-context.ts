@@ -84,7 +84,8 @@ export function buildContext(input: BuildContextInput): ContextView {
   const summaryGiven = history !== undefined && history !== null;
   const holds = summaryGiven ? historyHolds(history) : { summary: false, evidence: false };
   const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkHistoryMessage(history, historyField), options.recallToolName)] : [];
-  const headTokens = estimator.estimateMessages(summaryHead);
+  // Counted once, for the compaction stage and the allocation; 0 without a summary, whatever a custom estimator says of no messages.
+  const headTokens = summaryGiven ? estimator.estimateMessages(summaryHead) : 0;
   // The pinned block is fixed overhead; it gives way only when the current turn would not fit beside it.
   const compactWithPinned = (pinned: PinnedCandidates) => {
     const tally = emptyPrepareTally();
@@ -102,7 +103,7 @@ export function buildContext(input: BuildContextInput): ContextView {
 
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
   const { chosen, assembled, block, recalled } = placeHistory({
-    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, fixed, current, leadKept, pinned,
+    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, summaryTokens: headTokens, fixed, current, leadKept, pinned,
     prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator,
   });
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);

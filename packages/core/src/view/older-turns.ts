@@ -47,7 +47,7 @@ export class OlderTurns {
     return smaller;
   }
 
-  /** True when a j-th newest older turn exists (the turns before it found, as {@link fitting} finds them). */
+  /** True when older turn `j` exists (0 = the newest); finding it walks back over the turns after it, as {@link fitting} does. */
   exists(j: number): boolean {
     return this.walk.olderTurnExists(j);
   }

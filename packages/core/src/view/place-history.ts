@@ -43,6 +43,8 @@ export interface PlaceHistoryInput {
   /** Room for history: the limit less the charged fixed part and the current turn. */
   room: number;
   summaryHead: BaseMessage[];
+  /** Tokens of `summaryHead`, as the compaction stage counted them (0 when empty). */
+  summaryTokens: number;
   fixed: FixedPart;
   current: PreparedTurn;
   leadKept: number;
@@ -94,7 +96,7 @@ export interface PlacedHistory {
  *
  * @example
  * ```ts
- * const { chosen, assembled, block, recalled } = placeHistory({ walk, older, fit, room, summaryHead, fixed, current, leadKept, pinned, prior, longTurn: false, recallAt: "block", options, estimator });
+ * const { chosen, assembled, block, recalled } = placeHistory({ walk, older, fit, room, summaryHead, summaryTokens, fixed, current, leadKept, pinned, prior, longTurn: false, recallAt: "block", options, estimator });
  * ```
  */
 export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
@@ -105,10 +107,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   // Off, or on a later call after tool turns, recall reads nothing more of the conversation than the view does.
   const recalls = input.options.recallBudget > 0 && !(brief && !firstCall);
   // A brief takes no reserve: the older turns stay exactly as without recall.
-  const allocation = allocateHistory({
-    older, room, summaryTokens: input.summaryHead.length > 0 ? estimator.estimateMessages(input.summaryHead) : 0, fit: input.fit,
-    options: recalls && !brief ? input.options : { ...input.options, recallBudget: 0 }, estimator,
-  });
+  const allocation = allocateHistory({ older, room, summaryTokens: input.summaryTokens, fit: input.fit, options: brief ? { ...input.options, recallBudget: 0 } : input.options, estimator });
   const chosen = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
   const assembled = assembleView(input.fixed, chosen, older.prepared, input.current, input.leadKept);
   const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
