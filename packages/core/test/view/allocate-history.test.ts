@@ -102,6 +102,16 @@ describe("allocateHistory: the history's room split between evidence, relevance,
     expect(allocation.dropped).toBe(false);
   });
 
+  it("shows no summary when none is given, whatever the estimator says of no messages", () => {
+    // A token counter that adds a request's priming tokens to every list, the empty one too.
+    const priming = { ...estimator, estimateMessages: (list: readonly BaseMessage[]) => 3 + estimator.estimateMessages(list) };
+    const input = { messages: chat(60), budget: { promptBudget: 4000, contextWindow: 32_768 }, excerptBudget: 300 };
+    const view = buildContext({ ...input, estimator: priming });
+    // Without a summary, the dropped turns get their excerpts, as with the plain estimator.
+    expect(view.report.droppedTurnExcerpts).toBeGreaterThan(0);
+    expect(view.report.droppedTurnExcerpts).toBe(buildContext(input).report.droppedTurnExcerpts);
+  });
+
   it("is the allocation buildContext places: the older turns shown leave the reserve to the recalled block", () => {
     const view = buildContext({ messages: chat(60), budget: { promptBudget: 4000, contextWindow: 32_768 }, dropStep: 0, excerptBudget: 0 });
     const { tokens } = view.report;
