@@ -7,7 +7,7 @@ const DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
 module.exports = async function postgresGlobalSetup() {
   if ((process.env.CONTEXTVIEW_TESTS ?? "fast") === "fast") {
-    console.log("\nThe five slowest suites are left out (jest.config.js, SLOW): `pnpm test:slow` runs them, `pnpm test:all` runs everything.");
+    console.log("\nThe six slowest suites are left out (jest.config.js, SLOW): `pnpm test:slow` runs them, `pnpm test:all` runs everything.");
   }
   const url = process.env.POSTGRES_URL || DEFAULT_URL;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
