@@ -99,7 +99,7 @@ export const SETTINGS_SPEC = frozen({
   },
   maxOlderMessageTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 1000, doc: "longest text an older message keeps before it becomes an excerpt" },
   maxToolCallProseTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 200, doc: "longest prose of an older AI message that also calls tools" },
-  excerptBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 600, doc: "tokens for excerpts of dropped turns when no summary is given (0 = off)" },
+  excerptBudget: { group: "view", scope: "request", type: "integer", min: 0, default: 600, doc: "tokens for excerpts of dropped turns when no summary is given and recall takes no reserve (with one, the recalled block takes this room too) (0 = off)" },
   keepRecentToolResults: {
     group: "view", scope: "request", type: "integer", min: 0, default: 3,
     defaultNote: "every result while a context manager summarizes: older results wait for their summary, and are cleared only when none comes; see [concepts](concepts.md#why-the-head-moves-in-steps)",
@@ -126,7 +126,7 @@ export const SETTINGS_SPEC = frozen({
   },
   recallBudget: {
     group: "view", scope: "request", type: "integer", min: 0, default: 4000,
-    doc: "tokens older turns leave, when some must go, to the messages outside the view that best match the request, brought back in one labelled block before the current turn (at most half the history room), when the 3 turns before the request called no tool; after tool turns, no reserve, and a brief of at most 250 tokens (a quarter of a smaller budget), from the room left, on the turn's first call, with what the view lacks (see [concepts](concepts.md#relevance-what-the-request-needs)); 0 = off",
+    doc: "tokens older turns leave, when some must go, to the messages outside the view that best match the request, brought back in one labelled block before the current turn (at most half the history room and the excerpts' room, `excerptBudget`, which it replaces), when the 3 turns before the request called no tool; after tool turns, no reserve, and a brief of at most 250 tokens (a quarter of a smaller budget), from the room left, on the turn's first call, with what the view lacks (see [concepts](concepts.md#relevance-what-the-request-needs)); 0 = off",
   },
   pinnedImages: {
     group: "view", scope: "request", type: "boolean", default: false,

@@ -61,10 +61,13 @@ export interface HistoryAllocation {
  * part, charged first) leave is the history's room:
  *
  * 1. **evidence** — the summary head (the summary and durable evidence), when it fits;
- * 2. **relevance** — `recallBudget`, at most half of what the summary leaves (see
- *    {@link recallReserve}), which older turns leave when some must go; it depends on
- *    the room, never on what recall finds, so the head moves in the same steps as without it;
- * 3. **excerpts** — without a summary, `excerptBudget` for excerpts of the dropped turns;
+ * 2. **relevance** — `recallBudget`, at most half of what the summary leaves and the
+ *    excerpts' room (see {@link recallReserve}), which older turns leave when some must
+ *    go; it depends on the room, never on what recall finds, so the head moves in the
+ *    same steps as without it;
+ * 3. **excerpts** — without a summary and without a relevance reserve (recall off, or a
+ *    brief), `excerptBudget` for excerpts of the dropped turns: the recalled block
+ *    brings back dropped messages too, those the request asks for, in the same room;
  * 4. **recency** — the newest whole older turns that fit the rest, the oldest kept one
  *    on a stable anchor (see {@link chooseKept}), so the head of the view moves in steps
  *    for the prompt cache; with `dropStep` 0, the next turn with its results cleared
@@ -79,30 +82,33 @@ export interface HistoryAllocation {
  * ```ts
  * const allocation = allocateHistory({ older, room: 6000, summaryTokens: 0, options, estimator });
  * allocation.kept;       // newest older turns shown whole
- * allocation.relevance;  // 3000: half the room, when some turns go (recallBudget 4000)
+ * allocation.relevance;  // 3000 (half the room) and the excerpts' room, when some turns go (recallBudget 4000)
  * ```
  */
 export function allocateHistory(input: AllocateHistoryInput): HistoryAllocation {
   const { older, room, summaryTokens, options, estimator } = input;
   const whole = recencyIn(older, room, summaryTokens, options, estimator, input.fit);
   const dropped = older.exists(whole.kept + (whole.cleared === undefined ? 0 : 1));
-  const relevance = recallReserve(room, whole.headTokens, options.recallBudget);
+  const relevance = recallReserve(room, whole.headTokens, options.recallBudget, whole.reserve);
   if (!dropped || relevance === 0) return { ...whole, relevance, dropped };
-  return { ...recencyIn(older, room - relevance, summaryTokens, options, estimator), relevance, dropped };
+  // The recalled block takes the excerpts' room: no excerpts beside it.
+  return { ...recencyIn(older, room - relevance, summaryTokens, { ...options, excerptBudget: 0 }, estimator), relevance, dropped };
 }
 
 /**
- * The reserve older turns leave to recall when some must go: `recallBudget`, at
- * most half the history room beside the summary.
+ * The reserve older turns leave to recall when some must go: half the history room
+ * beside the summary, and the room excerpts of dropped turns would take
+ * (`excerpts`, 0 with a summary: recall replaces them), at most `recallBudget`.
  *
  * @example
  * ```ts
  * recallReserve(6000, 0, 4000); // 3000
+ * recallReserve(6000, 0, 4000, 628); // 3628
  * recallReserve(1200, 400, 1000); // 400
  * ```
  */
-export function recallReserve(historyRoom: number, summaryTokens: number, recallBudget: number): number {
-  return Math.min(recallBudget, Math.max(0, Math.floor((historyRoom - summaryTokens) / 2)));
+export function recallReserve(historyRoom: number, summaryTokens: number, recallBudget: number, excerpts = 0): number {
+  return Math.min(recallBudget, Math.max(0, Math.floor((historyRoom - summaryTokens) / 2)) + excerpts);
 }
 
 type Recency = Omit<HistoryAllocation, "relevance" | "dropped">;

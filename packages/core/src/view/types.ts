@@ -27,7 +27,9 @@ export interface ViewOptions {
   maxToolCallProseTokens?: number;
   /**
    * Estimated tokens for the excerpts of dropped turns shown when no summary
-   * message is given. `0` turns excerpts off.
+   * message is given and recall takes no reserve (`recallBudget` 0, or a brief after an
+   * agent's tool turns): with a reserve, the recalled block takes this room too and
+   * brings back the dropped messages that match the request. `0` turns excerpts off.
    * @default 600
    */
   excerptBudget?: number;
@@ -121,7 +123,8 @@ export interface ViewOptions {
    * that best match the current request (BM25 over the whole conversation), brought
    * back in one labelled block right before the current turn; they also take the
    * room the older turns' stable anchors leave unused. At most half the room for
-   * history. Only when none of the 3 turns before the request called a tool: after
+   * history, and the room of the excerpts of dropped turns, which it replaces
+   * (`excerptBudget`). Only when none of the 3 turns before the request called a tool: after
    * an agent's tool loop the block would cost the prompt cache the turn that follows
    * it, so there older turns leave nothing and the first call of the turn gets a
    * brief of at most 250 tokens (a quarter of a smaller budget), from the room left: lines for the words of the

@@ -167,11 +167,13 @@ describe("compaction notes with a recall tool bound", () => {
   it("a dropped turn's excerpt gives its message numbers, and reading one returns that message", () => {
     const messages = [...searchTurn(), ...laterTurns(1, 30), new HumanMessage({ id: "q", content: "What did we say at the start?" })];
     const budget = { promptBudget: 2500 };
-    const plain = buildContext({ messages, tools: [searchSchema], budget });
+    // Recall off: with a relevance reserve the recalled block takes the excerpts' room.
+    const recallBudget = 0;
+    const plain = buildContext({ messages, tools: [searchSchema], budget, recallBudget });
     const plainHead = plain.messages.map(textOf).find((text) => text.startsWith("Excerpts of earlier turns"))!;
     expect(plainHead).not.toMatch(/\(#\d+\)/);
     expect(viewProblems({ conversation: messages }, plain)).toEqual([]);
-    const view = buildContext({ messages, tools: [searchSchema, recallSchema()], budget });
+    const view = buildContext({ messages, tools: [searchSchema, recallSchema()], budget, recallBudget });
     expect(viewProblems({ conversation: messages }, view)).toEqual([]);
     expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
     const head = view.messages.map(textOf).find((text) => text.startsWith("Excerpts of earlier turns"))!;

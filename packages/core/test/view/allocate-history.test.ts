@@ -65,13 +65,29 @@ describe("allocateHistory: the history's room split between evidence, relevance,
     expect(tooLarge).toMatchObject({ summaryIncluded: false, headTokens: 0, relevance: 1500 });
   });
 
-  it("keeps room for excerpts of dropped turns when no summary is shown, after the relevance reserve", () => {
+  it("keeps room for excerpts of dropped turns when neither a summary nor a relevance reserve is taken", () => {
+    const older = olderOf(chat(60));
+    const allocation = allocateHistory({ older, room: 3000, summaryTokens: 0, options: options({ excerptBudget: 300, recallBudget: 0 }), estimator });
+    expect(allocation.reserve).toBeGreaterThan(300);
+    expect(allocation.relevance).toBe(0);
+    expect(keptTokens(older, allocation.kept)).toBeLessThanOrEqual(3000 - allocation.reserve);
+    const withSummary = allocateHistory({ older: olderOf(chat(60)), room: 3000, summaryTokens: 500, options: options({ excerptBudget: 300, recallBudget: 0 }), estimator });
+    expect(withSummary.reserve).toBe(0);
+  });
+
+  it("gives the excerpts' room to the relevance reserve when recall takes one, within recallBudget", () => {
+    const excerpts = allocateHistory({ older: olderOf(chat(60)), room: 3000, summaryTokens: 0, options: options({ excerptBudget: 300, recallBudget: 0 }), estimator }).reserve;
     const older = olderOf(chat(60));
     const allocation = allocateHistory({ older, room: 3000, summaryTokens: 0, options: options({ excerptBudget: 300 }), estimator });
-    expect(allocation.reserve).toBeGreaterThan(300);
-    expect(keptTokens(older, allocation.kept)).toBeLessThanOrEqual(3000 - allocation.relevance - allocation.reserve);
-    const withSummary = allocateHistory({ older: olderOf(chat(60)), room: 3000, summaryTokens: 500, options: options({ excerptBudget: 300 }), estimator });
-    expect(withSummary.reserve).toBe(0);
+    expect(allocation.reserve).toBe(0);
+    expect(allocation.relevance).toBe(1500 + excerpts);
+    expect(keptTokens(older, allocation.kept)).toBeLessThanOrEqual(3000 - allocation.relevance);
+    // The recency room is the same as beside the excerpts: only who fills the reserve changed.
+    const beside = allocateHistory({ older: olderOf(chat(60)), room: 3000 - 1500, summaryTokens: 0, options: options({ excerptBudget: 300, recallBudget: 0 }), estimator });
+    expect(allocation.kept).toBe(beside.kept);
+    // recallBudget still bounds the reserve.
+    const bounded = allocateHistory({ older: olderOf(chat(60)), room: 3000, summaryTokens: 0, options: options({ excerptBudget: 300, recallBudget: 1600 }), estimator });
+    expect(bounded).toMatchObject({ relevance: 1600, reserve: 0 });
   });
 
   it("sets the relevance reserve by the room alone, never by what the turns hold", () => {
@@ -105,7 +121,8 @@ describe("allocateHistory: the history's room split between evidence, relevance,
   it("shows no summary when none is given, whatever the estimator says of no messages", () => {
     // A token counter that adds a request's priming tokens to every list, the empty one too.
     const priming = { ...estimator, estimateMessages: (list: readonly BaseMessage[]) => 3 + estimator.estimateMessages(list) };
-    const input = { messages: chat(60), budget: { promptBudget: 4000, contextWindow: 32_768 }, excerptBudget: 300 };
+    // Recall off: with a relevance reserve, recall takes the excerpts' room.
+    const input = { messages: chat(60), budget: { promptBudget: 4000, contextWindow: 32_768 }, excerptBudget: 300, recallBudget: 0 };
     const view = buildContext({ ...input, estimator: priming });
     // Without a summary, the dropped turns get their excerpts, as with the plain estimator.
     expect(view.report.droppedTurnExcerpts).toBeGreaterThan(0);
