@@ -98,17 +98,20 @@ export function allocateHistory(input: AllocateHistoryInput): HistoryAllocation 
 /**
  * The reserve older turns leave to recall when some must go: half the history room
  * beside the summary, and the room excerpts of dropped turns would take
- * (`excerpts`, 0 with a summary: recall replaces them), at most `recallBudget`.
+ * (`excerpts`, 0 with a summary: recall replaces them), at most `recallBudget` and at
+ * most that room — so the older turns keep what they kept beside the excerpts.
  *
  * @example
  * ```ts
  * recallReserve(6000, 0, 4000); // 3000
  * recallReserve(6000, 0, 4000, 628); // 3628
+ * recallReserve(800, 0, 4000, 628); // 800: the older turns had nothing left beside the excerpts either
  * recallReserve(1200, 400, 1000); // 400
  * ```
  */
 export function recallReserve(historyRoom: number, summaryTokens: number, recallBudget: number, excerpts = 0): number {
-  return Math.min(recallBudget, Math.max(0, Math.floor((historyRoom - summaryTokens) / 2)) + excerpts);
+  const room = Math.max(0, historyRoom - summaryTokens);
+  return Math.min(recallBudget, room, Math.floor(room / 2) + excerpts);
 }
 
 type Recency = Omit<HistoryAllocation, "relevance" | "dropped">;

@@ -88,6 +88,9 @@ describe("allocateHistory: the history's room split between evidence, relevance,
     // recallBudget still bounds the reserve.
     const bounded = allocateHistory({ older: olderOf(chat(60)), room: 3000, summaryTokens: 0, options: options({ excerptBudget: 300, recallBudget: 1600 }), estimator });
     expect(bounded).toMatchObject({ relevance: 1600, reserve: 0 });
+    // So does the room: when half of it and the excerpts' room are more than it holds, it is all the reserve.
+    const small = allocateHistory({ older: olderOf(chat(60)), room: 500, summaryTokens: 0, options: options({ excerptBudget: 300 }), estimator });
+    expect(small).toMatchObject({ relevance: 500, reserve: 0, kept: 0 });
   });
 
   it("sets the relevance reserve by the room alone, never by what the turns hold", () => {
