@@ -13,6 +13,10 @@
 //   - a cold rebuild of the index at 10,000 messages (a new process) against
 //     SqliteSaver.getTuple of that thread (what LangGraph spends deserializing it).
 //     Target: < 0.5×.
+//   - long results: a block of lookups whose results are 400-row JSON texts (about
+//     21,000 characters), the question naming one row — what showing each long line
+//     where the request's terms are (`clipAround`) costs against cutting it from its
+//     beginning (`clip`), and against the whole block.
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +25,8 @@ import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createEstimator } from "@contextview/core";
 import { ConversationIndex } from "../packages/core/src/lexical/conversation-index.js";
-import { recallBlock } from "../packages/core/src/view/recall.js";
+import { clip, clipAround, recallBlock } from "../packages/core/src/view/recall.js";
+import { searchTerms } from "../packages/core/src/lexical/search-terms.js";
 import { rng as random } from "../eval/recall/generator.js";
 import { table } from "./fixtures";
 
@@ -143,6 +148,47 @@ async function main(): Promise<void> {
     { step: "ConversationIndex rebuilt from those messages", ms: cold.toFixed(1) },
   ]));
   console.log(`target < 0.5× getTuple: measured ${(cold / getTuple).toFixed(2)}×`);
+  longResults();
+}
+
+/** 200 turns, each a lookup whose result is 400 rows of JSON, the question naming one row of one of them. */
+function lookups(): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  for (let t = 0; t < 200; t++) {
+    out.push(new HumanMessage({ id: `lh${t}`, content: `Load the invoices of batch ${t}.` }));
+    out.push(new AIMessage({ id: `lc${t}`, content: "", tool_calls: [{ id: `lk${t}`, name: "list_invoices", args: { batch: t }, type: "tool_call" }] }));
+    const rows = Array.from({ length: 400 }, (_, r) => ({ id: `INV-${t}-${r}`, amount: r * 3, note: "paid on time" }));
+    out.push(new ToolMessage({ id: `lt${t}`, tool_call_id: `lk${t}`, name: "list_invoices", content: JSON.stringify(rows) }));
+    out.push(new AIMessage({ id: `la${t}`, content: `Batch ${t}: 400 invoices loaded, the amounts are in the result.` }));
+  }
+  out.push(new HumanMessage({ id: "lq", content: "What was the amount of invoice INV-120-350 in the invoices list?" }));
+  return out;
+}
+
+function longResults(): void {
+  const conversation = lookups();
+  const block = () => recallBlock({ conversation, lead: 0, end: conversation.length - KEPT, request: conversation.length - 1, shownIds: new Set(), budget: BLOCK_TOKENS, queryFromTurn: false, estimator });
+  const recalled = block();
+  const texts = recalled.indices.map((i) => String((conversation[i] as BaseMessage).content)).filter((text) => text.length > 900);
+  const terms = new Set(searchTerms(String((conversation.at(-1) as BaseMessage).content)));
+  for (let i = 0; i < 3; i++) block();
+  const whole: number[] = [];
+  const around: number[] = [];
+  const beginning: number[] = [];
+  for (let round = 0; round < RUNS; round++) {
+    whole.push(timed(block));
+    around.push(timed(() => texts.forEach((text) => clipAround(text, 900, terms))));
+    beginning.push(timed(() => texts.forEach((text) => clip(text, 900))));
+  }
+  const [w, a, b] = [median(whole), median(around), median(beginning)];
+  const shown = String(recalled.messages[1]?.content ?? "").includes('"id":"INV-120-350"');
+  console.log(`\nlong results: ${conversation.length} messages, each lookup's result 400 rows (${texts[0]?.length ?? 0} characters); the block recalls ${recalled.indices.length} messages, ${texts.length} of them long (median of ${RUNS})`);
+  console.log(table([
+    { step: "recallBlock", ms: w.toFixed(3) },
+    { step: `the long lines where the request's terms are (clipAround × ${texts.length})`, ms: a.toFixed(3) },
+    { step: `the same from their beginning (clip × ${texts.length})`, ms: b.toFixed(3) },
+  ]));
+  console.log(`clipAround ÷ clip: ${(a / b).toFixed(1)}×; their difference is ${(((a - b) / w) * 100).toFixed(0)}% of the block; the row asked for is ${shown ? "" : "not "}in the block`);
 }
 
 main().catch((error: unknown) => {
