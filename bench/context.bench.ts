@@ -18,20 +18,39 @@ function longTurn(n: number): BaseMessage[] {
   return messages;
 }
 
-/** A current turn of 300 exchanges against one of 30, at an 8,000-token budget. */
+/**
+ * A current turn of 300 exchanges against one of 30, at an 8,000-token budget: both
+ * warmed up, then measured in alternating rounds (as the sizes above), so that the
+ * machine's drift and the JIT's warm-up hit both alike.
+ */
 async function longTurns(): Promise<void> {
+  const sizes = [30, 300];
+  const turns = new Map(sizes.map((n) => [n, longTurn(n)]));
+  const build = (n: number) => buildContext({ messages: turns.get(n) ?? [], budget: { ...budget, promptBudget: 8000 }, estimator: createEstimator() });
+  for (let i = 0; i < 3; i++) for (const n of sizes) build(n);
+  const samples = new Map<number, number[]>(sizes.map((n) => [n, []]));
+  for (let round = 0; round < 15; round++) {
+    for (const n of sizes) {
+      const start = performance.now();
+      build(n);
+      samples.get(n)?.push(performance.now() - start);
+    }
+  }
+  const ms = new Map(sizes.map((n) => [n, medianOf(samples.get(n) ?? [])]));
   const rows: Record<string, string | number>[] = [];
-  const ms = new Map<number, number>();
-  for (const n of [30, 300]) {
-    const messages = longTurn(n);
-    const view = buildContext({ messages, budget: { ...budget, promptBudget: 8000 } });
-    ms.set(n, await medianMs(() => buildContext({ messages, budget: { ...budget, promptBudget: 8000 }, estimator: createEstimator() }), 9));
+  for (const n of sizes) {
+    const view = build(n);
     const t = view.report.currentTurn;
     rows.push({ exchanges: n, "buildContext ms": (ms.get(n) as number).toFixed(2), kept: t.kept, compacted: t.compacted, cleared: t.cleared, excerpted: t.excerpted, tokens: view.report.tokens.total });
   }
   console.log("a long current turn: one request, N tool exchanges, promptBudget 8000");
   console.log(`target: 300 exchanges ≤ 2× 30 exchanges; measured ${((ms.get(300) as number) / (ms.get(30) as number)).toFixed(2)}×`);
   console.log(table(rows));
+}
+
+function medianOf(list: readonly number[]): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 async function main(): Promise<void> {
@@ -49,10 +68,7 @@ async function main(): Promise<void> {
       samples.get(n)?.push(performance.now() - start);
     }
   }
-  const median = (n: number) => {
-    const list = [...(samples.get(n) ?? [])].sort((a, b) => a - b);
-    return list[Math.floor(list.length / 2)] as number;
-  };
+  const median = (n: number) => medianOf(samples.get(n) ?? []);
   const base = median(1000);
 
   const counter = createEstimator();
