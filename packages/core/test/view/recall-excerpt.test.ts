@@ -1,4 +1,5 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import fc from "fast-check";
 import { buildContext } from "@contextview/core";
 import { searchTerms } from "../../src/lexical/search-terms";
 import { clip, clipAround } from "../../src/view/recall-excerpt";
@@ -90,5 +91,47 @@ describe("the recalled block shows a long message where the request's terms are"
     expect(block).toBeDefined();
     expect(block).toContain('"id":"INV-1350","amount":1050');
     expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+  });
+});
+
+describe("clipAround over random texts and requests (fast-check)", () => {
+  const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
+  /** Words of a small vocabulary, ids, numbers, CJK, emoji and whitespace runs: terms recur and fall anywhere. */
+  const piece = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom("lorem", "ipsum", "dolor", "sit", "amet") },
+    { weight: 1, arbitrary: fc.constantFrom("invoice", "invoices", "amount", "paid", "cancelled", "RES-42", "INV-1350", "42", "4200", "我的猫", "小白", "😀", "row", "{\"id\":", "\"x\"},") },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+    { weight: 1, arbitrary: fc.constantFrom(" ", "  ", "\n", "\t", "") },
+  );
+  const mixed = fc.array(piece, { maxLength: 600 }).map((parts) => parts.join(" "));
+  // A term of the request deep in the text, so that the excerpt starts after the beginning.
+  const deep = fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.constantFrom("RES-42", "INV-1350", "我的猫叫小白", "paid 42"), mixed).map(([filler, needle, rest]) => `${"lorem ".repeat(filler)}${needle} ${rest}`);
+  const textArb = fc.oneof(mixed, deep);
+  const requestArb = fc.array(fc.constantFrom("invoice", "amount", "paid", "RES-42", "INV-1350", "42", "我的猫叫小白", "😀", "row", "zzz"), { minLength: 1, maxLength: 5 }).map((words) => words.join(" "));
+
+  it("shows at most max characters of the text, in order, and its markers count exactly what is left out", () => {
+    let starts = 0;
+    fc.assert(
+      fc.property(textArb, requestArb, fc.integer({ min: 1, max: 300 }), (text, request, max) => {
+        const excerpt = clipAround(text, max, terms(request));
+        const lead = /^\[… (\d+) of (\d+) characters omitted\] /.exec(excerpt);
+        const tail = / ?\[… (\d+) of (\d+) characters omitted\]$/.exec(excerpt);
+        const from = lead === null ? 0 : Number(lead[1]);
+        const after = tail === null ? 0 : Number(tail[1]);
+        const body = excerpt.slice(lead === null ? 0 : lead[0].length, tail === null ? excerpt.length : excerpt.length - tail[0].length);
+        if (lead !== null) expect(Number(lead[2])).toBe(text.length);
+        if (tail !== null) expect(Number(tail[2])).toBe(text.length);
+        expect(body.length).toBeLessThanOrEqual(max);
+        // The body is the text from `from` up to what the closing marker leaves out, whitespace collapsed.
+        expect(body).toBe(collapse(text.slice(from, text.length - after)));
+        // Deterministic; the beginning when nothing is cut before it.
+        expect(clipAround(text, max, terms(request))).toBe(excerpt);
+        if (lead === null) expect(excerpt).toBe(clip(text, max));
+        else starts += 1;
+      }),
+      { numRuns: 400 },
+    );
+    // The generators reach the excerpts that start after the beginning, not only the beginning.
+    expect(starts).toBeGreaterThan(40);
   });
 });
