@@ -31,18 +31,18 @@ export function clip(text: string, max: number): string {
  * most of the request's terms (`query`, search terms) occur close together, each
  * weighing 1 / its occurrences in the text (a term on every row of a result says little
  * of where to look), in the text's first 20,000 characters (what the index reads),
- * from a little before the first of them, whitespace collapsed, with markers for what is left out
- * before and after (beside the `max` characters, as {@link clip}'s). The beginning (as
- * {@link clip}) when the text fits, when its beginning weighs as much, or when
- * none occurs in the text (it matched by a tool's name or arguments). Ties go to the
- * earliest stretch. A term occurs where a word starts with it (terms are words folded to
- * their stems, in lower case), an identifier or number only as a whole word; a
- * term of a script written without spaces wherever its characters are.
+ * from a little before the first of them, whitespace collapsed, with markers for what
+ * is left out before and after (beside the `max` characters, as {@link clip}'s). The
+ * beginning (as {@link clip}) when the text fits, when its beginning weighs as much, or
+ * when none occurs in the text (it matched by a tool's name or arguments). Ties go to
+ * the earliest stretch. A term occurs where a word starts with it (terms are words
+ * folded to their stems, in lower case), an identifier or number only as a whole word;
+ * a term of a script written without spaces wherever its characters are.
  *
  * @example
  * ```ts
  * clipAround(`${"row ".repeat(500)}RES-42 cancelled`, 40, new Set(["res-42"]));
- * // "[… 1996 of 2016 characters omitted] row row RES-42 cancelled"
+ * // "[… 1992 of 2016 characters omitted] row row RES-42 cancelled"
  * ```
  */
 export function clipAround(text: string, max: number, query: ReadonlySet<string>): string {
