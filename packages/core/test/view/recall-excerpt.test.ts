@@ -39,6 +39,10 @@ describe("clipAround: a long recalled text shown where the request's terms are",
     expect(body.length).toBeLessThanOrEqual(300);
   });
 
+  it("returns what its documentation's example says", () => {
+    expect(clipAround(`${"row ".repeat(500)}RES-42 cancelled`, 40, new Set(["res-42"]))).toBe("[… 1992 of 2016 characters omitted] row row RES-42 cancelled");
+  });
+
   it("weighs a term by how rarely the text holds it: the rare id, not the field on every row", () => {
     // "amount" is on every row, near the start too; INV-1200 only once.
     const excerpt = clipAround(rows, 200, terms("amount INV-1200"));
