@@ -27,16 +27,7 @@ async function longTurns(): Promise<void> {
   const sizes = [30, 300];
   const turns = new Map(sizes.map((n) => [n, longTurn(n)]));
   const build = (n: number) => buildContext({ messages: turns.get(n) ?? [], budget: { ...budget, promptBudget: 8000 }, estimator: createEstimator() });
-  for (let i = 0; i < 3; i++) for (const n of sizes) build(n);
-  const samples = new Map<number, number[]>(sizes.map((n) => [n, []]));
-  for (let round = 0; round < 15; round++) {
-    for (const n of sizes) {
-      const start = performance.now();
-      build(n);
-      samples.get(n)?.push(performance.now() - start);
-    }
-  }
-  const ms = new Map(sizes.map((n) => [n, medianOf(samples.get(n) ?? [])]));
+  const ms = alternatingMedians(sizes, build, 3, 15);
   const rows: Record<string, string | number>[] = [];
   for (const n of sizes) {
     const view = build(n);
@@ -48,9 +39,24 @@ async function longTurns(): Promise<void> {
   console.log(table(rows));
 }
 
-function medianOf(list: readonly number[]): number {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+/**
+ * The median ms of `build(n)` for each size: every size warmed up `warmups` times, then
+ * measured in `rounds` rounds of one call each, so that drift hits all sizes alike.
+ */
+function alternatingMedians(sizes: readonly number[], build: (n: number) => unknown, warmups: number, rounds: number): Map<number, number> {
+  for (let i = 0; i < warmups; i++) for (const n of sizes) build(n);
+  const samples = new Map<number, number[]>(sizes.map((n) => [n, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const n of sizes) {
+      const start = performance.now();
+      build(n);
+      samples.get(n)?.push(performance.now() - start);
+    }
+  }
+  return new Map(sizes.map((n) => {
+    const sorted = [...(samples.get(n) ?? [])].sort((a, b) => a - b);
+    return [n, sorted[Math.floor(sorted.length / 2)] as number];
+  }));
 }
 
 async function main(): Promise<void> {
@@ -59,16 +65,8 @@ async function main(): Promise<void> {
   const build = (n: number) => buildContext({ messages: conversations.get(n) ?? [], budget, estimator: createEstimator() });
 
   // Warm every size up first, then measure in rounds so that drift hits all sizes alike.
-  for (let i = 0; i < 5; i++) for (const n of sizes) build(n);
-  const samples = new Map<number, number[]>(sizes.map((n) => [n, []]));
-  for (let round = 0; round < 21; round++) {
-    for (const n of sizes) {
-      const start = performance.now();
-      build(n);
-      samples.get(n)?.push(performance.now() - start);
-    }
-  }
-  const median = (n: number) => medianOf(samples.get(n) ?? []);
+  const medians = alternatingMedians(sizes, build, 5, 21);
+  const median = (n: number) => medians.get(n) as number;
   const base = median(1000);
 
   const counter = createEstimator();
