@@ -25,7 +25,8 @@ import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createEstimator } from "@contextview/core";
 import { ConversationIndex } from "../packages/core/src/lexical/conversation-index.js";
-import { clip, clipAround, recallBlock } from "../packages/core/src/view/recall.js";
+import { recallBlock } from "../packages/core/src/view/recall.js";
+import { clip, clipAround } from "../packages/core/src/view/recall-excerpt.js";
 import { searchTerms } from "../packages/core/src/lexical/search-terms.js";
 import { rng as random } from "../eval/recall/generator.js";
 import { table } from "./fixtures";

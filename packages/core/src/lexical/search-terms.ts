@@ -108,7 +108,17 @@ function isCjk(code: number): boolean {
   );
 }
 
-function hasCjk(word: string): boolean {
+/**
+ * True when `word` holds a letter of a script written without spaces (see
+ * {@link isCjk}): its terms are character bigrams, found anywhere in a text.
+ *
+ * @example
+ * ```ts
+ * hasCjk("小白"); // true
+ * hasCjk("res-42"); // false
+ * ```
+ */
+export function hasCjk(word: string): boolean {
   for (let i = 0; i < word.length; i++) {
     const code = word.charCodeAt(i);
     // Han in the supplementary planes comes as a surrogate pair (0xd840–0xd8bf first).

@@ -1,3 +1,4 @@
+import { hasCjk } from "../lexical/search-terms.js";
 import { safeCutBefore } from "../text.js";
 
 /** Characters of a long text searched for the request's terms: what the lexical index reads of a message. */
@@ -99,7 +100,7 @@ const WORD = /[\p{L}\p{M}\p{N}]/u;
 function occurrences(lower: string, term: string): number[] {
   const out: number[] = [];
   // A term of a script without spaces (a character bigram) occurs anywhere; a word's stem where a word starts.
-  const anywhere = isUnspaced(term);
+  const anywhere = hasCjk(term);
   const whole = !/^\p{L}+$/u.test(term);
   for (let at = lower.indexOf(term); at >= 0 && out.length < MAX_OCCURRENCES; at = lower.indexOf(term, at + 1)) {
     if (!anywhere && at > 0 && WORD.test(lower[at - 1] as string)) continue;
@@ -107,16 +108,6 @@ function occurrences(lower: string, term: string): number[] {
     out.push(at);
   }
   return out;
-}
-
-/** True for a term of a script written without spaces between words (its first character tells). */
-function isUnspaced(term: string): boolean {
-  const code = term.codePointAt(0) ?? 0;
-  return (
-    (code >= 0x0e00 && code <= 0x0eff) || (code >= 0x1000 && code <= 0x109f) || (code >= 0x1780 && code <= 0x17ff) ||
-    (code >= 0x2e80 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7af) || (code >= 0x1100 && code <= 0x11ff) ||
-    (code >= 0xf900 && code <= 0xfaff) || code >= 0x20000
-  );
 }
 
 /** Index of the first character at or after `at` that begins a word (`at` itself when one begins there, or at the start). */

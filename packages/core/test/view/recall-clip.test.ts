@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { safeCutBefore } from "../../src/text";
-import { clip } from "../../src/view/recall";
+import { clip } from "../../src/view/recall-excerpt";
 
 /** The definition: whitespace runs as one space, trimmed. */
 const flatten = (text: string) => text.replace(/\s+/g, " ").trim();
