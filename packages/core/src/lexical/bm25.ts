@@ -3,6 +3,11 @@ import { ImpactList } from "./impact-order.js";
 /** BM25's term-frequency saturation and length normalisation. */
 const K1 = 1.2;
 const B = 0.75;
+/**
+ * A term held by more than this share of the messages indexed is not length-normalised
+ * (its `b` is 0; see {@link lengthNormalised}).
+ */
+export const COMMON_TERM_SHARE = 0.1;
 /** A term in at least this many messages is read by impact ({@link ImpactList}) when the ranking may stop early. */
 export const FREQUENT_TERM = 256;
 
@@ -94,27 +99,47 @@ function dfOf(index: Postings, term: string): number {
   return (index.postings.get(term) as readonly number[]).length / 2;
 }
 
+/**
+ * Whether a term's weight falls with the message's length: BM25's normalisation (`b`
+ * 0.75), for all but the terms held by more than {@link COMMON_TERM_SHARE} of the
+ * messages (a speaker's name written before every turn, a word of every row). Such a
+ * term is in a long message because nearly every message has it, not because the
+ * message is verbose, and a query that shares only such terms with its answer (a
+ * question in other words that names the asker) would otherwise rank the shortest
+ * messages first, which in a chat are "Ha, nice." rather than the facts. Measured with
+ * `pnpm eval recall` (evidence recall at 4,000 · 8,000 tokens, against every term
+ * normalised): LoCoMo 82.6 · 87.3% (81.8 · 85.3%), the generated chats 68.0 · 80.7%
+ * (64.0 · 81.1%), LoCoMo woven with three other chats 78.9 · 83.9% (77.5 · 81.6%);
+ * with no term normalised, the questions' rare words lose (LoCoMo 81.2% at 4,000).
+ */
+function lengthNormalised(index: Postings, term: string): boolean {
+  return dfOf(index, term) <= COMMON_TERM_SHARE * index.n;
+}
+
 function idfOf(index: Postings, term: string): number {
   const df = dfOf(index, term);
   return Math.log(1 + (index.n - df + 0.5) / (df + 0.5));
 }
 
-/** One term's share of a message's score: the one expression both ways of ranking use. */
-function contribution(idf: number, tf: number, length: number, avg: number): number {
-  return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
+/** One term's share of a message's score: the one expression both ways of ranking use (`b` 0: not length-normalised). */
+function contribution(idf: number, tf: number, length: number, avg: number, b: number): number {
+  return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - b + (b * length) / avg));
 }
+
+const bOf = (index: Postings, term: string) => (lengthNormalised(index, term) ? B : 0);
 
 /** Score every posting of the query's terms. */
 function everyPosting(index: Postings, terms: readonly string[], accept: (doc: number) => boolean, max: number, scores: Float64Array, touched: number[]): number[] {
   for (const term of terms) {
     const list = index.postings.get(term) as readonly number[];
     const idf = idfOf(index, term);
+    const b = bOf(index, term);
     for (let k = 0; k < list.length; k += 2) {
       const doc = list[k] as number;
       if (!accept(doc)) continue;
       // Every contribution is positive: a score of 0 is a message not yet touched.
       if (scores[doc] === 0) touched.push(doc);
-      scores[doc] = (scores[doc] as number) + contribution(idf, list[k + 1] as number, index.lengths[doc] as number, index.avg);
+      scores[doc] = (scores[doc] as number) + contribution(idf, list[k + 1] as number, index.lengths[doc] as number, index.avg, b);
     }
   }
   const heap = new BestOf(max, scores);
@@ -134,12 +159,13 @@ function byImpact(index: Postings, terms: readonly string[], frequent: readonly 
   // Per query term, in the query's order (the order every score is summed in): its postings and idf.
   const lists = terms.map((term) => index.postings.get(term) as readonly number[]);
   const idfs = terms.map((term) => idfOf(index, term));
+  const bs = terms.map((term) => bOf(index, term));
   const scoreOf = (doc: number) => {
     let score = 0;
     const length = index.lengths[doc] as number;
     for (let t = 0; t < lists.length; t++) {
       const tf = tfOf(lists[t] as readonly number[], doc);
-      if (tf > 0) score = score + contribution(idfs[t] as number, tf, length, index.avg);
+      if (tf > 0) score = score + contribution(idfs[t] as number, tf, length, index.avg, bs[t] as number);
     }
     return score;
   };
@@ -159,8 +185,10 @@ function byImpact(index: Postings, terms: readonly string[], frequent: readonly 
     for (let k = 0; k < list.length; k += 2) see(list[k] as number);
   }
   const cursors = frequent.map((term) => {
-    const idf = idfs[terms.indexOf(term)] as number;
-    return index.impact(term).cursor((tf, length) => contribution(idf, tf, length, index.avg));
+    const t = terms.indexOf(term);
+    const [idf, b] = [idfs[t] as number, bs[t] as number];
+    // A term not length-normalised weighs the same in every message of one frequency: read by index.
+    return index.impact(term).cursor((tf, length) => contribution(idf, tf, length, index.avg, b), b > 0);
   });
   for (;;) {
     let threshold = 0;

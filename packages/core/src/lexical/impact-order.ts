@@ -5,6 +5,15 @@ interface ByLength {
   docs: Map<number, number[]>;
 }
 
+/** Its messages of every length, ascending: how a weight that ignores length reads them. */
+interface ByTf {
+  byLength: ByLength;
+  all: number[];
+}
+
+/** The one "length" of a {@link ByTf} read as a single run. */
+const ANY_LENGTH = 0;
+
 /**
  * The postings of one frequent term ordered by impact, for ranking that stops early:
  * per term frequency, per message length (ascending), the messages (ascending).
@@ -20,12 +29,14 @@ interface ByLength {
  * ```
  */
 export class ImpactList {
-  private byTf = new Map<number, ByLength>();
+  private byTf = new Map<number, ByTf>();
 
   /** Add message `doc`, holding the term `tf` times in `length` terms; messages come in ascending order. */
   add(doc: number, tf: number, length: number): void {
-    let list = this.byTf.get(tf);
-    if (list === undefined) this.byTf.set(tf, (list = { tf, lengths: [], docs: new Map() }));
+    let entry = this.byTf.get(tf);
+    if (entry === undefined) this.byTf.set(tf, (entry = { byLength: { tf, lengths: [], docs: new Map() }, all: [] }));
+    entry.all.push(doc);
+    const list = entry.byLength;
     let docs = list.docs.get(length);
     if (docs === undefined) {
       list.docs.set(length, (docs = []));
@@ -34,9 +45,15 @@ export class ImpactList {
     docs.push(doc);
   }
 
-  /** A cursor from the best message down, by `weight(tf, length)`: non-increasing in `length` at each `tf`. */
-  cursor(weight: (tf: number, length: number) => number): ImpactCursor {
-    return new ImpactCursor([...this.byTf.values()], weight);
+  /**
+   * A cursor from the best message down, by `weight(tf, length)`: non-increasing in
+   * `length` at each `tf`. `byLength` false: the weight does not depend on length, and
+   * each frequency's messages are read as one run, by index (ties stay in index order).
+   */
+  cursor(weight: (tf: number, length: number) => number, byLength = true): ImpactCursor {
+    const entries = [...this.byTf.values()];
+    const lists = byLength ? entries.map((e) => e.byLength) : entries.map((e) => ({ tf: e.byLength.tf, lengths: [ANY_LENGTH], docs: new Map([[ANY_LENGTH, e.all]]) }));
+    return new ImpactCursor(lists, weight);
   }
 }
 

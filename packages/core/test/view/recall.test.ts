@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { buildContext, createEstimator } from "@contextview/core";
 import { RECALL_LABEL } from "@contextview/core/internal";
 import { briefBudget } from "../../src/view/place-history";
+import { COMMON_TERM_SHARE, FREQUENT_TERM } from "../../src/lexical/bm25";
 import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";
 import { RECALL_QUIET_TURNS, recallRuns } from "../../src/view/recall-gate";
 import { recallBlock } from "../../src/view/recall";
@@ -125,18 +126,23 @@ describe("the conversation index", () => {
   it("ranks exactly as scoring every posting and sorting would, with ties to the older message, also when it stops early", () => {
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const words = ["kite", "red", "blue", "tile", "oven", "lamp", "gate", "wolf"];
-    const message = (i: number) => new HumanMessage({ id: `m${i}`, content: Array.from({ length: 1 + Math.floor(next() * 6) }, () => words[Math.floor(next() * (next() < 0.5 ? 2 : words.length))]).join(" ") });
+    const rare = ["oven", "lamp", "gate", "wolf", "moss", "reed", "fern", "dune", "cove", "peak", "vale", "glen"];
+    // Per word: "kite" or "red" half the time (each in most messages), "tile" 1 in 40, else one of the rare words.
+    const word = () => {
+      const x = next();
+      return x < 0.5 ? (next() < 0.5 ? "kite" : "red") : x < 0.525 ? "tile" : (rare[Math.floor(next() * rare.length)] as string);
+    };
+    const message = (i: number) => new HumanMessage({ id: `m${i}`, content: Array.from({ length: 1 + Math.floor(next() * 6) }, word).join(" ") });
     const messages = Array.from({ length: 900 }, (_, i) => message(i));
     const index = new ConversationIndex();
     const check = () => {
       index.sync(messages);
       const texts = messages.map((m, i) => searchTerms(searchableText(m, i)));
-      const avg = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
-      const dfs = new Map(words.map((w) => [w, texts.filter((t) => t.includes(w)).length]));
-      // "kite" and "red" are in hundreds of messages (read best first when `max` is small), the others in fewer.
-      for (const query of [["kite"], ["red", "kite"], ["lamp", "kite", "wolf", "red"], ["gate"], ["wolf", "red"]]) {
-        for (const max of [1, 5, 50, 2000]) {
+      const n = texts.length;
+      const avg = texts.reduce((sum, t) => sum + t.length, 0) / n;
+      const dfs = new Map(["kite", "red", "tile", ...rare].map((w) => [w, texts.filter((t) => t.includes(w)).length]));
+      for (const query of [["kite"], ["red", "kite"], ["lamp", "kite", "wolf", "red"], ["gate"], ["wolf", "red"], ["tile"], ["tile", "kite"], ["tile", "oven"]]) {
+        for (const max of [1, 5, 50, 5000]) {
           const accept = (i: number) => i % 7 !== 3;
           const expected = texts
             .map((terms, i) => {
@@ -144,7 +150,9 @@ describe("the conversation index", () => {
               for (const term of query) {
                 const tf = terms.filter((t) => t === term).length;
                 const df = dfs.get(term) as number;
-                if (tf > 0) score += (Math.log(1 + (texts.length - df + 0.5) / (df + 0.5)) * tf * (1.2 + 1)) / (tf + 1.2 * (1 - 0.75 + (0.75 * terms.length) / avg));
+                // A term in more than a tenth of the messages is not length-normalised (b = 0).
+                const b = df > COMMON_TERM_SHARE * n ? 0 : 0.75;
+                if (tf > 0) score += (Math.log(1 + (n - df + 0.5) / (df + 0.5)) * tf * (1.2 + 1)) / (tf + 1.2 * (1 - b + (b * terms.length) / avg));
               }
               return { index: i, score };
             })
@@ -155,11 +163,19 @@ describe("the conversation index", () => {
           expect(index.countMatches(query, accept, max)).toBe(expected.length);
         }
       }
+      return { n, dfs };
     };
-    check();
-    // Appended messages reach the impact-ordered postings built by the first ranking.
-    for (let i = 900; i < 1300; i++) messages.push(message(i));
-    check();
+    // "kite" and "red" are in hundreds of messages, more than a tenth (read by impact, in index order
+    // within one frequency); "tile" in fewer than a tenth (normalised), and fewer than FREQUENT_TERM.
+    const first = check();
+    expect(first.dfs.get("kite")).toBeGreaterThan(Math.max(FREQUENT_TERM, COMMON_TERM_SHARE * first.n));
+    expect(first.dfs.get("tile")).toBeLessThan(Math.min(FREQUENT_TERM, COMMON_TERM_SHARE * first.n));
+    // Appended messages reach the impact-ordered postings built by the first ranking; "tile" is now
+    // read by impact too, still normalised.
+    for (let i = 900; i < 3500; i++) messages.push(message(i));
+    const grown = check();
+    expect(grown.dfs.get("tile")).toBeGreaterThanOrEqual(FREQUENT_TERM);
+    expect(grown.dfs.get("tile")).toBeLessThanOrEqual(COMMON_TERM_SHARE * grown.n);
   });
 
   it("searches tool names, call arguments and result text, not system messages", () => {
