@@ -107,6 +107,18 @@ describe("createRecallTool", () => {
     ]);
   });
 
+  it("reads a message by a long id as a recalled line shortens it, and says when several ids end so", async () => {
+    const messages = [
+      new HumanMessage({ id: "5f3c2a9e-1b7d-4c3e-9a2f-0e8d7c6b5a41", content: "The spare key is under the blue pot." }),
+      new AIMessage({ id: "0a1b2c3d-0000-4000-8000-00000000aaaa", content: "Noted." }),
+      new AIMessage({ id: "ffffffff-0000-4000-8000-00000000aaaa", content: "Noted again." }),
+    ];
+    expect(await ask({ action: "read", message: "…7c6b5a41" }, {}, messages)).toContain("message 0 · role user · id 5f3c2a9e-1b7d-4c3e-9a2f-0e8d7c6b5a41 · characters 0-36 of 36:\nThe spare key is under the blue pot.");
+    expect(await ask({ action: "read", message: "…0000aaaa" }, {}, messages)).toMatch(/^Recall error: the ids of messages 1, 2 all end "0000aaaa"; `message` takes an index or a whole id\./);
+    // Only the shortened form: a bare tail is no reference.
+    expect(await ask({ action: "read", message: "7c6b5a41" }, {}, messages)).toMatch(/^Recall error: no message has the id or tool_call_id "7c6b5a41"/);
+  });
+
   it("says which references do not exist, as an error the model can read", async () => {
     const missing = await ask({ action: "rows", message: "call_s", ids: ["t999"] });
     expect(missing).toMatch(/^Recall error: message 2: Not found in `transactions` \(200 rows\): "t999"/);

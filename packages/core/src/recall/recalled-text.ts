@@ -2,6 +2,7 @@
 // message a reference names, and the token bound with its exact "next" call.
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
+import { matchesLineId } from "../view/line-id.js";
 import { recallDate } from "../view/recall-date.js";
 import type { MessageDate } from "../view/types.js";
 import { kindOf, toBaseMessage, toolCallIdOf, type MessageInput, type MessageKind } from "../messages.js";
@@ -61,16 +62,25 @@ export function roleOf(kind: MessageKind): string {
 /**
  * The message a reference names: an index (a number, or a string of digits that is
  * no message's id), else a message id or a tool result's `tool_call_id` (the
- * cleared notices print it).
+ * cleared notices print it), or a long id as a recalled line shortens it ("…" and
+ * its last characters, see `lineId`) when one message's id ends so.
  */
 export function selectMessage(messages: readonly MessageInput[], reference: number | string | undefined): RecalledMessage | RecallAnswer {
   const range = messages.length === 0 ? "the conversation has no messages" : `the conversation has ${messages.length} messages, indices 0-${messages.length - 1}`;
   if (reference === undefined || reference === "") return recallError(`\`message\` is required: an index or a message id (${range}).`);
   if (typeof reference === "string") {
+    const shortened: number[] = [];
     for (let i = 0; i < messages.length; i++) {
       const message = toBaseMessage(messages[i] as MessageInput, i);
       if (message.id === reference || toolCallIdOf(message) === reference) return { index: i, kind: kindOf(messages[i], i), message };
+      if (typeof message.id === "string" && matchesLineId(message.id, reference)) shortened.push(i);
     }
+    // A long id as a recalled line shows it ("…" and its last characters), when one message's id ends so.
+    if (shortened.length === 1) {
+      const i = shortened[0] as number;
+      return { index: i, kind: kindOf(messages[i], i), message: toBaseMessage(messages[i] as MessageInput, i) };
+    }
+    if (shortened.length > 1) return recallError(`the ids of messages ${shortened.join(", ")} all end "${reference.slice(1)}"; \`message\` takes an index or a whole id.`);
     if (!/^\d+$/.test(reference)) return recallError(`no message has the id or tool_call_id "${reference}" (${range}); \`search\` finds messages by their words.`);
   }
   const index = Number(reference);

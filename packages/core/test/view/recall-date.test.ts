@@ -82,9 +82,9 @@ describe("dates in recalled lines (messageDate)", () => {
     const messages = datedChat(300);
     const plain = buildContext({ messages, budget });
     expect(recalledText(plain.messages)).not.toContain(" · date ");
-    expect(recalledText(plain.messages)).toContain("role and id):");
+    expect(recalledText(plain.messages)).toContain("a long id by its last characters):");
     const undated = buildContext({ messages, budget, messageDate: () => undefined });
-    expect(JSON.stringify(undated.messages)).toBe(JSON.stringify(plain.messages).replace("role and id):", "role and id; a [date …] line dates the lines after it):"));
+    expect(JSON.stringify(undated.messages)).toBe(JSON.stringify(plain.messages).replace("last characters):", "last characters; a [date …] line dates the lines after it):"));
     const dated = buildContext({ messages, budget, messageDate: sentAt });
     expect(dated.report.tokens.total).toBeLessThanOrEqual(dated.report.limit);
     expect(dated.report.tokens.recall).toBeLessThanOrEqual(plain.report.tokens.recall + 60);
