@@ -9,6 +9,7 @@ import { haystackSource } from "../eval/recall/haystack.js";
 import { runRecall } from "../eval/recall/run.js";
 import { bm25System, buildContextDatedSystem, buildContextSystem, trimMessagesSystem } from "../eval/recall/systems.js";
 import type { RecallSource } from "../eval/recall/types.js";
+import { withUuidIds } from "../eval/recall/uuid-ids.js";
 
 const conversation = generateConversation(26_000, 400);
 const turns = new Map(conversation.turns.map((t) => [t.id, t]));
@@ -83,6 +84,27 @@ describe("recall evaluation", () => {
     expect(sessions).toEqual([...sessions].sort((a, b) => a - b));
     expect(own[0]!.session).toBe(3);
     expect(new Set(first!.turns.map((t) => t.id)).size).toBe(first!.turns.length);
+  });
+
+  it("re-keys a source with UUIDs as LangGraph gives them: every id distinct and UUID-shaped, the evidence the same turns, the same on every run", async () => {
+    const chats = [generateConversation(1, 80), generateConversation(2, 90)];
+    const source = withUuidIds({ name: "g", description: "", conversations: chats });
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const [k, c] of source.conversations.entries()) {
+      const before = chats[k]!;
+      expect(c.turns.every((t) => uuid.test(t.id))).toBe(true);
+      expect(new Set(c.turns.map((t) => t.id)).size).toBe(c.turns.length);
+      expect(c.turns.map((t) => t.text)).toEqual(before.turns.map((t) => t.text));
+      // Each question's evidence names the same turns by their new ids.
+      const textOf = (turns: typeof c.turns, id: string) => turns.find((t) => t.id === id)?.text;
+      for (const [i, q] of c.questions.entries()) expect(q.evidence.map((id) => textOf(c.turns, id))).toEqual(before.questions[i]!.evidence.map((id) => textOf(before.turns, id)));
+    }
+    // One turn id ("D1:1") in two conversations gets two UUIDs; the same run twice, the same.
+    expect(source.conversations[0]!.turns[0]!.id).not.toBe(source.conversations[1]!.turns[0]!.id);
+    expect(withUuidIds({ name: "g", description: "", conversations: chats })).toEqual(source);
+    // The views still find the fact from turn 3 by its new id.
+    const [bm25] = await runRecall({ ...source, conversations: [source.conversations[0]!] }, [bm25System], [4000]);
+    expect(bm25!.byCategory["overlap"]!.recall).toBeGreaterThan(0);
   });
 
   it("BM25 recalls the fact from turn 3 that trimMessages cannot see", async () => {

@@ -3,6 +3,7 @@
 //   pnpm eval recall --max-questions 0          every LoCoMo question (1,536; about 3× longer)
 //   pnpm eval recall --source generated --budget 4000 --markdown --out /tmp/report
 //   pnpm eval recall --source locomo-haystack   LoCoMo chats each woven with 3 others (about 4× longer; 30 questions per chat)
+//   pnpm eval recall --ids uuid                 every turn's id a UUID, as a LangGraph graph gives messages without one
 // (also `pnpm eval:recall …`). See docs/evaluation.md, "Recall".
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -12,6 +13,7 @@ import { generatedSource } from "./generator.js";
 import { haystackSource } from "./haystack.js";
 import { locomoSource } from "./locomo.js";
 import { runRecall, type RecallRow } from "./run.js";
+import { withUuidIds } from "./uuid-ids.js";
 import { bm25System, buildContextNoRecallSystem, buildContextSystem, RECALL_SYSTEMS, trimMessagesSystem } from "./systems.js";
 import type { RecallSource } from "./types.js";
 
@@ -51,12 +53,14 @@ export async function recallMain(argv: string[]): Promise<void> {
       "max-questions": { type: "string" },
       out: { type: "string", default: "eval-report" },
       markdown: { type: "boolean", default: false },
+      ids: { type: "string", default: "source" },
     },
   });
   const wanted = values.source ?? ["locomo", "generated"];
   const budgets = (values.budget ?? ["4000", "8000"]).map(Number);
   const max = values["max-questions"] === undefined ? undefined : Number(values["max-questions"]);
   if (budgets.some((b) => !Number.isInteger(b) || b <= 0) || (max !== undefined && (!Number.isInteger(max) || max < 0))) throw new Error("Expected --budget and --max-questions to be integers (--max-questions 0: all)");
+  if (values.ids !== "source" && values.ids !== "uuid") throw new Error(`Expected --ids to be "source" (the sources' own turn ids, the default) or "uuid", got "${values.ids}"`);
   // locomo-haystack is asked for by name: about 4× longer chats, a run of its own.
   const loaders: Record<string, () => RecallSource> = { locomo: locomoSource, generated: () => generatedSource(), "locomo-haystack": () => haystackSource(locomoSource(), HAYSTACK.others) };
   const unknown = wanted.filter((name) => !(name in loaders));
@@ -66,7 +70,8 @@ export async function recallMain(argv: string[]): Promise<void> {
   const rows: RecallRow[] = [];
   const sources: { name: string; description: string; conversations: number; turns: number[]; questions: number; sampled: number }[] = [];
   for (const name of wanted) {
-    const source = (loaders[name] as () => RecallSource)();
+    const loaded = (loaders[name] as () => RecallSource)();
+    const source = values.ids === "uuid" ? withUuidIds(loaded) : loaded;
     // The generator's questions are few (two per planted fact): all of them are used.
     const perSource = max ?? (name === "locomo-haystack" ? HAYSTACK.maxQuestions : DEFAULT_MAX_QUESTIONS);
     const perConversation = perSource === 0 || name === "generated" ? undefined : perSource;
