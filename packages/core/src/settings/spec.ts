@@ -126,7 +126,7 @@ export const SETTINGS_SPEC = frozen({
   },
   recallBudget: {
     group: "view", scope: "request", type: "integer", min: 0, default: 4000,
-    doc: "tokens older turns leave, when some must go, to the messages outside the view that best match the request, brought back in one labelled block before the current turn (at most half the history room and the excerpts' room, `excerptBudget`, which it replaces), when the 3 turns before the request called no tool; after tool turns, no reserve, and a brief of at most 250 tokens (a quarter of a smaller budget), from the room left, on the turn's first call, with what the view lacks (see [concepts](concepts.md#relevance-what-the-request-needs)); 0 = off",
+    doc: "tokens older turns leave, when some must go, to the messages outside the view that best match the request, brought back in one labelled block before the current turn (at most half the history room and the excerpts' room, `excerptBudget`, which it replaces), when the 3 turns before the request called no tool; on a turn's first call the room its matches leave (all of it when none match, as for “ok”) goes to the newest messages left out; after tool turns, no reserve, and a brief of at most 250 tokens (a quarter of a smaller budget), from the room left, on the turn's first call, with what the view lacks (see [concepts](concepts.md#relevance-what-the-request-needs)); 0 = off",
   },
   pinnedImages: {
     group: "view", scope: "request", type: "boolean", default: false,

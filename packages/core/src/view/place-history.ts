@@ -134,6 +134,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
     queryFromTurn: input.longTurn,
     brief,
     messageDate: input.messageDate,
+    recent: firstCall && !brief,
   });
   return { ...placed, recalled };
 }

@@ -124,7 +124,9 @@ export interface ViewOptions {
    * back in one labelled block right before the current turn; they also take the
    * room the older turns' stable anchors leave unused. At most half the room for
    * history, and the room of the excerpts of dropped turns, which it replaces
-   * (`excerptBudget`). Only when none of the 3 turns before the request called a tool: after
+   * (`excerptBudget`). On a turn's first call, the room the matches leave (all of it
+   * when none match, as for "ok") goes to the newest messages left out (`report.recall.recent`).
+   * Only when none of the 3 turns before the request called a tool: after
    * an agent's tool loop the block would cost the prompt cache the turn that follows
    * it, so there older turns leave nothing and the first call of the turn gets a
    * brief of at most 250 tokens (a quarter of a smaller budget), from the room left: lines for the words of the
@@ -493,9 +495,11 @@ export interface ContextView {
  * an agent's tool turns: every query term is in a message the view shows),
  * `"later-call"` (a brief goes to the first call of a turn only), `"no-room"` (the
  * block's frame does not fit), `"no-match"` (no message outside the view matched, or
- * none fit).
+ * none fit), `"recent"` (nothing matched, or the request has no search term — "ok",
+ * "thanks!" — and the block holds the newest messages left out, see
+ * {@link RecallReport.recent}).
  */
-export type RecallOutcome = "recalled" | "off" | "nothing-left-out" | "no-query" | "all-in-view" | "later-call" | "no-room" | "no-match";
+export type RecallOutcome = "recalled" | "recent" | "off" | "nothing-left-out" | "no-query" | "all-in-view" | "later-call" | "no-room" | "no-match";
 
 /**
  * What the recall stage brought back, for the report (`report.recall`): counts and
@@ -521,6 +525,12 @@ export interface RecallReport {
   candidates: number;
   /** Messages brought back. */
   recalled: number;
+  /**
+   * Of {@link recalled}, the newest messages left out, newest first while they fit, in
+   * the room the matches leave (all of it when none match): the block is never left
+   * empty while older turns are dropped. 0 in a brief.
+   */
+  recent: number;
   /** Estimated tokens of the block and its label (0 when none). */
   tokens: number;
 }

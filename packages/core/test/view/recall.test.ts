@@ -206,7 +206,7 @@ describe("the recall stage of buildContext", () => {
     expect(JSON.stringify(buildContext({ messages, budget }).messages)).toBe(JSON.stringify(view.messages));
     const off = buildContext({ messages, budget, recallBudget: 0 });
     expect(JSON.stringify(off.messages)).not.toContain("Biscuit");
-    expect(off.report.recall).toEqual({ outcome: "off", brief: false, queryTerms: 0, candidates: 0, recalled: 0, tokens: 0 });
+    expect(off.report.recall).toEqual({ outcome: "off", brief: false, queryTerms: 0, candidates: 0, recalled: 0, recent: 0, tokens: 0 });
     expect(view.report.recall.outcome).toBe("recalled");
   });
 
@@ -227,14 +227,60 @@ describe("the recall stage of buildContext", () => {
     expect(large.indices).toEqual(ranked.map((r) => r.index).sort((a, b) => a - b));
   });
 
+  it("fills the room the matches leave with the newest messages left out: \"ok\" after 300 turns sees as far back as without recall", () => {
+    const ids = (view: ReturnType<typeof buildContext>) => {
+      const block = view.messages[view.messages.findIndex((m) => m.content === RECALL_LABEL) + 1];
+      const lines = typeof block?.content === "string" ? [...block.content.matchAll(/· id ([^\]]+)\]/g)].map((m) => m[1] as string) : [];
+      return new Set([...view.messages.map((m) => m.id).filter((id): id is string => id !== undefined), ...lines]);
+    };
+    /** How many of the conversation's newest messages, before the request, the view shows without a gap. */
+    const newestShown = (messages: BaseMessage[], view: ReturnType<typeof buildContext>) => {
+      const shown = ids(view);
+      let n = 0;
+      for (let i = messages.length - 2; i > 0 && shown.has(messages[i]?.id as string); i--) n++;
+      return n;
+    };
+    for (const request of ["ok", "thanks!", "xylophone zeppelin quokka"]) {
+      const messages = deepFreeze(chat(300, 3, request));
+      const before = snapshot(messages);
+      const on = buildContext({ messages, budget, recallBudget });
+      const off = buildContext({ messages, budget, recallBudget: 0 });
+      expect(on.report.recall).toMatchObject({ outcome: "recent", candidates: 0 });
+      expect(on.report.recall.recent).toBe(on.report.recall.recalled);
+      expect(on.report.tokens.total).toBeLessThanOrEqual(on.report.limit);
+      expect(viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => buildContext({ messages, budget, recallBudget }).messages }, on)).toEqual([]);
+      // The older turns keep their reserve-sized room (the same head as for any request);
+      // the block shows the messages just before them, so the view reaches about as far back.
+      expect(newestShown(messages, on)).toBeGreaterThanOrEqual(Math.floor(0.9 * newestShown(messages, off)));
+      expect(String(on.messages[on.messages.findIndex((m) => m.content === RECALL_LABEL) + 1]?.content)).toContain("(or, where room is left, are the newest not shown)");
+    }
+    // A question that matches a few messages: those first, then the newest left out in the room they leave.
+    const messages = chat(300, 3, "What is the name of my dog Biscuit?");
+    const view = buildContext({ messages, budget, recallBudget });
+    expect(view.report.recall.outcome).toBe("recalled");
+    expect(view.report.recall.recent).toBeGreaterThan(0);
+    expect(view.report.recall.recalled).toBeGreaterThan(view.report.recall.recent);
+    expect(ids(view).has("u3")).toBe(true);
+    expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+  });
+
   it("says why a view has no recalled block", () => {
     const outcome = (messages: BaseMessage[], extra: { recallBudget?: number; dropStep?: number } = {}) => buildContext({ messages, budget, recallBudget, ...extra }).report.recall;
     // The whole conversation fits: nothing is left out to search.
     expect(outcome(chat(4, 1)).outcome).toBe("nothing-left-out");
-    // A request of stopwords only has no search term.
-    expect(outcome(chat(300, 3, "what is it?"))).toMatchObject({ outcome: "no-query", queryTerms: 0 });
-    // Words no message outside the view holds.
-    expect(outcome(chat(300, 3, "xylophone zeppelin quokka"))).toMatchObject({ outcome: "no-match", candidates: 0, recalled: 0 });
+    // A request of stopwords only has no search term, and words no message outside the view
+    // holds match nothing: the block holds the newest messages left out.
+    expect(outcome(chat(300, 3, "what is it?"))).toMatchObject({ outcome: "recent", queryTerms: 0, candidates: 0 });
+    expect(outcome(chat(300, 3, "xylophone zeppelin quokka"))).toMatchObject({ outcome: "recent", candidates: 0 });
+    // A brief (after tool turns) is only for the request's words the view lacks: none here, nothing fills.
+    const afterTools = (question: string) => {
+      const messages = chat(300, 3, question);
+      const request = messages.pop() as BaseMessage;
+      messages.push(new AIMessage({ id: "t", content: "", tool_calls: [{ id: "k", name: "lookup", args: {} }] }), new ToolMessage({ id: "tr", tool_call_id: "k", name: "lookup", content: "done" }), new AIMessage({ id: "td", content: "Done." }), request);
+      return outcome(messages);
+    };
+    expect(afterTools("what is it?")).toMatchObject({ outcome: "no-query", brief: false, recalled: 0 });
+    expect(afterTools("xylophone zeppelin quokka")).toMatchObject({ outcome: "all-in-view", recalled: 0 });
     // A reserve too small for the block's label and header, and no room the anchors leave (dropStep 0).
     expect(outcome(chat(300, 3), { recallBudget: 20, dropStep: 0 }).outcome).toBe("no-room");
     expect(outcome(chat(300, 3), { recallBudget: 0 }).outcome).toBe("off");
