@@ -203,12 +203,11 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   // term: "ok", "thanks!") goes to the newest messages left out, newest first while they
   // fit — what the view would show without a reserve, where the older turns' room ends.
   // Only when asked (see RecallInput.recent); the longer header that says so is charged first.
-  const recentFrame = estimator.estimateMessages([label, new AIMessage(headers.recent)]) - frame;
-  if (input.recent === true && !brief && room >= recentFrame + 16) {
-    const [roomBefore, taken] = [room, new Set(runs.indices())];
+  if (input.recent === true && !brief) {
+    const recentFrame = estimator.estimateMessages([label, new AIMessage(headers.recent)]) - frame;
+    const taken = new Set(runs.indices());
     room -= recentFrame;
     for (let i = end - 1; i >= lead && room >= 16; i--) if (!taken.has(i) && take(i) === "too-long") break;
-    if (runs.indices().length === matched) room = roomBefore;
   }
   const indices = runs.indices();
   if (indices.length === 0) return noRecall(distinct === 0 ? "no-query" : "no-match", distinct, candidates);
