@@ -30,5 +30,5 @@ export function lineId(id: string): string {
  * ```
  */
 export function matchesLineId(id: string, reference: string): boolean {
-  return id.length > WHOLE_ID && reference.length === ID_TAIL + 1 && reference === lineId(id);
+  return id.length > WHOLE_ID && reference === lineId(id);
 }

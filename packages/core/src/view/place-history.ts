@@ -134,7 +134,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
     queryFromTurn: input.longTurn,
     brief,
     messageDate: input.messageDate,
-    recent: firstCall && !brief,
+    recent: firstCall,
   });
   return { ...placed, recalled };
 }
