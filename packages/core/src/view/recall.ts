@@ -39,9 +39,9 @@ const MAX_CANDIDATES = 200;
  */
 const FIRST_CANDIDATES = 32;
 /**
- * The best matches that lift the message before and after them (see
+ * The best matches that lift the messages up to two steps before and after them (see
  * {@link withNeighbours}): the reply to a matching question, the question a matching
- * answer replies to. Only the best few: a weak match's neighbours push the next matches
+ * answer replies to, the same speaker's turns around it. Only the best few: a weak match's neighbours push the next matches
  * out. Measured with `pnpm eval recall` (evidence recall at 4,000 / 8,000 tokens,
  * against lifting all 32 first candidates): LoCoMo 81.8 / 85.3% (81.7 / 85.8%), the
  * generated chats 64.0 / 81.1% (63.2 / 75.4%), whose questions mostly share one word

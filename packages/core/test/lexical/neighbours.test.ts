@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { createEstimator } from "@contextview/core";
 import type { RankedMessage } from "../../src/lexical/bm25";
-import { NEIGHBOUR_SHARE, withNeighbours, type NeighbourOrder } from "../../src/lexical/neighbours";
+import { NEIGHBOUR_REACH, NEIGHBOUR_SHARE, neighbourShare, withNeighbours, type NeighbourOrder } from "../../src/lexical/neighbours";
 import { recallBlock } from "../../src/view/recall";
 
 const estimator = createEstimator();
@@ -14,7 +14,7 @@ const entries = (order: NeighbourOrder): RankedMessage[] => {
   return out;
 };
 
-/** The definition, all at once: each message its best score, own or a neighbour's share; sorted. */
+/** The definition, all at once: each message its best score, own or a neighbour's share (up to NEIGHBOUR_REACH steps away); sorted. */
 function definition(ranked: readonly RankedMessage[], accept: (i: number) => boolean, lifting: number): RankedMessage[] {
   const best = new Map<number, number>();
   const offer = (index: number, score: number) => {
@@ -22,27 +22,46 @@ function definition(ranked: readonly RankedMessage[], accept: (i: number) => boo
   };
   ranked.forEach(({ index, score }, k) => {
     offer(index, score);
-    if (k < lifting) for (const near of [index - 1, index + 1]) if (accept(near)) offer(near, NEIGHBOUR_SHARE * score);
+    for (let d = 1; k < lifting && d <= NEIGHBOUR_REACH; d++) for (const near of [index - d, index + d]) if (accept(near)) offer(near, neighbourShare(d) * score);
   });
   return [...best].map(([index, score]) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
 }
 
 describe("ranking with neighbours", () => {
   it("gives each neighbour of a ranked message its share of the score, and each message its best", () => {
-    const order = withNeighbours([{ index: 7, score: 2 }, { index: 8, score: 1.5 }], (i) => i >= 0 && i < 10, 2);
-    // #8 keeps its own 1.5 (above 0.6 × 2); #9 gets 0.6 × 1.5; #6 gets 0.6 × 2.
+    expect(NEIGHBOUR_REACH).toBe(2);
+    const order = withNeighbours([{ index: 7, score: 2 }, { index: 8, score: 1.5 }], (i) => i >= 0 && i < 12, 2);
+    // #8 keeps its own 1.5 (above 0.6 × 2); #9 gets 0.6 × 1.5 (above 0.36 × 2); #6 gets
+    // 0.6 × 2; two steps away, #5 gets 0.36 × 2 and #10 0.36 × 1.5.
     expect(entries(order)).toEqual([
       { index: 7, score: 2 },
       { index: 8, score: 1.5 },
       { index: 6, score: NEIGHBOUR_SHARE * 2 },
       { index: 9, score: NEIGHBOUR_SHARE * 1.5 },
+      { index: 5, score: NEIGHBOUR_SHARE ** 2 * 2 },
+      { index: 10, score: NEIGHBOUR_SHARE ** 2 * 1.5 },
     ]);
-    expect(order.at(4)).toBeUndefined();
+    expect(order.at(6)).toBeUndefined();
+  });
+
+  it("lifts two steps away a message whose own score is lower, not one that ranks higher on its own", () => {
+    // #3 is two steps from #5 (0.36 × 5 = 1.8 > its own 1); #9 is two from #7 (0.36 × 4 = 1.44 < its own 1.5).
+    const order = withNeighbours([{ index: 5, score: 5 }, { index: 7, score: 4 }, { index: 9, score: 1.5 }, { index: 3, score: 1 }], (i) => i >= 0 && i < 12, 2);
+    expect(entries(order)).toEqual([
+      { index: 5, score: 5 },
+      { index: 7, score: 4 },
+      { index: 4, score: 3 },
+      { index: 6, score: 3 },
+      { index: 8, score: NEIGHBOUR_SHARE * 4 },
+      { index: 3, score: NEIGHBOUR_SHARE ** 2 * 5 },
+      { index: 9, score: 1.5 },
+    ]);
   });
 
   it("leaves out the neighbours `accept` refuses, and ranks ties by index", () => {
     const order = withNeighbours([{ index: 0, score: 1 }, { index: 4, score: 1 }], (i) => i >= 0 && i < 5, 2);
-    expect(entries(order).map((r) => r.index)).toEqual([0, 4, 1, 3]);
+    // #1 and #3 one step away, then #2 (two steps from both); -1, -2, 5 and 6 are refused.
+    expect(entries(order).map((r) => r.index)).toEqual([0, 4, 1, 3, 2]);
   });
 
   it("reads, one at a time, the order of the definition: each message at its best score (random rankings, ties included)", () => {
@@ -94,7 +113,8 @@ describe("ranking with neighbours", () => {
     ];
     const end = conversation.length - 1 - 20;
     const block = recallBlock({ conversation, lead: 0, end, request: conversation.length - 1, shownIds: new Set(), budget: 400, queryFromTurn: false, estimator });
-    expect(block.indices).toEqual([0, 1]);
+    // The match, its answer, and the turn two steps after the match (nothing else holds a word of the request).
+    expect(block.indices).toEqual([0, 1, 2]);
     expect(String(block.messages[1]?.content)).toContain("row F");
   });
 });
