@@ -36,6 +36,19 @@ describe("recall evaluation", () => {
     expect(evidenceRecall(question, turns, viewText([new HumanMessage({ id: "D1:4", content: "Nice, good for you." })]))).toBe(0);
   });
 
+  it("counts a short turn as visible on a line that names its id, its whole text there, and not elsewhere", () => {
+    const short = { id: "D2:7", text: "Ha, nice one!" };
+    const uuid = { id: "0f8e2a1c-5b7d-4e3f-9a6b-2c1d7c6b5a41", text: short.text };
+    const block = (content: string) => new AIMessage({ content });
+    expect(turnVisible(short, viewText([block("Messages from earlier:\n[#40 · user · id D2:7] Ha, nice one!")]))).toBe(true);
+    expect(turnVisible(uuid, viewText([block("Messages from earlier:\n[#40 · user · id …7c6b5a41] Ha, nice one!")]))).toBe(true);
+    // Another message's line, the text on another line, or a cut text: not visible.
+    expect(turnVisible(short, viewText([block("[#41 · user · id D2:8] Ha, nice one!")]))).toBe(false);
+    expect(turnVisible(short, viewText([block("[#40 · user · id D2:7] Right.\n[#42 · user · id D2:9] Ha, nice one!")]))).toBe(false);
+    expect(turnVisible(short, viewText([block("[#40 · user · id D2:7] Ha, nice")]))).toBe(false);
+    expect(turnVisible(short, viewText([block("[#40 · user · id D2:70] Ha, nice one!")]))).toBe(false);
+  });
+
   it("dates a visible turn by its session's opening turn in the view, or by its date on the line that shows it, and nothing else", () => {
     const turn = turns.get("D1:3")!;
     const messages = conversationMessages(conversation);

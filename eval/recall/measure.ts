@@ -66,17 +66,29 @@ export function viewText(view: readonly BaseMessage[]): ViewText {
 }
 
 /**
+ * How a line of a block that quotes several messages names one of them: `id <id>]`
+ * at the end of its header, or, for an id longer than 16 characters, `id …<its last 8>]`
+ * (contextview's recalled lines, see `lineId`).
+ */
+export function lineNames(line: string, id: string): boolean {
+  return line.includes(`id ${id}]`) || (id.length > 16 && line.includes(`id …${id.slice(-8)}]`));
+}
+
+/**
  * The visibility rule. The key is the first KEY_CHARS characters of the turn's own
  * text (whitespace collapsed). A turn is visible when a view message with the turn's
- * id contains the key, or — for turns whose text is at least KEY_CHARS long, so the key
- * is specific — when the key appears anywhere in the view's text (an evidence excerpt,
- * a rewritten or relabelled copy). A shorter turn ("Thanks!") counts only by id.
+ * id contains the key, or a line of the view names the turn's id in its header (see
+ * {@link lineNames}) and holds the key, or — for turns whose text is at least KEY_CHARS
+ * long, so the key is specific — when the key appears anywhere in the view's text (an
+ * evidence excerpt, a rewritten or relabelled copy). A shorter turn ("Thanks!") counts
+ * only by its id.
  */
 export function turnVisible(turn: Pick<RecallTurn, "id" | "text">, view: ViewText): boolean {
   const text = normalize(turn.text);
   const key = text.slice(0, KEY_CHARS);
   if (view.byId.get(turn.id)?.includes(key)) return true;
-  return text.length >= KEY_CHARS && view.all.includes(key);
+  if (text.length >= KEY_CHARS) return view.all.includes(key);
+  return view.lines.some((line) => line.text.includes(key) && lineNames(line.text, turn.id));
 }
 
 /** Share of the question's evidence turns visible in the view. */
