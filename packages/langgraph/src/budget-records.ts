@@ -60,6 +60,8 @@ export interface ContextBudgetRecord {
   currentTurnSummarized: number;
   /** Messages brought back by the recall stage, and why none were when none were (`report.recall`). */
   recallRecalled: number;
+  /** Of `recallRecalled`, the newest messages left out that took the room the matches left, not matches (`report.recall.recent`). */
+  recallRecent: number;
   recallOutcome: ManagedReport["recall"]["outcome"];
   orphanResults: number;
   unfinishedCalls: number;
@@ -162,6 +164,7 @@ export function budgetRecords(
       currentTurnExcerpted: report.currentTurn.excerpted,
       currentTurnSummarized: report.currentTurn.summarized,
       recallRecalled: report.recall.recalled,
+      recallRecent: report.recall.recent,
       recallOutcome: report.recall.outcome,
       orphanResults: report.orphanResults,
       unfinishedCalls: report.unfinishedCalls,

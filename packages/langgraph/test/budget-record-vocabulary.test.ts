@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { InMemoryContextStore, type ManagedReport, type Summarizer } from "@contextview/core";
 import { createContextNode, type ContextBudgetRecord, type ContextLogRecord } from "@contextview/langgraph";
 import { searchConversation } from "@contextview/test-support";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
 
 // Issue 28, item 8: the `context_budget` record uses the report's vocabulary, name for name
 // (docs/observability.md, "The vocabulary").
@@ -31,6 +32,7 @@ const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boo
   ["currentTurnExcerpted", (r) => r.currentTurn.excerpted, "currentTurn.excerpted"],
   ["currentTurnSummarized", (r) => r.currentTurn.summarized, "currentTurn.summarized"],
   ["recallRecalled", (r) => r.recall.recalled, "recall.recalled"],
+  ["recallRecent", (r) => r.recall.recent, "recall.recent"],
   ["recallOutcome", (r) => r.recall.outcome, "recall.outcome"],
   ["historyGiven", (r) => r.history.given, "history.given"],
   ["historyIncluded", (r) => r.history.included, "history.included"],
@@ -50,6 +52,18 @@ async function run(options: Parameters<typeof createContextNode>[0], messages = 
 }
 
 describe("the context_budget record's vocabulary", () => {
+  it("counts the newest messages left out that the recalled block holds, not matches, as recallRecent", async () => {
+    const chat = Array.from({ length: 150 }, (_, i) => [
+      new HumanMessage({ id: `u${i}`, content: `Turn ${i}: how was the weather in town ${i}?` }),
+      new AIMessage({ id: `a${i}`, content: `Day ${i} was mild and dry, nothing to report.` }),
+    ]).flat();
+    // "ok" has no search term: the block holds only the newest messages left out.
+    const { record, report } = await run({ budget: { promptBudget: 2000 }, store: new InMemoryContextStore() }, [...chat, new HumanMessage({ id: "ok", content: "ok" })]);
+    expect(report.recall.outcome).toBe("recent");
+    expect(record.recallRecent).toBeGreaterThan(0);
+    expect(record.recallRecent).toBe(record.recallRecalled);
+  });
+
   it("counts dropped messages among those read; the never-read ones are unread, the checkpoint all of them", async () => {
     const { record, messages } = await run({ budget: { promptBudget: 3000 }, store: new InMemoryContextStore() });
     expect(record.messagesUnread).toBeGreaterThan(100);
