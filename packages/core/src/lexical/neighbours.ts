@@ -13,10 +13,10 @@ export const NEIGHBOUR_SHARE = 0.6;
  * after it, and the one before and after those. In a chat the same speaker's next turn
  * often carries on what the matching one said ("We adopted a puppy!" — "What's its
  * name?" — "Biscuit, and he chews everything."). Measured with `pnpm eval recall`
- * (evidence recall at 4,000 / 8,000 tokens, against 1 step): LoCoMo 85.0 / 89.2%
- * (82.6 / 87.3%; all 1,536 questions 85.2 / 89.9%, 82.6 / 87.8%), the generated chats
- * 68.0 / 80.7% (the same), LoCoMo woven with three other chats 80.1 / 84.7%
- * (78.9 / 83.9%); 3 steps lose the generated chats' answers (64.5% at 4,000).
+ * (buildContext's evidence recall at 4,000 / 8,000 tokens, against 1 step): LoCoMo
+ * 86.2 / 90.5% (83.8 / 88.6%; all 1,536 questions 86.1 / 90.9%, 83.5 / 88.7%), the
+ * generated chats 68.0 / 80.7% (the same), LoCoMo woven with three other chats
+ * 81.9 / 86.7% (80.8 / 85.9%); 3 steps lose the generated chats' answers (64.5% at 4,000).
  */
 export const NEIGHBOUR_REACH = 2;
 
