@@ -117,8 +117,13 @@ function wordStartAt(text: string, at: number): number {
   return space < 0 ? at : at + space + 1;
 }
 
+/** Whitespace other than one space between two other characters: what {@link clipFrom} would change in a text. */
+const UNEVEN_SPACE = /[^\S ]| {2}|^ | $/;
+
 /** {@link clip}'s reading of `text` from `from`: whitespace collapsed, cut before `max` characters at a safe point. */
 function clipFrom(text: string, from: number, max: number): Clipped {
+  // Most recalled texts are short and single-spaced: their reading is the text itself.
+  if (from === 0 && text.length <= max && !UNEVEN_SPACE.test(text)) return { flat: text, shown: text.length, cut: false };
   const words = /\S+/g;
   words.lastIndex = from;
   let flat = "";

@@ -113,6 +113,21 @@ describe("clipAround over random texts and requests (fast-check)", () => {
   const textArb = fc.oneof(mixed, deep);
   const requestArb = fc.array(fc.constantFrom("invoice", "amount", "paid", "RES-42", "INV-1350", "42", "我的猫叫小白", "😀", "row", "zzz"), { minLength: 1, maxLength: 5 }).map((words) => words.join(" "));
 
+  it("clip of a text that fits once its whitespace is collapsed is that text, collapsed (single-spaced texts as they are)", () => {
+    const spaced = fc.array(fc.oneof(fc.constantFrom("lorem", "RES-42", "我的猫", "😀", ""), fc.constantFrom(" ", "  ", "\t", "\n", "\u00a0", "\u2003", " \r\n ")), { maxLength: 40 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(spaced, fc.integer({ min: 1, max: 120 }), (text, max) => {
+        const flat = collapse(text);
+        if (flat.length <= max) expect(clip(text, max)).toBe(flat);
+        else expect(clip(text, max)).toMatch(new RegExp(`\\[… \\d+ of ${text.length} characters omitted\\]$`));
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
+    // A single-spaced text that fits is shown as it is; one with a leading space, a double space or a tab is not.
+    expect(clip("Ha, nice one!", 20)).toBe("Ha, nice one!");
+    expect([" Ha", "Ha  nice", "Ha\tnice", "Ha "].map((t) => clip(t, 20))).toEqual(["Ha", "Ha nice", "Ha nice", "Ha"]);
+  });
+
   it("shows at most max characters of the text, in order, and its markers count exactly what is left out", () => {
     let starts = 0;
     fc.assert(
