@@ -1,6 +1,7 @@
 // Evidence recall: for each question, the share of its gold evidence turns visible in
 // the view each system builds for the conversation followed by the question.
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { lineId } from "@contextview/core/internal";
 import type { RecallConversation, RecallQuestion, RecallTurn } from "./types.js";
 
 /** Characters of a turn's text looked for in the view text. */
@@ -67,11 +68,11 @@ export function viewText(view: readonly BaseMessage[]): ViewText {
 
 /**
  * How a line of a block that quotes several messages names one of them: `id <id>]`
- * at the end of its header, or, for an id longer than 16 characters, `id …<its last 8>]`
- * (contextview's recalled lines, see `lineId`).
+ * at the end of its header, the id whole or as contextview's recalled lines show it
+ * (`lineId`: "…" and the last characters of a long one).
  */
 export function lineNames(line: string, id: string): boolean {
-  return line.includes(`id ${id}]`) || (id.length > 16 && line.includes(`id …${id.slice(-8)}]`));
+  return line.includes(`id ${id}]`) || line.includes(`id ${lineId(id)}]`);
 }
 
 /**

@@ -13,6 +13,7 @@ export { SETTINGS_SPEC, checkSetting, settingExpectation, type SettingName, type
 export { retryOnOverflow, streamRetryOnOverflow, type OverflowRetrySteps } from "./manager/overflow-retry.js";
 export { HISTORY_LABEL, CONTINUATION_LABEL } from "./view/head.js";
 export { RECALL_LABEL } from "./view/recall.js";
+export { lineId } from "./view/line-id.js";
 export { countCacheBreakpoints, markCacheBreakpoints } from "./view/cache-breakpoints.js";
 export { EVERY_TOOL_RESULT } from "./view/options.js";
 export { IMAGE_PLACEHOLDER } from "./view/older.js";

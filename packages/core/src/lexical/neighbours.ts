@@ -86,14 +86,15 @@ export class NeighbourOrder {
 
   /** The next neighbour `d + 1` steps away not taken yet, with its share of its source's score. */
   private peekNear(d: number): RankedMessage | undefined {
-    const share = neighbourShare(d + 1);
-    for (let near = this.near[d] as number; near < 2 * Math.min(this.lifting, this.ranked.length); near++) {
+    const end = 2 * Math.min(this.lifting, this.ranked.length);
+    for (let near = this.near[d] as number; near < end; near++) {
       const source = this.ranked[near >> 1] as RankedMessage;
       const index = near & 1 ? source.index + d + 1 : source.index - d - 1;
+      if (!this.accept(index) || this.emitted.has(index)) continue;
       this.near[d] = near;
-      if (this.accept(index) && !this.emitted.has(index)) return { index, score: share * source.score };
+      return { index, score: neighbourShare(d + 1) * source.score };
     }
-    this.near[d] = 2 * Math.min(this.lifting, this.ranked.length);
+    this.near[d] = end;
     return undefined;
   }
 }
