@@ -7,29 +7,41 @@ import { STOPWORDS, wordsOf } from "./words.js";
  * tried again from each of its characters — a 20,000-character run took a second.
  */
 const COMPOUND = /(?<![\p{L}\p{M}\p{N}])[\p{L}\p{M}\p{N}]+(?:[-_./:@#][\p{L}\p{M}\p{N}]+)+/gu;
-/** Endings folded away so "flights", "flight" and "flighted" meet; the stem keeps at least three letters. */
-const ENDINGS = ["ing", "ed", "es", "s"] as const;
+/** Plural endings folded first, then verb endings: "bookings" → "booking" → "book". */
+const PLURAL = ["es", "s"] as const;
+const VERB = ["ing", "ed"] as const;
+const E = 101;
+const Y = 121;
 
 /**
- * One index term for a word: lower-case, NFKC, and up to two plural or verb endings
- * folded off (`ing`, `ed`, `es`, `s`) while at least three letters remain; numbers as they are.
+ * One index term for a word: lower-case, NFKC, a plural ending (`es`, `s`) then a verb
+ * ending (`ing`, `ed`) folded off while at least three letters remain, then a final `e`
+ * dropped (four letters or more) and a final `y` written `i`, so that the forms of one
+ * word meet: "hike", "hikes", "hiked" and "hiking" are all `hik`, "activity" and
+ * "activities" both `activiti`. Numbers are kept as they are.
  *
  * @example
  * ```ts
  * termOf("bookings"); // "book"
+ * termOf("hiking"); // "hik", as termOf("hike")
+ * termOf("studies"); // "studi", as termOf("study")
  * termOf("42"); // "42"
  * ```
  */
 export function termOf(word: string): string {
   if (isNumber(word)) return word;
-  // Twice at most: "bookings" → "booking" → "book".
-  let term = word;
-  for (let pass = 0; pass < 2; pass++) {
-    const ending = ENDINGS.find((e) => term.length - e.length >= 3 && term.endsWith(e));
-    if (ending === undefined) break;
-    term = term.slice(0, -ending.length);
-  }
+  let term = foldEnding(word, PLURAL);
+  term = foldEnding(term, VERB);
+  const last = term.charCodeAt(term.length - 1);
+  if (last === E && term.length > 3) return term.slice(0, -1);
+  if (last === Y && term.length >= 3) return `${term.slice(0, -1)}i`;
   return term;
+}
+
+/** `word` without the first of `endings` it ends with, when three letters remain. */
+function foldEnding(word: string, endings: readonly string[]): string {
+  const ending = endings.find((e) => word.length - e.length >= 3 && word.endsWith(e));
+  return ending === undefined ? word : word.slice(0, -ending.length);
 }
 
 const isDigit = (code: number) => code >= 48 && code <= 57;

@@ -31,6 +31,24 @@ describe("searchTerms on ASCII text", () => {
     for (const word of ["bookings", "teses", "needs", "sing", "ceding", "bussed", "ss", "ings"]) expect(searchTerms(word)).toEqual([termOf(word)]);
   });
 
+  it("gives the forms of one word one term, and words that differ their own", () => {
+    const forms = [
+      ["hike", "hikes", "hiked", "hiking"],
+      ["like", "likes", "liked", "liking"],
+      ["dance", "dances", "danced", "dancing"],
+      ["horse", "horses"],
+      ["activity", "activities"],
+      ["study", "studies", "studied", "studying"],
+      ["play", "plays", "played", "playing"],
+      ["book", "books", "booked", "booking", "bookings"],
+    ];
+    for (const group of forms) expect(new Set(group.map(termOf))).toEqual(new Set([termOf(group[0] as string)]));
+    expect(new Set(forms.map((group) => termOf(group[0] as string))).size).toBe(forms.length);
+    // Three letters stay: a short word keeps its final e, and its y is only written i.
+    expect(["eye", "one", "use", "day"].map(termOf)).toEqual(["eye", "one", "use", "dai"]);
+    expect(searchTerms("Went hiking; she hikes.")).toEqual(searchTerms("went hike; she hike"));
+  });
+
   it("reads non-ASCII text by the definition", () => {
     expect(searchTerms("Café RÉS-42 ｆｕｌｌ")).toEqual(unicodeSearchTerms("Café RÉS-42 ｆｕｌｌ"));
     expect(searchTerms("Café RÉS-42")).toEqual(["café", "rés", "42", "rés-42"]);
