@@ -37,7 +37,7 @@ export function clip(text: string, max: number): string {
  * beginning (as {@link clip}) when the text fits, when its beginning weighs as much, or
  * when none occurs in the text (it matched by a tool's name or arguments). Ties go to
  * the earliest stretch. A term occurs where a word starts with it (terms are words
- * folded to their stems, in lower case), an identifier or number only as a whole word;
+ * folded to their stems, in lower case; a final `i` also as `y`), an identifier or number only as a whole word;
  * a term of a script written without spaces wherever its characters are.
  *
  * @example
@@ -96,15 +96,22 @@ export function clipAround(text: string, max: number, query: ReadonlySet<string>
 const MAX_OCCURRENCES = 64;
 const WORD = /[\p{L}\p{M}\p{N}]/u;
 
-/** Where `term` occurs in `lower` (see {@link clipAround}), at most {@link MAX_OCCURRENCES} times. */
+/**
+ * Where `term` occurs in `lower` (see {@link clipAround}), at most {@link MAX_OCCURRENCES}
+ * times. A word's term ending in `i` may stand for a `y` (`termOf` writes "day" `dai`):
+ * its stem is found before either letter.
+ */
 function occurrences(lower: string, term: string): number[] {
   const out: number[] = [];
   // A term of a script without spaces (a character bigram) occurs anywhere; a word's stem where a word starts.
   const anywhere = hasCjk(term);
   const whole = !/^\p{L}+$/u.test(term);
-  for (let at = lower.indexOf(term); at >= 0 && out.length < MAX_OCCURRENCES; at = lower.indexOf(term, at + 1)) {
+  const yi = !anywhere && !whole && term.length > 1 && term.endsWith("i");
+  const needle = yi ? term.slice(0, -1) : term;
+  for (let at = lower.indexOf(needle); at >= 0 && out.length < MAX_OCCURRENCES; at = lower.indexOf(needle, at + 1)) {
     if (!anywhere && at > 0 && WORD.test(lower[at - 1] as string)) continue;
     if (!anywhere && whole && WORD.test(lower[at + term.length] ?? " ")) continue;
+    if (yi && lower[at + needle.length] !== "i" && lower[at + needle.length] !== "y") continue;
     out.push(at);
   }
   return out;

@@ -54,6 +54,11 @@ describe("clipAround: a long recalled text shown where the request's terms are",
     const filler = "lorem ipsum dolor sit amet ".repeat(60);
     const cancelled = `${filler}The booking was cancelled by the hotel. ${filler}`;
     expect(clipAround(cancelled, 120, terms("cancellations of bookings"))).toContain("booking was cancelled");
+    // A word's forms by one term, "y" and "ies" alike (termOf writes both "i"), and a dropped final "e".
+    const party = `${filler}Her birthday party is on Sunday. ${filler}`;
+    expect(clipAround(party, 120, terms("birthdays"))).toContain("birthday party");
+    expect(clipAround(`${filler}We went hiking with the dogs. ${filler}`, 120, terms("hike"))).toContain("went hiking");
+    expect(clipAround(`${filler}Two new activities for the kids. ${filler}`, 120, terms("which activity"))).toContain("new activities");
     // "42" inside "4200" is not the number 42.
     const numbers = `Order 4200 shipped. ${filler} Order 42 is late. ${filler}`;
     expect(clipAround(numbers, 120, terms("order 42"))).toContain("Order 42 is late");
