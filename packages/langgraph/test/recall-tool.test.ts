@@ -56,6 +56,17 @@ describe("createRecallTool", () => {
     expect(await ask({ action: "search", query: "zebra" })).toContain("No message of this conversation matches");
   });
 
+  it("shows a long match's excerpt where a form of the word asked for is, a number only whole", async () => {
+    const filler = "lorem ipsum dolor sit amet ".repeat(40);
+    const messages = [
+      new HumanMessage({ id: "u0", content: `${filler}Order 4200 shipped. ${filler}Her birthday party is on Sunday, order 42 too. ${filler}` }),
+      new AIMessage({ id: "a1", content: "Noted." }),
+    ];
+    const excerpt = (query: string) => ask({ action: "search", query }, {}, messages).then((text) => JSON.parse(text.split("\n")[3]!.trim()) as string);
+    expect(await excerpt("birthdays")).toContain("birthday party");
+    expect(await excerpt("42")).toContain("order 42 too");
+  });
+
   it("reads one message by index, id or tool_call_id, and a character range of it", async () => {
     expect(await ask({ action: "read", message: "a3" })).toContain("You have 200 transactions in March.");
     expect(await ask({ action: "read", message: "call_s", offset: 0, length: 20 })).toContain(`characters 0-20 of ${conversation()[2]!.content.length}:\n${String(conversation()[2]!.content).slice(0, 20)}`);

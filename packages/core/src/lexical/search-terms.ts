@@ -44,6 +44,35 @@ function foldEnding(word: string, endings: readonly string[]): string {
   return ending === undefined ? word : word.slice(0, -ending.length);
 }
 
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+
+/**
+ * Where the search term `term` occurs in `lower` (a lower-case text), at most `max`
+ * times: where a word starts with it (a word's term is its stem, see {@link termOf}; a
+ * final `i` also as `y`, for termOf writes "day" `dai`), an identifier or number only as
+ * a whole word, a term of a script written without spaces (a character bigram) anywhere.
+ *
+ * @example
+ * ```ts
+ * termOccurrences("her birthday party", termOf("birthdays"), 8); // [4]
+ * termOccurrences("order 4200, order 42", "42", 8); // [18]
+ * ```
+ */
+export function termOccurrences(lower: string, term: string, max: number): number[] {
+  const out: number[] = [];
+  const anywhere = hasCjk(term);
+  const whole = !/^\p{L}+$/u.test(term);
+  const yi = !anywhere && !whole && term.length > 1 && term.endsWith("i");
+  const needle = yi ? term.slice(0, -1) : term;
+  for (let at = lower.indexOf(needle); at >= 0 && out.length < max; at = lower.indexOf(needle, at + 1)) {
+    if (!anywhere && at > 0 && WORD_CHAR.test(lower[at - 1] as string)) continue;
+    if (!anywhere && whole && WORD_CHAR.test(lower[at + term.length] ?? " ")) continue;
+    if (yi && lower[at + needle.length] !== "i" && lower[at + needle.length] !== "y") continue;
+    out.push(at);
+  }
+  return out;
+}
+
 const isDigit = (code: number) => code >= 48 && code <= 57;
 
 /** True when every character of `word` is a digit: ASCII ones by code, the rest by `\p{N}`. */

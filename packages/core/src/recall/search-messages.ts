@@ -1,5 +1,5 @@
 import { conversationIndex } from "../lexical/conversation-index.js";
-import { searchTerms } from "../lexical/search-terms.js";
+import { searchTerms, termOccurrences } from "../lexical/search-terms.js";
 import { kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { readableText } from "./read-message.js";
 import { fits, messageLabel, nextCall, RECALLED_LABEL, recallError, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
@@ -68,14 +68,14 @@ function isOwnMessage(value: MessageInput, index: number, toolName: string): boo
   return calls.length > 0 && calls.every((call) => call.name === toolName) && textOf(message.content).trim() === "";
 }
 
-/** About {@link EXCERPT_CHARS} characters around the first query term the text holds (its beginning when none is found as written). */
+/** About {@link EXCERPT_CHARS} characters around the first query term the text holds (see `termOccurrences`; its beginning when none is found). */
 function excerptOf(text: string, terms: readonly string[]): string {
   if (text.length <= EXCERPT_CHARS) return text;
   const lower = text.toLowerCase();
   let at = -1;
   for (const term of terms) {
-    const found = lower.indexOf(term);
-    if (found >= 0 && (at < 0 || found < at)) at = found;
+    const found = termOccurrences(lower, term, 1)[0];
+    if (found !== undefined && (at < 0 || found < at)) at = found;
   }
   const start = Math.max(0, Math.min(text.length - EXCERPT_CHARS, at < 0 ? 0 : at - EXCERPT_CHARS / 3));
   const end = Math.min(text.length, start + EXCERPT_CHARS);

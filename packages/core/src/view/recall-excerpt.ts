@@ -1,4 +1,4 @@
-import { hasCjk } from "../lexical/search-terms.js";
+import { termOccurrences } from "../lexical/search-terms.js";
 import { safeCutBefore } from "../text.js";
 
 /** Characters of a long text searched for the request's terms: what the lexical index reads of a message. */
@@ -53,7 +53,7 @@ export function clipAround(text: string, max: number, query: ReadonlySet<string>
   // A term that occurs on every row says little of where to look: each weighs 1 / its occurrences.
   const weight = new Map<string, number>();
   for (const term of query) {
-    const found = occurrences(lower, term);
+    const found = termOccurrences(lower, term, MAX_OCCURRENCES);
     if (found.length > 0) weight.set(term, 1 / found.length);
     for (const at of found) hits.push({ at, end: at + term.length, term });
   }
@@ -94,28 +94,6 @@ export function clipAround(text: string, max: number, query: ReadonlySet<string>
 
 /** Most occurrences of one term looked for: a term on every row of a result needs no more to be placed. */
 const MAX_OCCURRENCES = 64;
-const WORD = /[\p{L}\p{M}\p{N}]/u;
-
-/**
- * Where `term` occurs in `lower` (see {@link clipAround}), at most {@link MAX_OCCURRENCES}
- * times. A word's term ending in `i` may stand for a `y` (`termOf` writes "day" `dai`):
- * its stem is found before either letter.
- */
-function occurrences(lower: string, term: string): number[] {
-  const out: number[] = [];
-  // A term of a script without spaces (a character bigram) occurs anywhere; a word's stem where a word starts.
-  const anywhere = hasCjk(term);
-  const whole = !/^\p{L}+$/u.test(term);
-  const yi = !anywhere && !whole && term.length > 1 && term.endsWith("i");
-  const needle = yi ? term.slice(0, -1) : term;
-  for (let at = lower.indexOf(needle); at >= 0 && out.length < MAX_OCCURRENCES; at = lower.indexOf(needle, at + 1)) {
-    if (!anywhere && at > 0 && WORD.test(lower[at - 1] as string)) continue;
-    if (!anywhere && whole && WORD.test(lower[at + term.length] ?? " ")) continue;
-    if (yi && lower[at + needle.length] !== "i" && lower[at + needle.length] !== "y") continue;
-    out.push(at);
-  }
-  return out;
-}
 
 /** Index of the first character at or after `at` that begins a word (`at` itself when one begins there, or at the start). */
 function wordStartAt(text: string, at: number): number {
