@@ -16,7 +16,7 @@ const Y = 121;
 /**
  * One index term for a word: lower-case, NFKC, a plural ending (`es`, `s`) then a verb
  * ending (`ing`, `ed`) folded off while at least three letters remain, then a final `e`
- * dropped (four letters or more) and a final `y` written `i`, so that the forms of one
+ * dropped (while three remain) or a final `y` written `i` (in three letters or more), so that the forms of one
  * word meet: "hike", "hikes", "hiked" and "hiking" are all `hik`, "activity" and
  * "activities" both `activiti`. Numbers are kept as they are.
  *
