@@ -70,6 +70,8 @@ export class ConversationIndex {
   private seen = new WeakMap<object, unknown[]>();
   /** The first message of the last sync, to drop its entry in {@link seen} when the first message changes. */
   private seenKey: WeakRef<object> | undefined;
+  /** Numbers derived from messages by index, for one owner at a time (see {@link derived}). */
+  private derivedBy: { owner: object; values: Map<number, number> } | undefined;
 
   /** Messages indexed. */
   get size(): number {
@@ -115,6 +117,24 @@ export class ConversationIndex {
     return countMatches(this.read(), query, accept, cap);
   }
 
+  /**
+   * Numbers derived from the messages, by index, for `owner` (the recall stage keeps its
+   * lines' estimated tokens here, under the estimator): an entry lasts while its message
+   * is the object it was derived from — dropped when the index is rebuilt, and when a
+   * message read anew (a new object with the same id and text) takes its place. One
+   * owner at a time: another starts afresh.
+   *
+   * @example
+   * ```ts
+   * const tokens = index.derived(estimator);
+   * tokens.get(i) ?? tokens.set(i, estimator.estimateText(line)).get(i);
+   * ```
+   */
+  derived(owner: object): Map<number, number> {
+    if (this.derivedBy?.owner !== owner) this.derivedBy = { owner, values: new Map() };
+    return this.derivedBy.values;
+  }
+
   private read(): Postings {
     const n = this.ids.length;
     return { n, avg: this.totalLength / n || 1, postings: this.postings, lengths: this.lengths, impact: (term: string) => this.impactOf(term) };
@@ -150,6 +170,7 @@ export class ConversationIndex {
       const id = idOf(message);
       if (id === undefined || id !== this.ids[i] || hashParts(searchableParts(message, i)) !== this.hashes[i]) return false;
       objects[i] = message;
+      this.derivedBy?.values.delete(i);
     }
     return true;
   }
@@ -161,6 +182,7 @@ export class ConversationIndex {
     this.totalLength = 0;
     this.postings = new Map();
     this.impacts = new Map();
+    this.derivedBy = undefined;
   }
 
   private impactOf(term: string): ImpactList {

@@ -3,11 +3,9 @@ import type { Estimator } from "../estimate.js";
 import { conversationIndex, type ConversationIndex } from "../lexical/conversation-index.js";
 import { withNeighbours } from "../lexical/neighbours.js";
 import { searchTerms } from "../lexical/search-terms.js";
-import { kindOf, textOf, toBaseMessage, toolCallIdOf, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
+import { kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { labelMessage } from "./head.js";
-import { lineId } from "./line-id.js";
-import { DateRuns, recallDate } from "./recall-date.js";
-import { clip, clipAround } from "./recall-excerpt.js";
+import { BlockLines } from "./recall-line.js";
 import type { MessageDate, RecallOutcome, RecallReport } from "./types.js";
 
 export type { RecallOutcome, RecallReport } from "./types.js";
@@ -27,10 +25,6 @@ const RECENT_HEADER = RECALL_HEADER.replace("match the current request,", "match
 /** The headers of a block, by whether it has dates and whether it holds the newest messages left out. */
 const HEADERS = { plain: { matched: RECALL_HEADER, recent: RECENT_HEADER }, dated: { matched: DATED(RECALL_HEADER), recent: DATED(RECENT_HEADER) } };
 
-/** Longest text of one recalled message, in characters; a longer one is a marked excerpt. */
-const RECALLED_CHARS = 900;
-/** Longest rendering of a recalled call's arguments. */
-const ARGS_CHARS = 300;
 /** Candidates ranked per view: the block is small, its lines are few. */
 const MAX_CANDIDATES = 200;
 /**
@@ -130,7 +124,7 @@ export function recallQuery(conversation: readonly MessageInput[], request: numb
  * {@link LIFTING} best matches lifting the message before and after it (see
  * {@link withNeighbours}; not in a brief, whose lines are for the words the view
  * lacks), the best
- * brought back — whole up to {@link RECALLED_CHARS}, longer ones as marked
+ * brought back — whole up to 900 characters (`RECALLED_CHARS`), longer ones as marked
  * excerpts of where the terms they were found by are (see {@link clipAround}), a
  * tool result with its call's name and arguments — in conversation
  * order, in one assistant-role block labelled untrusted history, within `budget`.
@@ -168,55 +162,32 @@ export function recallBlock(input: RecallInput): RecalledBlock {
   const lifting = brief ? 0 : LIFTING;
   let order = withNeighbours(index.rank(terms, accept, FIRST_CANDIDATES), accept, lifting);
   let widened = candidates <= FIRST_CANDIDATES;
-  let room = input.budget - frame;
-  // A long message is shown where the terms it was found by are.
-  const wanted = new Set(terms);
-  // The lines taken, in conversation order, with their date headings.
-  const runs = new DateRuns(estimator);
-  /** Take message `i`'s line when it fits: "taken", "too-long", or "not-recallable" (see {@link lineOf}). */
-  const take = (i: number): "taken" | "too-long" | "not-recallable" => {
-    const line = lineOf(conversation, i, lead, input.shownIds, input.messageDate);
-    if (line === undefined) return "not-recallable";
-    // A date is paid for once per run of lines of that date (see DateRuns).
-    const extra = 1 + runs.cost(i, line.date);
-    let text = line.before + clip(line.content, RECALLED_CHARS) + line.after;
-    let tokens = estimator.estimateText(text) + extra;
-    if (tokens > room) return "too-long";
-    // A long message is shown where the terms it was found by are, when that fits too;
-    // only for a line that is taken (most candidates of a full block are not).
-    if (line.content.length > RECALLED_CHARS && wanted.size > 0) {
-      const around = line.before + clipAround(line.content, RECALLED_CHARS, wanted) + line.after;
-      const aroundTokens = estimator.estimateText(around) + extra;
-      if (aroundTokens <= room) [text, tokens] = [around, aroundTokens];
-    }
-    room -= tokens;
-    runs.add(i, line.date, text);
-    return "taken";
-  };
-  for (let k = 0; room >= 16; k++) {
+  // The block's lines in the room its frame leaves; a long message shown where the terms it was found by are.
+  const lines = new BlockLines({ conversation, lead, shownIds: input.shownIds, messageDate: input.messageDate, estimator }, input.budget - frame, new Set(terms), index.derived(estimator));
+  for (let k = 0; lines.room >= 16; k++) {
     if (!widened && order.ranOut(k)) {
       order = withNeighbours(index.rank(terms, accept, MAX_CANDIDATES), accept, lifting);
       widened = true;
     }
     const next = order.at(k);
     if (next === undefined) break;
-    take(next.index);
+    lines.take(next.index);
   }
-  const matched = runs.indices().length;
+  const matched = lines.runs.indices().length;
   // The room the matches leave (all of it when none match, or the request has no search
   // term: "ok", "thanks!") goes to the newest messages left out, newest first while they
   // fit — what the view would show without a reserve, where the older turns' room ends.
   // Only when asked (see RecallInput.recent); the longer header that says so is charged first.
   if (input.recent === true && !brief) {
     const recentFrame = estimator.estimateMessages([label, new AIMessage(headers.recent)]) - frame;
-    const taken = new Set(runs.indices());
-    room -= recentFrame;
-    for (let i = end - 1; i >= lead && room >= 16; i--) if (!taken.has(i) && take(i) === "too-long") break;
+    const taken = new Set(lines.runs.indices());
+    lines.room -= recentFrame;
+    for (let i = end - 1; i >= lead && lines.room >= 16; i--) if (!taken.has(i) && lines.take(i) === "too-long") break;
   }
-  const indices = runs.indices();
+  const indices = lines.runs.indices();
   if (indices.length === 0) return noRecall(distinct === 0 ? "no-query" : "no-match", distinct, candidates);
   const header = indices.length > matched ? headers.recent : headers.matched;
-  const messages = [label, new AIMessage({ content: [header, ...runs.render()].join("\n") })];
+  const messages = [label, new AIMessage({ content: [header, ...lines.runs.render()].join("\n") })];
   return {
     messages,
     indices,
@@ -233,68 +204,4 @@ export function recallBlock(input: RecallInput): RecalledBlock {
 function missingTerms(index: ConversationIndex, query: readonly string[], conversation: readonly MessageInput[], lead: number, end: number, request: number): string[] {
   const source = (i: number) => i === request || (request >= 0 && i > request && kindOf(conversation[i], i) === "ai");
   return [...new Set(query)].filter((term) => index.holdsBetween(term, lead, end) && !index.holdsFrom(term, end, source));
-}
-
-/**
- * One line for message `i`: the text around its excerpt (the line is `before`, the
- * excerpt of `content`, then `after`) and its date (read with `messageDate`), or
- * undefined when it may not be recalled (shown anyway, an orphan, an unfinished call,
- * no text). The excerpt is the caller's: cut from its beginning ({@link clip}) or
- * where the request's terms are ({@link clipAround}).
- */
-function lineOf(conversation: readonly MessageInput[], i: number, lead: number, shownIds: ReadonlySet<string>, messageDate: MessageDate | undefined): Line | undefined {
-  const kind = kindOf(conversation[i], i);
-  if (kind === "system") return undefined;
-  const message = toBaseMessage(conversation[i] as MessageInput, i);
-  if (message.id !== undefined && shownIds.has(message.id)) return undefined;
-  const content = textOf(message.content);
-  const frame = lineFrame(conversation, i, lead, kind, message, content);
-  return frame === undefined ? undefined : { ...frame, content, date: messageDate === undefined ? undefined : recallDate(messageDate, message, i) };
-}
-
-/** A recalled line before its message's text is excerpted (see {@link lineOf}). */
-interface Line {
-  before: string;
-  content: string;
-  after: string;
-  date: string | undefined;
-}
-
-/** The text of {@link lineOf}'s line around its excerpt. */
-function lineFrame(conversation: readonly MessageInput[], i: number, lead: number, kind: MessageKind, message: BaseMessage, content: string): { before: string; after: string } | undefined {
-  const id = message.id === undefined || message.id === "" ? "" : ` · id ${lineId(message.id)}`;
-  const head = (role: string) => `[#${i} · ${role}${id}]`;
-  if (kind === "tool") {
-    const call = callOf(conversation, i, lead, toolCallIdOf(message));
-    if (call === undefined) return undefined;
-    return { before: `${head(`tool result of ${call.name}(${clip(JSON.stringify(call.args ?? {}), ARGS_CHARS)})`)} `, after: "" };
-  }
-  const calls = kind === "ai" ? toolCallsOf(message) : [];
-  if (calls.length > 0 && !answered(conversation, i, calls.map((c) => c.id))) return undefined;
-  const called = calls.map((c) => `called ${c.name}(${clip(JSON.stringify(c.args ?? {}), ARGS_CHARS)})`).join("; ");
-  // An excerpt is empty only for a text of whitespace: then the line is the calls alone.
-  if (!/\S/.test(content)) return called === "" ? undefined : { before: `${head(roleName(kind))} ${called}`, after: "" };
-  return { before: `${head(roleName(kind))} `, after: called === "" ? "" : ` — ${called}` };
-}
-
-function roleName(kind: MessageKind): string {
-  return kind === "human" ? "user" : "assistant";
-}
-
-/** The call a tool result answers: in the AI message right before its run of results; undefined for an orphan. */
-function callOf(conversation: readonly MessageInput[], i: number, lead: number, id: string | undefined): { name: string; args: unknown } | undefined {
-  let j = i - 1;
-  while (j >= lead && kindOf(conversation[j], j) === "tool") j--;
-  if (j < lead || kindOf(conversation[j], j) !== "ai" || id === undefined) return undefined;
-  return toolCallsOf(toBaseMessage(conversation[j] as MessageInput, j)).find((call) => call.id === id);
-}
-
-/** True when every call of the AI message at `i` has a result right after it. */
-function answered(conversation: readonly MessageInput[], i: number, ids: readonly (string | undefined)[]): boolean {
-  const results = new Set<string>();
-  for (let j = i + 1; j < conversation.length && kindOf(conversation[j], j) === "tool"; j++) {
-    const id = toolCallIdOf(toBaseMessage(conversation[j] as MessageInput, j));
-    if (id !== undefined) results.add(id);
-  }
-  return ids.every((id) => id !== undefined && results.has(id));
 }

@@ -107,4 +107,35 @@ describe("the recall stage (property)", () => {
     expect(briefs).toBeGreaterThan(0);
     expect(blocks).toBeGreaterThan(0);
   });
+
+  it("gives the same view whatever was built before: lines remembered from other budgets, recall budgets and pins change nothing", () => {
+    let recalled = 0;
+    for (const [{ turns, system }, promptBudget, picks, recallBudget] of fc.sample(caseArb, { numRuns: 40, seed: seed + 1 })) {
+      const built = conversation(turns, system);
+      const words = readableText(built).match(/[\p{L}\p{N}][\p{L}\p{N}_-]{3,}/gu) ?? [];
+      const request = new HumanMessage({ id: "q-final", content: picks.map((p) => words[p % Math.max(words.length, 1)] ?? "hello").join(" ") });
+      const messages = deepFreeze([...built, request]);
+      const input = { messages, budget: { contextWindow: 32768, promptBudget, responseReserve: 4096 }, recallBudget };
+      // Warm the conversation's index with other rooms and other pins first.
+      for (const [budget, recall, pin] of [[promptBudget * 2, 4000, false], [Math.ceil(promptBudget / 2), 1000, false], [promptBudget, recallBudget, true]] as const) {
+        try {
+          buildContext({ ...input, budget: { ...input.budget, promptBudget: budget }, recallBudget: recall, ...(pin ? { pin: (m: BaseMessage) => (m.id ?? "").endsWith("1") } : {}) });
+        } catch {
+          // Too small for the mandatory part: it still read what it could.
+        }
+      }
+      let view;
+      try {
+        view = buildContext(input);
+      } catch {
+        continue;
+      }
+      if (view.report.recall.recalled > 0) recalled++;
+      // The same messages read anew (new objects): nothing remembered of them.
+      const anew = messages.map((m) => new (m.constructor as new (fields: unknown) => BaseMessage)({ ...m, content: m.content }));
+      const context = `seed ${seed + 1}, budget ${promptBudget}, recallBudget ${recallBudget}`;
+      expect([context, JSON.stringify(buildContext({ ...input, messages: anew }).messages)]).toEqual([context, JSON.stringify(view.messages)]);
+    }
+    expect(recalled).toBeGreaterThan(5);
+  });
 });

@@ -109,6 +109,31 @@ describe("the conversation index", () => {
     expect(index.rank(searchTerms("giraffes"), () => true, 3).map((r) => r.index)).toEqual([2200]);
   });
 
+  it("keeps numbers derived from a message while it is the same object: kept on append, dropped for a message read anew, on a rebuild and for another owner", () => {
+    const messages = chat(20, 3);
+    const index = new ConversationIndex();
+    index.sync(messages);
+    const owner = {};
+    const derived = index.derived(owner);
+    for (let i = 0; i < messages.length; i++) derived.set(i, i * 10);
+    // Appended: the messages before stay the same objects.
+    const longer = [...messages, new HumanMessage({ id: "more", content: "more" })];
+    index.sync(longer);
+    expect(index.derived(owner).get(19)).toBe(190);
+    // Message 5 read anew (a new object, same id and text): its entry goes, the others stay.
+    const anew = longer.map((m, i) => (i === 5 ? new HumanMessage({ id: m.id!, content: m.content }) : m));
+    index.sync(anew);
+    expect(index.derived(owner).has(5)).toBe(false);
+    expect(index.derived(owner).get(4)).toBe(40);
+    // Another owner starts afresh, and takes the place of the first.
+    expect(index.derived({}).size).toBe(0);
+    expect(index.derived(owner).size).toBe(0);
+    index.derived(owner).set(3, 30);
+    // A fork rebuilds the index: nothing derived is left.
+    index.sync([...anew.slice(0, 4), new HumanMessage({ id: "fork", content: "a fork" })]);
+    expect(index.derived(owner).size).toBe(0);
+  });
+
   it.each([0, 1, 7, 8, 9, 15, 16, 17, 40])("rebuilds after an edit at position %i of the prefix, in place or read anew (the check compares eight messages a step)", (at) => {
     const messages = chat(20, 3);
     const index = new ConversationIndex();
