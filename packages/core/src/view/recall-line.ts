@@ -80,8 +80,8 @@ export class BlockLines {
 function lineOf(conversation: readonly MessageInput[], i: number, lead: number, shownIds: ReadonlySet<string>, messageDate: MessageDate | undefined): Line | undefined {
   const kind = kindOf(conversation[i], i);
   if (kind === "system") return undefined;
+  if (!notShown(conversation, i, shownIds)) return undefined;
   const message = toBaseMessage(conversation[i] as MessageInput, i);
-  if (message.id !== undefined && shownIds.has(message.id)) return undefined;
   const content = textOf(message.content);
   const frame = lineFrame(conversation, i, lead, kind, message, content);
   return frame === undefined ? undefined : { ...frame, content, date: messageDate === undefined ? undefined : recallDate(messageDate, message, i) };
