@@ -71,6 +71,7 @@ const ESTIMATOR_METHODS = ["estimateText", "estimateMessage", "estimateMessages"
  * result is checked too: a count that is not a finite, non-negative integer
  * (`undefined`, `NaN`, an array, `-1`, `1.5`) throws `INVALID_OPTION` naming the
  * method, instead of letting a huge message through. `undefined` gives `undefined`.
+ * The same estimator and field give the same wrapper on every call.
  *
  * @example
  * ```ts
@@ -84,6 +85,8 @@ export function checkEstimator(value: unknown, field: string): Estimator | undef
   }
   const estimator = value as Estimator;
   if (checked.has(estimator)) return estimator;
+  const known = wrappers.get(estimator)?.get(field);
+  if (known !== undefined) return known;
   const wrapped: Estimator = {
     estimateText: (text) => checkTokens(`${field}.estimateText`, estimator.estimateText(text)),
     estimateMessage: (message) => checkTokens(`${field}.estimateMessage`, estimator.estimateMessage(message)),
@@ -91,11 +94,19 @@ export function checkEstimator(value: unknown, field: string): Estimator | undef
     estimateTools: (tools) => checkTokens(`${field}.estimateTools`, estimator.estimateTools(tools)),
   };
   checked.add(wrapped);
+  const byField = wrappers.get(estimator) ?? new Map<string, Estimator>();
+  wrappers.set(estimator, byField.set(field, wrapped));
   return wrapped;
 }
 
 /** Estimators whose results are known to be checked: ours, and wrapped ones. */
 const checked = new WeakSet<Estimator>();
+/**
+ * The wrapper of each caller's estimator, per field its errors name: the same estimator
+ * gets the same wrapper on every call, so what is kept under it (the recall stage's line
+ * estimates) carries over from one `buildContext` call to the next.
+ */
+const wrappers = new WeakMap<Estimator, Map<string, Estimator>>();
 /** Estimators made by {@link createEstimator} without a tokenizer: the options that remake them. */
 const portable = new WeakMap<Estimator, PortableEstimatorSpec>();
 

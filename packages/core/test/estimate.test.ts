@@ -1,8 +1,9 @@
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { createEstimator, estimateTextTokens } from "@contextview/core";
+import { buildContext, createEstimator, estimateTextTokens } from "@contextview/core";
 import { utf8Length } from "@contextview/core/internal";
+import { checkEstimator } from "../src/estimate.js";
 
 const estimator = createEstimator();
 
@@ -91,5 +92,47 @@ describe("createEstimator", () => {
     [{ tokenizer: 5 }, "tokenizer"],
   ])("rejects %j", (options, field) => {
     expect(() => createEstimator(options as never)).toThrow(new RegExp(`\`${field}\``));
+  });
+});
+
+describe("a caller's estimator", () => {
+  /** A custom estimator (not made by createEstimator) that counts its text estimates. */
+  function counting() {
+    const inner = createEstimator();
+    const calls = { text: 0 };
+    const custom = {
+      estimateText: (text: string) => (calls.text++, inner.estimateText(text)),
+      estimateMessage: (message: Parameters<typeof inner.estimateMessage>[0]) => inner.estimateMessage(message),
+      estimateMessages: (messages: Parameters<typeof inner.estimateMessages>[0]) => inner.estimateMessages(messages),
+      estimateTools: (tools: Parameters<typeof inner.estimateTools>[0]) => inner.estimateTools(tools),
+    };
+    return { custom, calls };
+  }
+
+  it("is wrapped once per field: the same wrapper on every call, whose errors name that field", () => {
+    const { custom } = counting();
+    const first = checkEstimator(custom, "estimator");
+    expect(checkEstimator(custom, "estimator")).toBe(first);
+    const other = checkEstimator({ ...custom, estimateText: () => -1 }, "options.estimator");
+    expect(() => other?.estimateText("x")).toThrow(/`options\.estimator\.estimateText`/);
+    expect(checkEstimator(custom, "budget.estimator")).not.toBe(first);
+  });
+
+  it("keeps the recall stage's line estimates from one buildContext call to the next", () => {
+    const { custom, calls } = counting();
+    const messages: BaseMessage[] = [];
+    for (let t = 0; t < 150; t++) {
+      messages.push(new HumanMessage({ id: `h${t}`, content: `Turn ${t}: my sister likes ${t % 3 === 0 ? "orchids" : "tulips"} and the garden shed needs paint number ${t}.` }));
+      messages.push(new AIMessage({ id: `a${t}`, content: `Noted for turn ${t}: ${t % 3 === 0 ? "orchids" : "tulips"}, and paint number ${t} for the shed.` }));
+    }
+    messages.push(new HumanMessage({ id: "q", content: "Which orchids does my sister like?" }));
+    const build = () => buildContext({ messages, budget: { promptBudget: 2000 }, estimator: custom });
+    const first = build();
+    expect(first.report.recall.recalled).toBeGreaterThan(0);
+    const afterFirst = calls.text;
+    const second = build();
+    expect(second.messages.map((m) => m.content)).toEqual(first.messages.map((m) => m.content));
+    // The second call estimates no recalled line again: fewer text estimates than the first.
+    expect(calls.text - afterFirst).toBeLessThan(afterFirst);
   });
 });
