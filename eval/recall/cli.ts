@@ -14,14 +14,14 @@ import { haystackSource } from "./haystack.js";
 import { locomoSource } from "./locomo.js";
 import { runRecall, type RecallRow } from "./run.js";
 import { withUuidIds } from "./uuid-ids.js";
-import { bm25System, buildContextNoRecallSystem, buildContextSystem, RECALL_SYSTEMS, trimMessagesSystem } from "./systems.js";
+import { bm25System, buildContextNoRecallSystem, buildContextSystem, nodeStoreSystem, nodeSummarizerSystem, RECALL_SYSTEMS, trimMessagesSystem } from "./systems.js";
 import type { RecallSource } from "./types.js";
 
 /** Questions per LoCoMo conversation by default, every k-th in order (the generator's are all used). */
 export const DEFAULT_MAX_QUESTIONS = 60;
 /** Other chats woven into each LoCoMo chat by the `locomo-haystack` source, and its questions per chat by default. */
 export const HAYSTACK = { others: 3, maxQuestions: 30 };
-/** Issue 26's targets for contextview buildContext. */
+/** Issue 26's targets for contextview (held against buildContext; the node's rows are printed beside it, and recall off for scale). */
 export const TARGETS = { bm25: 0.9, trimMessages: 3 };
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -35,7 +35,7 @@ export function ratioTable(rows: readonly RecallRow[]): Record<string, string>[]
   return keys.flatMap((key) => {
     const [source, budget] = key.split("\u0000") as [string, string];
     const of = (name: string) => rows.find((r) => r.source === source && String(r.promptBudget) === budget && r.system === name)?.recall ?? Number.NaN;
-    return [buildContextSystem, buildContextNoRecallSystem].map((system) => {
+    return [buildContextSystem, nodeStoreSystem, nodeSummarizerSystem, buildContextNoRecallSystem].map((system) => {
       const cv = of(system.name);
       const vsBm25 = cv / of(bm25System.name);
       const vsTrim = cv / of(trimMessagesSystem.name);

@@ -1,7 +1,8 @@
 // The systems `pnpm eval recall` compares, each behind the same signature: prepared
 // once per conversation and budget, then asked for the view of each question.
-import { buildContext, createContextManager, createEstimator, InMemoryContextStore, resolveBudget, type Budget } from "@contextview/core";
+import { buildContext, chatModelSummarizer, createContextManager, createEstimator, InMemoryContextStore, resolveBudget, type Budget } from "@contextview/core";
 import { trimMessages, type BaseMessage } from "@langchain/core/messages";
+import { ExtractiveSummarizerModel } from "../summarizer.js";
 import { Bm25Index, bm25View } from "./bm25.js";
 import { messageText } from "./measure.js";
 import type { RecallConversation } from "./types.js";
@@ -80,6 +81,27 @@ export const nodeStoreSystem: RecallSystem = {
   },
 };
 
+/**
+ * The node with its evidence store and a summarizer (the issue's third contextview row):
+ * the shared fake summarizer of `pnpm eval` (it keeps the first line of each user
+ * message, at most 3,000 characters), so the view holds a summary head beside the
+ * evidence and the recall reserve is what the summary leaves.
+ */
+export const nodeSummarizerSystem: RecallSystem = {
+  name: "contextview node + store + summarizer",
+  settings: "createContextManager defaults + InMemoryContextStore, evidence via store.update, chatModelSummarizer(the eval's extractive fake)",
+  prepare: (conversation, history, promptBudget) => {
+    const store = new InMemoryContextStore();
+    const manager = createContextManager({ store, budget: recallBudget(promptBudget), estimator, summarizer: chatModelSummarizer(new ExtractiveSummarizerModel({})) });
+    const key = { userId: "recall", conversationId: conversation.id };
+    return async (question) => {
+      const messages = [...history, question];
+      const state = await store.update(key.userId, key.conversationId, messages, { onPrefixChange: "rebuild" });
+      return (await manager.build({ messages, key, evidence: state.asMessage() })).messages;
+    };
+  },
+};
+
 export const trimMessagesSystem: RecallSystem = {
   name: "trimMessages",
   settings: 'strategy "last", startOn "human", maxTokens = the prompt limit, the same counter',
@@ -99,4 +121,4 @@ export const bm25System: RecallSystem = {
   },
 };
 
-export const RECALL_SYSTEMS: readonly RecallSystem[] = [buildContextSystem, buildContextDatedSystem, buildContextNoRecallSystem, nodeStoreSystem, trimMessagesSystem, bm25System];
+export const RECALL_SYSTEMS: readonly RecallSystem[] = [buildContextSystem, buildContextDatedSystem, buildContextNoRecallSystem, nodeStoreSystem, nodeSummarizerSystem, trimMessagesSystem, bm25System];
