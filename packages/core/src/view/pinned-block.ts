@@ -2,7 +2,7 @@ import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import { ContextBudgetError } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import { blockText, textOf, type MessageKind } from "../messages.js";
-import { labelMessage } from "./head.js";
+import { CONTINUATION_LABEL, labelMessage } from "./head.js";
 import { NO_IMAGE_INPUT_PLACEHOLDER } from "./images.js";
 import { IMAGE_PLACEHOLDER } from "./older.js";
 import { orderTurn } from "./order.js";
@@ -144,7 +144,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
   let labels = 0;
   if (pinned.length > 0) {
     const part: BaseMessage[] = [labelMessage(PINNED_LABEL), ...pinned];
-    labels = orderTurn(part);
+    labels = orderTurn(part) + separateModelTurns(part);
     messages.push(...part);
   }
   return {
@@ -156,6 +156,22 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
     imagesReplaced,
     report: { openingRequest: openingReport, messages: reports, inView: inViewCount, excerpted, dropped: candidates.dropped, unpinnable: candidates.unpinnable },
   };
+}
+
+/**
+ * A continuation label between two assistant messages in a row, in place: pinned answers of
+ * different turns (the user messages between them not pinned) would be two model turns in
+ * a row, which Gemini refuses. Returns the labels inserted (each charged in the reserve).
+ */
+function separateModelTurns(part: BaseMessage[]): number {
+  let inserted = 0;
+  for (let i = 1; i < part.length; i++) {
+    if (part[i]?.type !== "ai" || part[i - 1]?.type !== "ai") continue;
+    part.splice(i, 0, labelMessage(CONTINUATION_LABEL));
+    inserted++;
+    i++;
+  }
+  return inserted;
 }
 
 /** The text of a content without the placeholders that stand in for older images. */

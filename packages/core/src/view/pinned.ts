@@ -282,7 +282,8 @@ export function reserveOf(c: Omit<PinnedCandidates, "reserve">, estimator: Estim
   if (c.pins.length > 0) {
     const continuation = estimator.estimateMessage(labelMessage(CONTINUATION_LABEL));
     reserve += estimator.estimateMessage(labelMessage(PINNED_LABEL));
-    for (const pin of c.pins) reserve += pin.tokens + (pin.calls ? continuation : 0);
+    // A pin that opens with an assistant message may follow another one: a continuation label before it.
+    for (const pin of c.pins) reserve += pin.tokens + (pin.calls || pin.messages[0]?.type === "ai" ? continuation : 0);
   }
   return reserve;
 }

@@ -6,7 +6,7 @@ import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";
 import { NO_IMAGE_INPUT_PLACEHOLDER } from "../../src/view/images";
 import { isMarkedPinned, markedIndices } from "../../src/view/pin-message";
-import { deepFreeze, snapshot, thrownBy } from "@contextview/test-support";
+import { deepFreeze, geminiOrderProblems, snapshot, thrownBy, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();
 
@@ -383,5 +383,25 @@ describe("an opening request the application pinned too", () => {
     const { report } = buildContext({ messages, budget: { contextWindow: 32768, promptBudget: 300, responseReserve: 4096 }, maxOpeningRequestTokens: 50, pinnedBudget: 1, pinnedImages: true });
     expect(report.pinned.openingRequest?.placement).toBe("no-room");
     expect(report.pinned.dropped).toBe(1);
+  });
+});
+
+describe("pinned answers of different turns", () => {
+  it("get a continuation label between them (no two model turns in a row), charged within the limit", () => {
+    // Two answers pinned, the user message between them not: in the block they would be adjacent assistant messages.
+    const messages = [
+      new HumanMessage({ id: "h0", content: "Track my budget." }),
+      pinMessage(new AIMessage({ id: "a0", content: "Budget noted: 400 a month for food." })),
+      new HumanMessage({ id: "h1", content: "And rent?" }),
+      pinMessage(new AIMessage({ id: "a1", content: "Rent noted: 900 a month." })),
+      ...Array.from({ length: 30 }, (_, i) => [new HumanMessage({ id: `q${i}`, content: `Question ${i} about something else entirely, with some words to fill it.` }), new AIMessage({ id: `r${i}`, content: `Answer ${i} about something else entirely, with some words to fill it.` })]).flat(),
+      new HumanMessage({ id: "now", content: "What is my food budget?" }),
+    ];
+    const view = buildContext({ messages, budget: { contextWindow: 32768, promptBudget: 700 }, recallBudget: 0 });
+    const ids = view.messages.map((m) => m.id ?? (m.content === CONTINUATION_LABEL ? "label" : ""));
+    expect(ids.slice(ids.indexOf("a0"), ids.indexOf("a1") + 1)).toEqual(["a0", "label", "a1"]);
+    expect(geminiOrderProblems(view.messages)).toEqual([]);
+    expect(view.report.pinned.messages.map((m) => m.id)).toEqual(["a0", "a1"]);
+    expect(viewProblems({ conversation: messages, messages, estimator }, view)).toEqual([]);
   });
 });
