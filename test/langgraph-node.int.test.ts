@@ -98,12 +98,13 @@ describe("createContextNode in a StateGraph with SqliteSaver and SqliteContextSt
     run.store.close();
   });
 
+  // All the evidence that fits (evidenceShare 1): at 1,500 tokens a tenth holds no excerpt, and whose evidence each view shows is what is checked.
   it("keeps two users on the same thread id apart", async () => {
     const store = SqliteContextStore.fromConnString(join(tempDir(), "context.sqlite"));
     const graphs = ["alice", "bob"].map((user) => {
       const model = new RecordingChatModel();
       const saver = SqliteSaver.fromConnString(join(tempDir(), `${user}.sqlite`));
-      return { user, model, graph: customGraph(model, saver, createContextNode({ store, budget: { contextWindow: 16384, promptBudget: 1500 } })) };
+      return { user, model, graph: customGraph(model, saver, createContextNode({ store, budget: { contextWindow: 16384, promptBudget: 1500 }, evidenceShare: 1 })) };
     });
     for (let i = 0; i < 12; i++) {
       for (const { user, graph } of graphs) {

@@ -9,9 +9,9 @@ import { callDetail } from "../src/page/call-detail";
 
 const key = { userId: "u1", conversationId: "t1" };
 
-async function recordedCall(): Promise<{ stored: StoredView; messages: ReturnType<typeof searchConversation> }> {
+async function recordedCall(evidenceShare?: number): Promise<{ stored: StoredView; messages: ReturnType<typeof searchConversation> }> {
   const store = new InMemoryContextStore();
-  const manager = createContextManager({ budget: { promptBudget: 3000 }, store });
+  const manager = createContextManager({ budget: { promptBudget: 3000 }, store, ...(evidenceShare === undefined ? {} : { evidenceShare }) });
   const messages = searchConversation(40);
   const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
   const request = { messages, key, evidence };
@@ -69,5 +69,12 @@ describe("the inspector's counts of a call", () => {
     expect(before["Recalled messages"]).toBeUndefined();
     expect(before["Current turn: exchanges kept / compacted / cleared / excerpted / summarized"]).toBeUndefined();
     expect(before["Messages read"]).toBe(String(stored.record.report.messages.read));
+  });
+
+  it("says why the evidence was left out when not one excerpt fits its share", async () => {
+    const { stored, messages } = await recordedCall(0);
+    expect(stored.record.report.history).toMatchObject({ given: true, included: false, reason: "evidence-share" });
+    const html = callDetail({ record: stored.record, rebuilt: rebuildView(stored, messages), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString();
+    expect(facts(html).History).toBe("left out: no evidence excerpt fits evidenceShare");
   });
 });

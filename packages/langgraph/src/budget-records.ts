@@ -72,6 +72,8 @@ export interface ContextBudgetRecord {
   historySummary: boolean;
   /** The history message shown holds durable evidence (`report.history.evidence`). */
   historyEvidence: boolean;
+  /** Evidence excerpts left out to keep the evidence within `evidenceShare` (`report.history.evidenceOmitted`). */
+  historyEvidenceOmitted: number;
   /** @deprecated Use `historyGiven` (true for evidence too, not only a summary). Kept for one release. */
   summaryGiven: boolean;
   /** @deprecated Use `historyIncluded`, and `historySummary` to know whether a summary was shown. Kept for one release. */
@@ -172,6 +174,7 @@ export function budgetRecords(
       historyIncluded: history.included,
       historySummary: history.summary,
       historyEvidence: history.evidence,
+      historyEvidenceOmitted: history.evidenceOmitted ?? 0,
       summaryGiven: history.given,
       summaryIncluded: history.included,
       compaction: compaction.kind,

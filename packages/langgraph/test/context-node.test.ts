@@ -99,8 +99,9 @@ describe("createContextNode", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       return original(...args);
     });
-    // A budget the conversation outgrows: evidence quotes what the view leaves out (never what it shows).
-    const node = createContextNode({ store, evidence: "background", budget: { promptBudget: 1500 } });
+    // A budget the conversation outgrows: evidence quotes what the view leaves out (never what it shows);
+    // all of it that fits (at 1,500 tokens a tenth, the default share, holds no excerpt).
+    const node = createContextNode({ store, evidence: "background", budget: { promptBudget: 1500 }, evidenceShare: 1 });
     const first = await node.invoke({ messages: searchConversation(3) }, config());
     expect(node.pendingEvidenceUpdates).toBe(1);
     expect(first.llmInputMessages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(false);

@@ -23,6 +23,7 @@ type Expected = {
   maxOpeningRequestTokens?: number | undefined;
   pinnedBudget?: number | undefined;
   recallBudget?: number | undefined;
+  evidenceShare?: number | undefined;
   pinnedImages?: boolean | undefined;
 };
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

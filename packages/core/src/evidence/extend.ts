@@ -79,21 +79,36 @@ class BucketBuilder {
   }
 
   private largest(): EvidenceBucket {
-    let best: EvidenceBucket = "recentContext";
-    let bestCount = -1;
-    let bestBytes = -1;
-    for (const bucket of EVICTION_TIE_ORDER) {
-      const list = this.lists[bucket];
-      let bytes = 0;
-      for (const sized of list) bytes += sized.bytes;
-      if (list.length > bestCount || (list.length === bestCount && bytes > bestBytes)) {
-        best = bucket;
-        bestCount = list.length;
-        bestBytes = bytes;
-      }
-    }
-    return best;
+    return largestBucket(this.lists);
   }
+}
+
+/**
+ * The bucket whose oldest entry leaves first when evidence must shrink: the one with the
+ * most entries, then the most bytes, then recent context, open work, decisions,
+ * constraints. The evidence state's own bound evicts by it, and so does a view that
+ * shows less of the evidence (see `evidenceWithin`).
+ *
+ * @example
+ * ```ts
+ * largestBucket({ constraints: [{ bytes: 90 }], decisions: [], openWork: [], recentContext: [{ bytes: 40 }] }); // "constraints"
+ * ```
+ */
+export function largestBucket(lists: Readonly<Record<EvidenceBucket, readonly { readonly bytes: number }[]>>): EvidenceBucket {
+  let best: EvidenceBucket = "recentContext";
+  let bestCount = -1;
+  let bestBytes = -1;
+  for (const bucket of EVICTION_TIE_ORDER) {
+    const list = lists[bucket];
+    let bytes = 0;
+    for (const sized of list) bytes += sized.bytes;
+    if (list.length > bestCount || (list.length === bestCount && bytes > bestBytes)) {
+      best = bucket;
+      bestCount = list.length;
+      bestBytes = bytes;
+    }
+  }
+  return best;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { toBaseMessage, type MessageInput } from "../messages.js";
 import { DERIVED_ID_PREFIX } from "./snapshot.js";
-import { EVIDENCE_BUCKETS } from "./state.js";
+import { EVIDENCE_BUCKETS, type EvidenceBucket } from "./state.js";
 
 /** What an evidence message shown earlier still says about the conversation. */
 export interface HeldEvidence {
@@ -65,22 +65,13 @@ export function heldEvidence(message: BaseMessage, messages: readonly MessageInp
  */
 export function evidenceWithout(message: BaseMessage, shown: (entry: QuotedMessage) => boolean): { message: BaseMessage | null; removed: QuotedMessage[] } {
   const same = { message, removed: [] };
-  if (typeof message.content !== "string") return same;
-  let parsed: { contextview_evidence?: Record<string, unknown> };
-  try {
-    parsed = JSON.parse(message.content) as typeof parsed;
-  } catch {
-    return same;
-  }
-  const envelope = parsed.contextview_evidence;
-  if (envelope === null || typeof envelope !== "object") return same;
+  const parsed = parseEvidence(message);
+  if (parsed === null) return same;
   const removed: QuotedMessage[] = [];
   let left = 0;
-  const next: Record<string, unknown> = { ...envelope };
+  const next: Record<string, unknown> = { ...parsed.envelope };
   for (const bucket of EVIDENCE_BUCKETS) {
-    const entries = envelope[bucket];
-    if (!Array.isArray(entries)) return same;
-    const kept = (entries as { index?: unknown; messageId?: unknown }[]).filter((entry) => {
+    const kept = (parsed.buckets[bucket] as { index?: unknown; messageId?: unknown }[]).filter((entry) => {
       if (typeof entry?.index !== "number" || typeof entry.messageId !== "string") return true;
       const quoted = { messageId: entry.messageId, index: entry.index };
       if (!shown(quoted)) return true;
@@ -92,12 +83,51 @@ export function evidenceWithout(message: BaseMessage, shown: (entry: QuotedMessa
   }
   if (removed.length === 0) return same;
   if (left === 0) return { message: null, removed };
-  const trimmed = new AIMessage({
+  return { message: withEnvelope(message, parsed, next), removed };
+}
+
+/** An evidence message's content, parsed: the whole object, its envelope, and each bucket's entries. */
+export interface ParsedEvidence {
+  whole: { contextview_evidence: Record<string, unknown> };
+  envelope: Record<string, unknown>;
+  buckets: Record<EvidenceBucket, unknown[]>;
+}
+
+/**
+ * The envelope of an evidence message (`EvidenceState.asMessage()`), or null when
+ * `message` is not one: not JSON, no envelope, or a bucket that is not a list.
+ *
+ * @example
+ * ```ts
+ * parseEvidence(state.asMessage()!)?.buckets.decisions.length; // 2
+ * ```
+ */
+export function parseEvidence(message: BaseMessage): ParsedEvidence | null {
+  if (typeof message.content !== "string") return null;
+  let whole: { contextview_evidence?: unknown };
+  try {
+    whole = JSON.parse(message.content) as typeof whole;
+  } catch {
+    return null;
+  }
+  const envelope = whole?.contextview_evidence;
+  if (envelope === null || typeof envelope !== "object") return null;
+  const buckets = {} as Record<EvidenceBucket, unknown[]>;
+  for (const bucket of EVIDENCE_BUCKETS) {
+    const entries = (envelope as Record<string, unknown>)[bucket];
+    if (!Array.isArray(entries)) return null;
+    buckets[bucket] = entries;
+  }
+  return { whole: whole as ParsedEvidence["whole"], envelope: envelope as Record<string, unknown>, buckets };
+}
+
+/** `message` with its envelope's fields replaced by `next` (same id and metadata, the other fields as they were). */
+export function withEnvelope(message: BaseMessage, parsed: ParsedEvidence, next: Record<string, unknown>): AIMessage {
+  return new AIMessage({
     ...(message.id === undefined ? {} : { id: message.id }),
-    content: JSON.stringify({ ...parsed, contextview_evidence: next }),
+    content: JSON.stringify({ ...parsed.whole, contextview_evidence: next }),
     response_metadata: { ...message.response_metadata },
   });
-  return { message: trimmed, removed };
 }
 
 /** A message an evidence excerpt quotes: its id (or position key) and its index in the checkpoint. */

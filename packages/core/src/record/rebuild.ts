@@ -1,8 +1,9 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import type { Estimator } from "../estimate.js";
+import { createEstimator, type Estimator } from "../estimate.js";
 import { kindOf, type MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
+import { historyWithin } from "../view/history-evidence.js";
 import type { BuildContextInput, ContextReport, ContextView, TurnSummary } from "../view/types.js";
 import { pinnedReadIndices, readMessagesHash } from "./hash.js";
 import type { StoredView, ViewInputHashes, ViewRecord } from "./types.js";
@@ -35,8 +36,9 @@ export interface RebuiltView {
   evidenceText: string | null;
   /**
    * The summary or evidence message the view was rebuilt with, made from the
-   * record's stored inputs (never read from the checkpoint): what tells the
-   * library's history message apart from a conversation message that looks like one.
+   * record's stored inputs (never read from the checkpoint), as the view showed it
+   * (its evidence within `evidenceShare`): what tells the library's history message
+   * apart from a conversation message that looks like one.
    */
   historyMessage: BaseMessage | null;
 }
@@ -73,10 +75,16 @@ export function reportDifferences(recorded: unknown, rebuilt: unknown, path = ""
 /**
  * The rebuilt report in the counts a record made before issue 28 kept: no
  * `messages.inCheckpoint`, `summarized`, `read` nor `history`, and `messages.dropped`
- * then counted every message given and not shown. A newer record is compared as is.
+ * then counted every message given and not shown; and one made before evidence had a
+ * share (`evidenceShare`) kept no `history.evidenceOmitted`. A newer record is compared as is.
  */
-function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T, recorded: { messages: Partial<ContextReport["messages"]> }): T | Record<string, unknown> {
-  if (recorded.messages.read !== undefined) return rebuilt;
+function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T, recorded: { messages: Partial<ContextReport["messages"]>; history?: Partial<ContextReport["history"]> }): T | Record<string, unknown> {
+  if (recorded.messages.read !== undefined) {
+    // Records made before evidence had a share kept no `history.evidenceOmitted` (always 0 then).
+    if (recorded.history === undefined || recorded.history.evidenceOmitted !== undefined || rebuilt.history.evidenceOmitted !== 0) return rebuilt;
+    const { evidenceOmitted: _omitted, ...history } = rebuilt.history;
+    return { ...rebuilt, history };
+  }
   const { history: _history, messages, ...rest } = rebuilt;
   return { ...rest, messages: { in: messages.in, kept: messages.kept, dropped: messages.in - messages.kept, unread: messages.unread } };
 }
@@ -166,6 +174,8 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     pinnedImages: (record.options.view as Partial<typeof record.options.view>).pinnedImages ?? true,
     // Records made before recall had none.
     recallBudget: (record.options.view as Partial<typeof record.options.view>).recallBudget ?? 0,
+    // Records made before evidence had a share showed all of it that fit.
+    evidenceShare: (record.options.view as Partial<typeof record.options.view>).evidenceShare ?? 1,
     messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
     // The summarized prefix, read for the opening request and pins, as the manager passed it.
     ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
@@ -190,5 +200,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const { compaction: _compaction, budgetSources: _sources, evidence: _evidence, ...recorded } = record.report;
   const { elapsedMs: _elapsed, ...rebuilt } = view.report;
   problems.push(...reportDifferences(recorded, inRecordedTerms(rebuilt, recorded)));
-  return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText, historyMessage };
+  // The history message as the view showed it: its evidence within `evidenceShare`, as buildContext bounds it.
+  const shownHistory = historyMessage === null ? null : historyWithin(historyMessage, Math.floor((input.evidenceShare ?? 1) * view.report.limit), options.estimator ?? createEstimator()).message;
+  return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText, historyMessage: shownHistory };
 }

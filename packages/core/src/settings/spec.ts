@@ -128,6 +128,10 @@ export const SETTINGS_SPEC = frozen({
     group: "view", scope: "request", type: "integer", min: 0, default: 4000,
     doc: "tokens older turns leave, when some must go, to the messages outside the view that best match the request, brought back in one labelled block before the current turn (at most half the history room and the excerpts' room, `excerptBudget`, which it replaces), when the 3 turns before the request called no tool; on a turn's first call the room its matches leave (all of it when none match, as for “ok”) goes to the newest messages left out; after tool turns, no reserve, and a brief of at most 250 tokens (a quarter of a smaller budget), from the room left, on the turn's first call, with what the view lacks (see [concepts](concepts.md#relevance-what-the-request-needs)); 0 = off",
   },
+  evidenceShare: {
+    group: "view", scope: "request", type: "number", min: 0, max: 1, default: 0.1,
+    doc: "largest share of the prompt limit the durable evidence in the history slot takes, alone or beside a summary: past it the oldest excerpts of its largest bucket leave first, counted in its `omitted` and in `report.history.evidenceOmitted`, and their room goes to the older turns and the recalled block (1 = all that fits; see [concepts](concepts.md#relevance-what-the-request-needs))",
+  },
   pinnedImages: {
     group: "view", scope: "request", type: "boolean", default: false,
     doc: "`true`: pinned copies (the opening request, pins) keep their images; by default each becomes a placeholder, counted in `imagesReplaced`",

@@ -63,3 +63,24 @@ export function historyHolds(message: BaseMessage): { summary: boolean; evidence
   const evidence = message.type === "ai" && ((message.id ?? "").startsWith(EVIDENCE_MESSAGE_ID_PREFIX) || metadata?.["contextview"] === "evidence");
   return { summary: false, evidence };
 }
+
+/**
+ * The parts of a summary message with evidence riding along ({@link summaryMessage}'s
+ * text, prefix and evidence, as an assistant message of the envelope alone), or null
+ * for any other message. The evidence is the last part: its JSON holds no blank line.
+ *
+ * @example
+ * ```ts
+ * summaryParts(summaryMessage("The user budgets 400.", 12, evidence))?.text; // "The user budgets 400."
+ * ```
+ */
+export function summaryParts(message: BaseMessage): { text: string; prefixN: number; evidence: AIMessage } | null {
+  if (!isSummaryMessage(message) || typeof message.content !== "string") return null;
+  const marker = (message.response_metadata as Record<string, { evidence?: unknown; prefixN?: unknown }>)[SUMMARY_MARKER];
+  if (marker?.evidence !== true || typeof marker.prefixN !== "number") return null;
+  const content = message.content;
+  const at = content.lastIndexOf('\n\n{"contextview_evidence"');
+  if (at < 0 || !content.startsWith(SUMMARY_HEADER)) return null;
+  const text = content.slice(SUMMARY_HEADER.length, at).replace(/^\n\n/, "");
+  return { text, prefixN: marker.prefixN, evidence: new AIMessage({ content: content.slice(at + 2), response_metadata: { contextview: "evidence" } }) };
+}

@@ -22,6 +22,11 @@ export interface AllocateHistoryInput {
   fit?: OlderFit | undefined;
   /** `recallBudget` 0 takes no relevance reserve (recall off, or a brief after tool turns). */
   options: AllocateOptions;
+  /**
+   * The head is durable evidence alone, no summary: it does not stand for the dropped
+   * turns as a summary does, so the relevance reserve keeps the excerpts' room beside it.
+   */
+  evidenceOnly?: boolean | undefined;
   estimator: Estimator;
 }
 
@@ -63,8 +68,10 @@ export interface HistoryAllocation {
  * 1. **evidence** — the summary head (the summary and durable evidence), when it fits;
  * 2. **relevance** — `recallBudget`, at most half of what the summary leaves and the
  *    excerpts' room (see {@link recallReserve}), which older turns leave when some must
- *    go; it depends on the room, never on what recall finds, so the head moves in the
- *    same steps as without it;
+ *    go; beside a summary the excerpts' room is 0 (the summary stands for the dropped
+ *    turns), beside durable evidence alone it is kept (`evidenceOnly`: keyword excerpts
+ *    bounded by `evidenceShare` stand for no turn in particular); it depends on the
+ *    room, never on what recall finds, so the head moves in the same steps as without it;
  * 3. **excerpts** — without a summary and without a relevance reserve (recall off, or a
  *    brief), `excerptBudget` for excerpts of the dropped turns: the recalled block
  *    brings back dropped messages too, those the request asks for, in the same room;
@@ -89,7 +96,8 @@ export function allocateHistory(input: AllocateHistoryInput): HistoryAllocation 
   const { older, room, summaryTokens, options, estimator } = input;
   const whole = recencyIn(older, room, summaryTokens, options, estimator, input.fit);
   const dropped = older.exists(whole.kept + (whole.cleared === undefined ? 0 : 1));
-  const relevance = recallReserve(room, whole.headTokens, options.recallBudget, whole.reserve);
+  const excerpts = input.evidenceOnly === true && whole.summaryIncluded && !whole.all ? excerptsRoom(room - whole.headTokens, options, estimator) : whole.reserve;
+  const relevance = recallReserve(room, whole.headTokens, options.recallBudget, excerpts);
   if (!dropped || relevance === 0) return { ...whole, relevance, dropped };
   // The recalled block takes the excerpts' room: no excerpts beside it.
   return { ...recencyIn(older, room - relevance, summaryTokens, { ...options, excerptBudget: 0 }, estimator), relevance, dropped };
@@ -124,11 +132,15 @@ function recencyIn(older: OlderTurns, room: number, summaryTokens: number, optio
   const fitted = older.compacting || fit === undefined ? older.fitting(avail) : fit;
   if (fitted.all) return { kept: fitted.fit, all: true, summaryIncluded, headTokens, reserve: 0 };
   // Older turns must go. Without a summary, keep room for excerpts of them.
-  const labelTokens = estimator.estimateMessage(labelMessage(HISTORY_LABEL));
-  const reserve = summaryIncluded || options.excerptBudget === 0 ? 0 : Math.min(options.excerptBudget + labelTokens, avail);
+  const reserve = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);
   const left = avail - reserve;
   const kept = chooseKept(older.prepared, reserve > 0 ? older.fitting(left).fit : fitted.fit, left, options.dropStep);
   return { kept, all: false, summaryIncluded, headTokens, reserve, cleared: clearedNextTurn(older, kept, left, options, estimator) };
+}
+
+/** Room for excerpts of dropped turns with their label, within `avail`; 0 when `excerptBudget` is 0. */
+function excerptsRoom(avail: number, options: AllocateOptions, estimator: Estimator): number {
+  return options.excerptBudget === 0 ? 0 : Math.min(options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)), avail);
 }
 
 /**

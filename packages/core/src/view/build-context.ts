@@ -9,6 +9,7 @@ import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
 import { findTurns } from "./find-turns.js";
 import { asHistoryMessage, HISTORY_LABEL, labelMessage } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
+import { historyWithin } from "./history-evidence.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
@@ -80,12 +81,17 @@ export function buildContext(input: BuildContextInput): ContextView {
 
   // `summaryMessage` is the slot's former name, still accepted.
   const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";
-  const history = input.historyMessage !== undefined ? input.historyMessage : input.summaryMessage;
-  const summaryGiven = history !== undefined && history !== null;
-  const holds = summaryGiven ? historyHolds(history) : { summary: false, evidence: false };
-  const summaryHead: BaseMessage[] = summaryGiven ? [labelMessage(HISTORY_LABEL), asHistoryMessage(checkHistoryMessage(history, historyField), options.recallToolName)] : [];
+  const given = input.historyMessage !== undefined ? input.historyMessage : input.summaryMessage;
+  const summaryGiven = given !== undefined && given !== null;
+  // Durable evidence takes at most its share of the limit (the oldest excerpts of its largest bucket leave first).
+  const within = summaryGiven ? historyWithin(checkHistoryMessage(given, historyField), Math.floor(options.evidenceShare * limit), estimator) : { message: null, evidenceOmitted: 0 };
+  const history = within.message;
+  const holds = history !== null ? historyHolds(history) : { summary: false, evidence: false };
+  const summaryHead: BaseMessage[] = history !== null ? [labelMessage(HISTORY_LABEL), asHistoryMessage(history, options.recallToolName)] : [];
   // Counted once, for the compaction stage and the allocation; 0 without a summary, whatever a custom estimator says of no messages.
-  const headTokens = summaryGiven ? estimator.estimateMessages(summaryHead) : 0;
+  const headTokens = history !== null ? estimator.estimateMessages(summaryHead) : 0;
+  // Evidence alone does not stand for the dropped turns as a summary does: recall keeps the excerpts' room beside it.
+  const evidenceOnly = holds.evidence && !holds.summary;
   // The pinned block is fixed overhead; it gives way only when the current turn would not fit beside it.
   const compactWithPinned = (pinned: PinnedCandidates) => {
     const tally = emptyPrepareTally();
@@ -96,14 +102,14 @@ export function buildContext(input: BuildContextInput): ContextView {
     const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
     const compactor = new ToolResultCompactor(compactOptions, estimator);
     const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
-    return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary }) };
+    return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary }) };
   };
   const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
   tally.labels += labels;
 
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
   const { chosen, assembled, block, recalled } = placeHistory({
-    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, summaryTokens: headTokens, fixed, current, leadKept, pinned,
+    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
     prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator,
   });
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
@@ -113,7 +119,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
   const report = reportView({
-    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds, summarized: (input.priorMessages ?? []).length, tally, compactor,
+    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds, evidenceOmitted: within.evidenceOmitted, summarized: (input.priorMessages ?? []).length, tally, compactor,
     olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.

@@ -25,6 +25,8 @@ export interface CompactToFitInput {
   current: PreparedTurn;
   /** Estimated tokens of the summary head, when one is given. */
   headTokens: number;
+  /** The head is durable evidence alone (see `AllocateHistoryInput.evidenceOnly`). */
+  evidenceOnly?: boolean | undefined;
   older: OlderTurns;
   compactor: ToolResultCompactor;
   options: CompactOptions;
@@ -75,7 +77,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     compactor.countCurrentTurn(current.toolResults, fitted);
     if (!surelyLong) {
       fitted = leaveRoomForHistory(input, room, fitted);
-      fitted = keepOlderTurnsInPlace({ older, compactor, room, headTokens, options: input.options, estimator: input.estimator }, fitted);
+      fitted = keepOlderTurnsInPlace({ older, compactor, room, headTokens, evidenceOnly: input.evidenceOnly, options: input.options, estimator: input.estimator }, fitted);
     }
     // A long turn: only the request and the newest exchange are mandatory; older exchanges
     // degrade in steps. Also when sharing the room narrowed results to their totals: the

@@ -22,6 +22,8 @@ export interface OlderFormInput {
   room: number;
   /** Tokens of the summary head, 0 when none is given. */
   headTokens: number;
+  /** The head is durable evidence alone (see `AllocateHistoryInput.evidenceOnly`). */
+  evidenceOnly?: boolean | undefined;
   options: OlderFormOptions;
   estimator: Estimator;
 }
@@ -42,10 +44,10 @@ export interface OlderFormInput {
  * ```
  */
 export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurnFit): CurrentTurnFit {
-  const { older, room, headTokens, options, estimator } = input;
+  const { older, room, headTokens, evidenceOnly, options, estimator } = input;
   if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return fitted;
   // Older turns kept beside a current turn of `tokens`, allocated as placeHistory will allocate them.
-  const beside = (tokens: number) => allocateHistory({ older, room: room - tokens, summaryTokens: headTokens, options, estimator });
+  const beside = (tokens: number) => allocateHistory({ older, room: room - tokens, summaryTokens: headTokens, evidenceOnly, options, estimator });
   const whole = beside(fitted.turn.tokens);
   if (whole.all) return fitted;
   // The most the older form could free: every result over the limit cut to it.

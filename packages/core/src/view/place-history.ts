@@ -45,6 +45,8 @@ export interface PlaceHistoryInput {
   summaryHead: BaseMessage[];
   /** Tokens of `summaryHead`, as the compaction stage counted them (0 when empty). */
   summaryTokens: number;
+  /** `summaryHead` is durable evidence alone, no summary (see `AllocateHistoryInput.evidenceOnly`). */
+  evidenceOnly: boolean;
   fixed: FixedPart;
   current: PreparedTurn;
   leadKept: number;
@@ -107,7 +109,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   // Off, or on a later call after tool turns, recall reads nothing more of the conversation than the view does.
   const recalls = input.options.recallBudget > 0 && !(brief && !firstCall);
   // A brief takes no reserve: the older turns stay exactly as without recall.
-  const allocation = allocateHistory({ older, room, summaryTokens: input.summaryTokens, fit: input.fit, options: brief ? { ...input.options, recallBudget: 0 } : input.options, estimator });
+  const allocation = allocateHistory({ older, room, summaryTokens: input.summaryTokens, evidenceOnly: input.evidenceOnly, fit: input.fit, options: brief ? { ...input.options, recallBudget: 0 } : input.options, estimator });
   const chosen = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
   const assembled = assembleView(input.fixed, chosen, older.prepared, input.current, input.leadKept);
   const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;

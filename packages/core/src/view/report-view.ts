@@ -17,8 +17,10 @@ export interface ViewFacts {
   /** Memories given. */
   memoriesIn: number;
   summaryGiven: boolean;
-  /** What the history message given holds (see `historyHolds`). */
+  /** What the history message shown holds (see `historyHolds`). */
   holds: { summary: boolean; evidence: boolean };
+  /** Evidence excerpts left out to keep the evidence within `evidenceShare` (see `historyWithin`). */
+  evidenceOmitted: number;
   /** Messages before `messages` that the summary stands for (`priorMessages`). */
   summarized: number;
   tally: PrepareTally;
@@ -69,7 +71,7 @@ export function reportView(facts: ViewFacts): ContextReport {
   const history = facts.summaryGiven
     ? chosen.summaryIncluded
       ? { given: true, included: true }
-      : { given: true, included: false, reason: "does-not-fit" as const }
+      : { given: true, included: false, reason: facts.evidenceOmitted > 0 && !facts.holds.evidence && !facts.holds.summary ? ("evidence-share" as const) : ("does-not-fit" as const) }
     : { given: false, included: false };
   const shown = chosen.summaryIncluded ? facts.holds : { summary: false, evidence: false };
   // Results of the older turns shown (as assembleView shows them), each once; the current turn's as its fit left them.
@@ -102,7 +104,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     excerpted: tally.older.excerpted,
     imagesReplaced: tally.older.imagesReplaced + facts.pinned.imagesReplaced,
     memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
-    history: { ...history, ...shown },
+    history: { ...history, ...shown, evidenceOmitted: facts.evidenceOmitted },
     summary: history,
     droppedTurnExcerpts: chosen.excerptCount,
     toolResults: { cleared: facts.compactor.cleared + older.cleared, compacted: facts.compactor.compacted + older.compacted, narrowed: facts.compactor.narrowed },

@@ -139,6 +139,23 @@ export interface ViewOptions {
    * ```
    */
   recallBudget?: number;
+  /**
+   * The largest share of the prompt limit that durable evidence in the history slot
+   * (`EvidenceState.asMessage()`, alone or riding along with a context manager's
+   * summary) takes in the view. Past it, the oldest excerpts of its largest bucket leave
+   * first — the order the evidence state keeps its own bound by — each counted in the
+   * envelope's `omitted` and in `report.history.evidenceOmitted`; the room goes to the
+   * older turns and the recalled block, which bring back what the request asks for
+   * rather than what keywords filed. Depends on the evidence and the limit only, so the
+   * head of the view stays byte-identical while the evidence does. A summary's own text
+   * is never cut by it. `1`: as much of the evidence as fits the history's room.
+   * @default 0.1
+   * @example
+   * ```ts
+   * buildContext({ messages, historyMessage: state.asMessage(), evidenceShare: 0.25 }); // up to a quarter of the limit for evidence
+   * ```
+   */
+  evidenceShare?: number;
 }
 
 /**
@@ -362,13 +379,22 @@ export interface MessageCounts {
 export interface HistoryReport {
   /** A history message was given (`historyMessage`). */
   given: boolean;
-  /** It is shown; false when it would keep the current request from fitting (`reason`). */
+  /**
+   * It is shown; false when it would keep the current request from fitting (`reason`
+   * `"does-not-fit"`), or when it held durable evidence alone and not one excerpt fits
+   * `evidenceShare` of the limit (`"evidence-share"`, the excerpts counted in `evidenceOmitted`).
+   */
   included: boolean;
-  reason?: "does-not-fit";
+  reason?: "does-not-fit" | "evidence-share";
   /** The message shown holds a summary of older turns (one `summaryMessage` wrote). */
   summary: boolean;
   /** The message shown holds durable evidence (`EvidenceState.asMessage()`, alone or inside a summary message). */
   evidence: boolean;
+  /**
+   * Evidence excerpts left out of this view to keep the evidence within `evidenceShare`
+   * of the limit (also counted in the envelope's `omitted`); 0 when it fit.
+   */
+  evidenceOmitted: number;
 }
 
 /** What a view kept, dropped and changed. Counts and estimates only, never message content. */
@@ -416,7 +442,7 @@ export interface ContextReport {
    * @deprecated Use `history` (the same `given`, `included` and `reason`; `history.summary`
    * and `history.evidence` say which it held). Kept for one release.
    */
-  summary: { given: boolean; included: boolean; reason?: "does-not-fit" };
+  summary: { given: boolean; included: boolean; reason?: "does-not-fit" | "evidence-share" };
   /** Excerpts of dropped turns included because no summary was given. */
   droppedTurnExcerpts: number;
   /**

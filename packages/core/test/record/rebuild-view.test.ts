@@ -82,6 +82,35 @@ describe("rebuildView over a long generated thread", () => {
     }
   });
 
+  it("rebuilds views whose evidence was cut to its share, giving the history message as the view showed it", () => {
+    const { views, steps } = thread;
+    const cut = views.filter((v) => v.record.report.history.evidenceOmitted > 0 && v.record.report.history.included);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const stored of cut) {
+      const rebuilt = rebuildView(stored, steps[stored.record.sequence - 1] ?? null);
+      expect(rebuilt.status).toBe("match");
+      const shown = rebuilt.view?.messages.map((m) => m.content) ?? [];
+      expect(shown).toContain(rebuilt.historyMessage?.content);
+    }
+  });
+
+  it("rebuilds a view recorded before evidence had a share as all the evidence that fits", () => {
+    const { views, steps } = thread;
+    // Views whose evidence this version cuts: recorded before, they showed all of it.
+    const cut = views.filter((v) => v.record.report.history.evidenceOmitted > 0 && v.record.report.history.included).slice(0, 3);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const stored of cut) {
+      const messages = steps[stored.record.sequence - 1] ?? null;
+      const { evidenceShare: _share, ...view } = stored.record.options.view;
+      const allOfIt = rebuildView({ ...stored, record: { ...stored.record, options: { ...stored.record.options, view: { ...view, evidenceShare: 1 } } } }, messages).view;
+      expect(allOfIt?.report.history.evidenceOmitted).toBe(0);
+      // The record as that version wrote it: no evidenceShare among the options, no evidenceOmitted in the report.
+      const { elapsedMs: _elapsed, history: { evidenceOmitted: _omitted, ...history }, ...report } = allOfIt?.report as NonNullable<typeof allOfIt>["report"];
+      const old = { ...stored.record, options: { ...stored.record.options, view }, report: { ...stored.record.report, ...report, history } } as unknown as StoredView["record"];
+      expect(rebuildView({ ...stored, record: old }, messages)).toMatchObject({ status: "match", problems: [] });
+    }
+  });
+
   it("keeps no message content in the record itself", () => {
     for (const { record } of thread.views) {
       const json = JSON.stringify(record);

@@ -44,7 +44,7 @@ describe("SETTINGS_SPEC", () => {
   it("is where the view and budget defaults come from", () => {
     const viewKeys: Record<keyof ViewOptions, true> = {
       dropStep: true, maxOlderMessageTokens: true, maxToolCallProseTokens: true, excerptBudget: true, keepRecentToolResults: true, maxToolResultTokens: true,
-      imageInputs: true, clearStep: true, cacheBreakpoints: true, pinOpeningRequest: true, maxOpeningRequestTokens: true, pinnedBudget: true, recallBudget: true, pinnedImages: true,
+      imageInputs: true, clearStep: true, cacheBreakpoints: true, pinOpeningRequest: true, maxOpeningRequestTokens: true, pinnedBudget: true, recallBudget: true, evidenceShare: true, pinnedImages: true,
       trustPinField: true,
     };
     expect(Object.keys(DEFAULT_VIEW_OPTIONS).sort()).toEqual(Object.keys(viewKeys).sort());

@@ -93,6 +93,23 @@ describe("allocateHistory: the history's room split between evidence, relevance,
     expect(small).toMatchObject({ relevance: 500, reserve: 0, kept: 0 });
   });
 
+  it("keeps the excerpts' room in the relevance reserve beside durable evidence alone, not beside a summary", () => {
+    const excerpts = allocateHistory({ older: olderOf(chat(60)), room: 3000, summaryTokens: 0, options: options({ excerptBudget: 300, recallBudget: 0 }), estimator }).reserve;
+    const opts = options({ excerptBudget: 300 });
+    const summary = allocateHistory({ older: olderOf(chat(60)), room: 3000, summaryTokens: 400, options: opts, estimator });
+    const olderBeside = olderOf(chat(60));
+    const evidence = allocateHistory({ older: olderBeside, room: 3000, summaryTokens: 400, evidenceOnly: true, options: opts, estimator });
+    // A summary stands for the dropped turns: half of what it leaves. Evidence does not: the excerpts' room too.
+    expect(summary.relevance).toBe(recallReserve(3000, 400, 4000));
+    expect(evidence.relevance).toBe(recallReserve(3000, 400, 4000, excerpts));
+    expect(evidence.relevance).toBeGreaterThan(summary.relevance);
+    expect(evidence).toMatchObject({ summaryIncluded: true, headTokens: 400, reserve: 0 });
+    expect(keptTokens(olderBeside, evidence.kept)).toBeLessThanOrEqual(3000 - 400 - evidence.relevance);
+    // Without a relevance reserve (recall off, a brief) evidence alone changes nothing: no excerpts beside it.
+    const off = allocateHistory({ older: olderOf(chat(60)), room: 3000, summaryTokens: 400, evidenceOnly: true, options: options({ excerptBudget: 300, recallBudget: 0 }), estimator });
+    expect(off).toMatchObject({ relevance: 0, reserve: 0 });
+  });
+
   it("sets the relevance reserve by the room alone, never by what the turns hold", () => {
     for (const room of [800, 3000, 6000, 12_000]) {
       const a = allocateHistory({ older: olderOf(chat(400, 20, "a")), room, summaryTokens: 0, options: options(), estimator });

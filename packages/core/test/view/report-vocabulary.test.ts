@@ -59,16 +59,26 @@ describe("the report's vocabulary", () => {
     const messages = longConversation(30);
     const evidence = (await new InMemoryContextStore().update("u1", "t0", messages)).asMessage();
     expect(evidence).not.toBeNull();
-    const evidenceOnly = buildContext({ messages, budget, historyMessage: evidence });
-    expect(evidenceOnly.report.history).toEqual({ given: true, included: true, summary: false, evidence: true });
+    const evidenceOnly = buildContext({ messages, budget, historyMessage: evidence, evidenceShare: 1 });
+    expect(evidenceOnly.report.history).toEqual({ given: true, included: true, summary: false, evidence: true, evidenceOmitted: 0 });
     // The former name of the slot's flags, deprecated, says the same.
     expect(evidenceOnly.report.summary).toEqual({ given: true, included: true });
+    // Within its share of the limit (a tenth by default), the excerpts left out are counted, and in the envelope too.
+    const shared = buildContext({ messages, budget, historyMessage: evidence });
+    const omitted = shared.report.history.evidenceOmitted;
+    expect(omitted).toBeGreaterThan(0);
+    const envelope = (content: unknown) => JSON.parse(String(content)).contextview_evidence as { omitted: number };
+    expect(envelope(shared.messages.find((m) => String(m.content).includes("contextview_evidence"))?.content).omitted).toBe(envelope(evidence?.content).omitted + omitted);
+    // Not one excerpt within its share: left out, and why.
+    const none0 = buildContext({ messages, budget, historyMessage: evidence, evidenceShare: 0 });
+    expect(none0.report.history).toMatchObject({ given: true, included: false, reason: "evidence-share", evidence: false });
+    expect(none0.report.history.evidenceOmitted).toBeGreaterThan(omitted);
 
     const own = buildContext({ messages, budget, historyMessage: new AIMessage("Notes the application wrote.") });
-    expect(own.report.history).toEqual({ given: true, included: true, summary: false, evidence: false });
+    expect(own.report.history).toEqual({ given: true, included: true, summary: false, evidence: false, evidenceOmitted: 0 });
 
     const none = buildContext({ messages: [new HumanMessage("hi")] });
-    expect(none.report.history).toEqual({ given: false, included: false, summary: false, evidence: false });
+    expect(none.report.history).toEqual({ given: false, included: false, summary: false, evidence: false, evidenceOmitted: 0 });
 
     const store = new InMemoryContextStore();
     const summarizer: Summarizer = async () => "The user asked about item budgets; every item is fine.";
