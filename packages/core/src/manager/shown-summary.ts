@@ -3,6 +3,7 @@ import type { Estimator } from "../estimate.js";
 import type { CompactionState } from "../store/contracts.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { HISTORY_LABEL, labelMessage } from "../view/head.js";
+import { historyWithin } from "../view/history-evidence.js";
 import { EXCERPT_MARKER_TOKENS, fitExcerpt } from "../view/older.js";
 import type { ContextView } from "../view/types.js";
 import type { RequestViews } from "./view-builder.js";
@@ -50,7 +51,9 @@ export function showSummary(
   const t = report.tokens;
   // The room of the history slot: the summary goes before any older turn.
   const room = report.limit - (t.total - t.history - t.summary);
-  const overhead = estimator.estimateMessages([labelMessage(HISTORY_LABEL), summaryMessage("", summary.prefixN, evidence)]);
+  // Beside the evidence as the view shows it: within its share of the limit (see historyWithin).
+  const head = historyWithin(summaryMessage("", summary.prefixN, evidence), Math.floor(views.options.evidenceShare * report.limit), estimator).message;
+  const overhead = estimator.estimateMessages([labelMessage(HISTORY_LABEL), ...(head === null ? [] : [head])]);
   const textRoom = room - overhead - EXCERPT_MARKER_TOKENS;
   if (textRoom >= MIN_SUMMARY_EXCERPT_TOKENS) {
     const text = fitExcerpt(summary.text, textRoom, estimator);
