@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, createEstimator, type BuildContextInput, type ContextView } from "@contextview/core";
+import { buildContext, createEstimator, InMemoryContextStore, type BuildContextInput, type ContextView } from "@contextview/core";
 import { conversation, conversationArb, deepFreeze, itHoldsOver, refusedCase, snapshot, viewProblems, type LawCase } from "@contextview/test-support";
 
 /** The default estimator: every view here is built with it. */
@@ -12,17 +12,21 @@ const estimator = createEstimator();
  * seed is printed on failure, FUZZ_SEED replays it) and every law reads them.
  */
 describe("buildContext laws (property)", () => {
-  const budgetArb = fc.record({ promptBudget: fc.integer({ min: 300, max: 16000 }), dropStep: fc.constantFrom(0, 0.25, 0.5), clearStep: fc.constantFrom(1, 4, 32), cacheBreakpoints: fc.boolean(), serialized: fc.boolean(), summary: fc.boolean(), recallBudget: fc.constantFrom(0, 1000, 4000) });
+  const budgetArb = fc.record({ promptBudget: fc.integer({ min: 300, max: 16000 }), dropStep: fc.constantFrom(0, 0.25, 0.5), clearStep: fc.constantFrom(1, 4, 32), cacheBreakpoints: fc.boolean(), serialized: fc.boolean(), summary: fc.constantFrom("none", "text", "evidence"), evidenceShare: fc.constantFrom(0, 0.1, 0.3, 1), recallBudget: fc.constantFrom(0, 1000, 4000) });
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
   const cases: LawCase[] = [];
+  /** Views whose evidence was cut to its share (the sample must reach that path). */
+  let evidenceCut = 0;
 
-  beforeAll(() => {
-    for (const [{ turns, system }, { promptBudget, dropStep, clearStep, cacheBreakpoints, serialized, summary, recallBudget }] of fc.sample(fc.tuple(conversationArb, budgetArb), { numRuns: 150, seed })) {
+  beforeAll(async () => {
+    for (const [{ turns, system }, { promptBudget, dropStep, clearStep, cacheBreakpoints, serialized, summary, evidenceShare, recallBudget }] of fc.sample(fc.tuple(conversationArb, budgetArb), { numRuns: 150, seed })) {
       const built: BaseMessage[] = conversation(turns, system);
       const messages = deepFreeze(serialized ? (JSON.parse(JSON.stringify(built)) as Record<string, unknown>[]) : built);
       const before = snapshot(messages);
-      const summaryMessage = summary ? new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") : undefined;
-      const input: BuildContextInput = { messages, budget: { contextWindow: 32768, promptBudget, responseReserve: 4096 }, dropStep, clearStep, cacheBreakpoints, recallBudget, ...(summaryMessage ? { summaryMessage } : {}) };
+      // A history message: the application's text, or the durable evidence of this conversation (cut to its share).
+      const evidence = summary === "evidence" ? (await new InMemoryContextStore().update("u", "c", built)).asMessage() : null;
+      const summaryMessage = summary === "text" ? new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") : (evidence ?? undefined);
+      const input: BuildContextInput = { messages, budget: { contextWindow: 32768, promptBudget, responseReserve: 4096 }, dropStep, clearStep, cacheBreakpoints, recallBudget, evidenceShare, ...(summaryMessage ? { summaryMessage } : {}) };
       let view: ContextView;
       try {
         view = buildContext(input);
@@ -30,9 +34,14 @@ describe("buildContext laws (property)", () => {
         cases.push(refusedCase(error, snapshot(messages) === before));
         continue;
       }
+      if (view.report.history.evidenceOmitted > 0) evidenceCut++;
       cases.push({ problems: viewProblems({ conversation: built, messages, before, estimator, rebuild: () => buildContext(input).messages }, view) });
     }
   });
 
   itHoldsOver(cases, seed, "over random conversations");
+
+  it("reaches views whose evidence is cut to its share", () => {
+    expect({ seed, evidenceCut: evidenceCut > 0 }).toEqual({ seed, evidenceCut: true });
+  });
 });
