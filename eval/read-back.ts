@@ -2,7 +2,7 @@
 // tool again: every fixture replayed through buildContext with the recall tool bound, and
 // a scripted agent that, for each result a view cleared or shortened, follows the recall
 // call the note printed — never the source tool.
-import { printedRecallCall } from "@contextview/test-support";
+import { printedRecallCall, readAnswerPart } from "@contextview/test-support";
 import { buildContext, compactionMarkerOf, createEstimator } from "@contextview/core";
 import { asRanges, recallFromConversation, type RecallRequest } from "@contextview/core/internal";
 import { createRecallTool } from "@contextview/langgraph";
@@ -237,8 +237,7 @@ function readAlong(messages: readonly BaseMessage[], call: Json, spent: { calls:
 
 /** The characters of a `read` answer (after its range line): the part of the message it shows. */
 function readPart(answer: string): string | undefined {
-  const range = /characters (\d+)-(\d+) of \d+:\n/.exec(answer);
-  return range === null ? undefined : answer.slice(range.index + range[0].length, range.index + range[0].length + Number(range[2]) - Number(range[1]));
+  return readAnswerPart(answer)?.text;
 }
 
 /** An excerpt's omitted middle read back: the printed call, then each next call its answer prints, up to the end of the range. */

@@ -1,6 +1,7 @@
 import { createEstimator } from "@contextview/core";
 import { RECALLED_LABEL } from "@contextview/core/internal";
 import { createRecallTool } from "@contextview/langgraph";
+import { readAnswerPart } from "@contextview/test-support";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 
 const estimator = createEstimator();
@@ -43,7 +44,7 @@ describe("createRecallTool", () => {
   it("labels every answer as untrusted history and names the message's role", async () => {
     const text = await ask({ action: "read", message: 0 });
     expect(text.split("\n")[0]).toBe(RECALLED_LABEL);
-    expect(text).toContain("message 0 · role user · id u0 · characters 0-26 of 26:\nFind my March transactions");
+    expect(text).toContain("message 0 · role user · id u0 · characters 0-26 of 26, between the fences:\n```\nFind my March transactions\n```");
   });
 
   it("searches the conversation with its lexical index: index, role, id and a bounded excerpt", async () => {
@@ -69,9 +70,9 @@ describe("createRecallTool", () => {
 
   it("reads one message by index, id or tool_call_id, and a character range of it", async () => {
     expect(await ask({ action: "read", message: "a3" })).toContain("You have 200 transactions in March.");
-    expect(await ask({ action: "read", message: "call_s", offset: 0, length: 20 })).toContain(`characters 0-20 of ${conversation()[2]!.content.length}:\n${String(conversation()[2]!.content).slice(0, 20)}`);
+    expect(await ask({ action: "read", message: "call_s", offset: 0, length: 20 })).toContain(`characters 0-20 of ${conversation()[2]!.content.length}, between the fences:\n\`\`\`\n${String(conversation()[2]!.content).slice(0, 20)}\n\`\`\``);
     const range = await ask({ action: "read", message: 7, offset: 100, length: 50 });
-    expect(range).toContain(`characters 100-150 of ${longText.length}:\n${longText.slice(100, 150)}\n`);
+    expect(range).toContain(`characters 100-150 of ${longText.length}, between the fences:\n\`\`\`\n${longText.slice(100, 150)}\n\`\`\`\n`);
     expect(nextArgs(range)).toEqual({ action: "read", message: 7, offset: 150 });
     expect(await ask({ action: "read", message: 1 })).toContain('[tool call `search_transactions` (id call_s): {"month":"2024-03"}]');
   });
@@ -83,10 +84,9 @@ describe("createRecallTool", () => {
     while (args !== undefined) {
       const text = await ask(args, { maxToolResultTokens: 800 });
       expect(estimator.estimateText(text)).toBeLessThanOrEqual(800);
-      const [, from, to] = /characters (\d+)-(\d+) of/.exec(text)!;
-      expect(Number(from)).toBe(read.length);
-      const body = text.indexOf("\n", text.indexOf("\n") + 1) + 1;
-      read += text.slice(body, body + Number(to) - Number(from));
+      const part = readAnswerPart(text)!;
+      expect(part.from).toBe(read.length);
+      read += part.text;
       args = nextArgs(text);
       calls++;
     }
@@ -124,10 +124,10 @@ describe("createRecallTool", () => {
       new AIMessage({ id: "0a1b2c3d-0000-4000-8000-00000000aaaa", content: "Noted." }),
       new AIMessage({ id: "ffffffff-0000-4000-8000-00000000aaaa", content: "Noted again." }),
     ];
-    expect(await ask({ action: "read", message: "…7c6b5a41" }, {}, messages)).toContain("message 0 · role user · id 5f3c2a9e-1b7d-4c3e-9a2f-0e8d7c6b5a41 · characters 0-36 of 36:\nThe spare key is under the blue pot.");
+    expect(await ask({ action: "read", message: "…7c6b5a41" }, {}, messages)).toContain("message 0 · role user · id …7c6b5a41 · characters 0-36 of 36, between the fences:\n```\nThe spare key is under the blue pot.\n```");
     expect(await ask({ action: "read", message: "…0000aaaa" }, {}, messages)).toMatch(/^Recall error: the ids of messages 1, 2 all end "0000aaaa"; `message` takes an index or a whole id\./);
     // Only the shortened form: a bare tail is no reference.
-    expect(await ask({ action: "read", message: "7c6b5a41" }, {}, messages)).toMatch(/^Recall error: no message has the id or tool_call_id "7c6b5a41"/);
+    expect(await ask({ action: "read", message: "7c6b5a41" }, {}, messages)).toMatch(/^Recall error: no message 7c6b5a41 can be read;/);
   });
 
   it("says which references do not exist, as an error the model can read", async () => {
@@ -137,10 +137,10 @@ describe("createRecallTool", () => {
     expect(rowsOf(partly)).toEqual([{ row: 1, value: transactions[0] }]);
     expect(partly).toContain('[Not found in `transactions` (200 rows): "nope"');
     expect(partly).toContain("[Not found: rows 500 — `transactions` has 200 rows.]");
-    expect(await ask({ action: "read", message: "call_zz" })).toMatch(/^Recall error: no message has the id or tool_call_id "call_zz" \(the conversation has 9 messages, indices 0-8\)/);
-    expect(await ask({ action: "read", message: 9 })).toMatch(/^Recall error: there is no message 9/);
+    expect(await ask({ action: "read", message: "call_zz" })).toMatch(/^Recall error: no message call_zz can be read; `search` finds messages by their words\.$/);
+    expect(await ask({ action: "read", message: 9 })).toMatch(/^Recall error: no message 9 can be read;/);
     expect(await ask({ action: "rows", message: 3, rows: [1] })).toMatch(/^Recall error: message 3 is not a tool result/);
-    expect(await ask({ action: "rows", message: 2, collection: "payees", rows: [1] })).toMatch(/^Recall error: no array `payees` in this result; it has `transactions` \(200 rows\)/);
+    expect(await ask({ action: "rows", message: 2, collection: "payees", rows: [1] })).toMatch(/^Recall error: no array payees in this result; it has `transactions` \(200 rows\)/);
 
     const recall = createRecallTool({ getMessages: () => conversation() });
     const result = (await recall.invoke({ id: "c9", name: "recall", args: { action: "read", message: 42 }, type: "tool_call" })) as ToolMessage;

@@ -8,4 +8,4 @@ export { thrownBy } from "./errors.js";
 export { acceptedValues, refusedValues } from "./setting-edges.js";
 export { viewRecordEntry } from "./view-records.js";
 export { anthropicOrderProblems, geminiOrderProblems, openAIOrderProblems, PROVIDER_CHECKERS, providerOrderProblems, providersAccepting, type ProviderName } from "./providers.js";
-export { printedRecallCall } from "./recall-calls.js";
+export { printedRecallCall, readAnswerPart, type ReadAnswerPart } from "./recall-calls.js";

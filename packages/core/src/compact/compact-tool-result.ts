@@ -10,6 +10,7 @@ import { createProjector, type ReferenceMode } from "./project.js";
 import { checkRecallToolName, RECALL_LINES, recallSentenceFor, recallValueFor, withoutRecallKey, withRecallKey, type RecallLine } from "./recall-notes.js";
 import { attemptOf, freshMemo, keepTree, memoOf, pickFromLadder, type Attempt, type ResultMemo } from "./result-memo.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
+import { inlineName } from "../inline-text.js";
 
 /**
  * The text a model reads from a content (text blocks, other non-image blocks as
@@ -35,8 +36,9 @@ export type TreeSource = Extract<Source, { kind: "tree" }>;
 /**
  * The artifact as JSON.stringify reads it: its own `toJSON` first, then its
  * `model_context` when it has one, then every value below (see {@link readPayloadAsJson}).
+ * What compaction may show of an artifact, and so all the recall tool reads of it.
  */
-function readArtifactSource(artifact: unknown, options: ResolvedCompactOptions): { value: unknown; origin: PayloadOrigin } | undefined {
+export function readArtifactSource(artifact: unknown, options: ResolvedCompactOptions): { value: unknown; origin: PayloadOrigin } | undefined {
   if (typeof artifact !== "object" || artifact === null) return undefined;
   let top: unknown = artifact;
   let focus: unknown;
@@ -494,7 +496,7 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
     }
     rows = projection.omittedRows;
   }
-  const tool = message.name ? `\`${message.name}\`` : "tool";
+  const tool = message.name ? `\`${inlineName(message.name)}\`` : "tool";
   const notice =
     `[The ${tool} result (tool_call_id ${message.tool_call_id}) is too large to show here: about ${original} tokens` +
     `${rows === undefined ? "" : `, ${rows} rows`}. Narrow the query (filters, paging) for a result that fits.]`;

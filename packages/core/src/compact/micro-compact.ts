@@ -6,6 +6,7 @@ import { isClearedToolResult, withCompaction } from "./marker.js";
 import type { CompactToolResultOptions } from "./options.js";
 import { checkRecallToolName, clearedRecallSentence } from "./recall-notes.js";
 import type { ViewOptions } from "../view/types.js";
+import { inlineName } from "../inline-text.js";
 
 /**
  * Options of {@link microCompact}, named like the view's options
@@ -90,7 +91,7 @@ export interface MicroCompactResult {
  * `reason` says why a kept result was cleared; older results need none.
  */
 function clearedNotice(message: ToolMessage, tokens: number, text: string, recall: string | undefined, reason?: string): string {
-  const tool = message.name ? `\`${message.name}\`` : "tool";
+  const tool = message.name ? `\`${inlineName(message.name)}\`` : "tool";
   const back = recall === undefined || !message.tool_call_id ? "; call the tool again if you need it." : `. ${clearedRecallSentence(message, text, recall)}`;
   return (
     `[${reason === undefined ? "Older" : `${reason};`} ${tool} result cleared from this view (tool_call_id ${message.tool_call_id}, about ${tokens} tokens). ` +

@@ -1,6 +1,7 @@
 import { splitContent } from "../compact/compact-tool-result.js";
 import { textOf, toolCallsOf, type MessageInput } from "../messages.js";
-import { longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, selectMessage, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
+import { fenced } from "../inline-text.js";
+import { longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, referenceOf, selectMessage, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
 
 /** What `read` asks for: one message, and a character range of its text. */
 export interface ReadRequest {
@@ -36,7 +37,7 @@ export function readMessage(messages: readonly MessageInput[], request: ReadRequ
   if (!Number.isSafeInteger(offset) || offset < 0) return recallError(`\`offset\` must be a non-negative integer, got ${String(request.offset)}.`);
   if (request.length !== undefined && (!Number.isSafeInteger(request.length) || request.length < 1)) return recallError(`\`length\` must be a positive integer, got ${String(request.length)}.`);
   if (offset > 0 && offset >= text.length) return recallError(`\`offset\` ${offset} is past the end of message ${selected.index} (${text.length} characters).`);
-  const reference = typeof request.message === "string" && !/^\d+$/.test(request.message) ? request.message : selected.index;
+  const reference = referenceOf(request.message, selected.index);
   const artifact: unknown = (selected.message as { artifact?: unknown }).artifact;
   const hasArtifact = selected.kind === "tool" && artifact !== undefined && artifact !== null;
   const rest = text.slice(offset);
@@ -44,7 +45,8 @@ export function readMessage(messages: readonly MessageInput[], request: ReadRequ
 
   const render = (shown: string): string[] => {
     const end = offset + shown.length;
-    const lines = [RECALLED_LABEL, `${messageLabel(selected, context)} · characters ${offset}-${end} of ${text.length}:`, shown];
+    // Fenced: a line of the text that looks like a label or a role line of ours stays inside the text.
+    const lines = [RECALLED_LABEL, `${messageLabel(selected, context)} · characters ${offset}-${end} of ${text.length}, between the fences:`, fenced(shown)];
     if (end < text.length) lines.push(`[Characters ${end}-${text.length} not shown. To read on, ${nextCall(context, { action: "read", message: reference, offset: end })}.]`);
     if (hasArtifact) lines.push(`[This tool result also has an artifact; read its rows with ${nextCall(context, { action: "rows", message: reference })}.]`);
     return lines;

@@ -1,8 +1,12 @@
 import { resolveCompactOptions, type ResolvedCompactOptions } from "../compact/options.js";
 import { isRecord } from "../compact/earlier-nodes.js";
 import type { MessageInput } from "../messages.js";
-import { fits, longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, selectMessage, type RecallAnswer, type RecallContext } from "./recalled-text.js";
-import { asRanges, collectionsOf, identifierIndex, originalPayloadOf, parseRowNumbers, pathName, rowsWithId, type RowCollection } from "./tool-result-rows.js";
+import { echoList, fits, referenceOf, longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, selectMessage, type RecallAnswer, type RecallContext } from "./recalled-text.js";
+import { clipEcho, inlineName } from "../inline-text.js";
+import { asRanges, indexOf, parsedResultOf, parseRowNumbers, pathName, rowsWithId, type ParsedResult, type RowCollection } from "./tool-result-rows.js";
+
+/** Where rows were read from, as an answer says it. */
+const ORIGIN = { artifact: "artifact", model_context: "artifact's model_context", content: "content" } as const;
 
 /** What `rows` asks for: rows of one tool result, by identifiers or by row numbers. */
 export interface RowsRequest {
@@ -20,7 +24,8 @@ export interface RowsRequest {
 
 /**
  * Read rows of a tool result back from the checkpoint, exactly as the tool returned
- * them: from its artifact when it has one, else from its JSON content. One row a
+ * them, from what compaction reads (see `originalPayloadOf`: the artifact's
+ * `model_context`, else the artifact, else the JSON content). One row a
  * line, `{"row": n, "value": …}`; as many as fit the bound, then the exact call
  * that reads the rest. References that match nothing are named.
  */
@@ -29,10 +34,10 @@ export function readRows(messages: readonly MessageInput[], request: RowsRequest
   if ("error" in selected) return selected;
   if (selected.kind !== "tool") return recallError(`message ${selected.index} is not a tool result (rows are read from tool results; \`read\` reads any message).`);
   const options = resolveCompactOptions({ estimator: context.estimator });
-  const payload = originalPayloadOf(selected.message, options);
+  const parsed = parsedResultOf(selected.message, options, context.wholeArtifacts === true);
+  const { payload, collections } = parsed;
   if (typeof payload === "string") return recallError(`message ${selected.index} has no rows to read: ${payload}.`);
-  const collections = collectionsOf(payload.value, options.maxDepth);
-  if (collections.length === 0) return recallError(`the ${payload.origin} of message ${selected.index} holds no array of rows; \`read\` reads its text.`);
+  if (collections.length === 0) return recallError(`the ${ORIGIN[payload.origin]} of message ${selected.index} holds no array of rows; \`read\` reads its text.`);
   const ids = request.ids ?? [];
   const numbers = parseRowNumbers(request.rows ?? []);
   if (numbers === undefined) return recallError('`rows` takes row numbers from 1 and ranges such as "13-20" (at most 100000 rows).');
@@ -40,35 +45,25 @@ export function readRows(messages: readonly MessageInput[], request: RowsRequest
   const offset = request.offset ?? 0;
   if (!Number.isSafeInteger(offset) || offset < 0) return recallError(`\`offset\` must be a non-negative integer, got ${String(request.offset)}.`);
 
-  const chosen = chooseCollection(collections, request.collection, ids, options);
-  if (typeof chosen === "string") return recallError(chosen);
-  const { collection } = chosen;
+  const collection = chooseCollection(parsed, request.collection, ids, options);
+  if (typeof collection === "string") return recallError(collection);
   const total = collection.rows.length;
-  const wanted: number[] = [];
-  const seen = new Set<number>();
-  const want = (n: number) => {
-    if (!seen.has(n)) wanted.push(n), seen.add(n);
-  };
-  const missingIds: Array<string | number> = [];
-  for (const id of ids) {
-    const found = rowsWithId(chosen.index, id);
-    if (found.length === 0) missingIds.push(id);
-    for (const row of found) want(row + 1);
-  }
-  const missingRows = numbers.filter((n) => n > total);
-  for (const n of numbers) if (n <= total) want(n);
-
+  const { wanted, missingIds, missingRows } = rowsAsked(parsed, collection, ids, numbers, options);
   const name = pathName(collection.path);
+  const shownName = inlineName(name, 200);
   const missing: string[] = [];
-  if (missingIds.length > 0) missing.push(`[Not found in \`${name}\` (${total} rows): ${missingIds.map((id) => JSON.stringify(id)).join(", ")} — no row holds ${missingIds.length === 1 ? "it" : "them"} in an identifying field.]`);
-  if (missingRows.length > 0) missing.push(`[Not found: rows ${asRanges(missingRows).join(", ")} — \`${name}\` has ${total} rows.]`);
+  if (missingIds.length > 0) {
+    const listed = echoList(missingIds.map((id) => JSON.stringify(typeof id === "string" ? clipEcho(id, 80) : id)));
+    missing.push(`[Not found in \`${shownName}\` (${total} rows): ${listed} — no row holds ${missingIds.length === 1 ? "it" : "them"} in an identifying field.]`);
+  }
+  if (missingRows.length > 0) missing.push(`[Not found: rows ${echoList(asRanges(missingRows).map(String))} — \`${shownName}\` has ${total} rows.]`);
   if (wanted.length === 0) return recallError(`message ${selected.index}: ${missing.map((line) => line.slice(1, -1)).join(" ")}`);
 
-  const reference = typeof request.message === "string" && !/^\d+$/.test(request.message) ? request.message : selected.index;
-  const others = collections.filter((c) => c !== collection).slice(0, 8).map((c) => `\`${pathName(c.path)}\` (${c.rows.length})`);
+  const reference = referenceOf(request.message, selected.index);
+  const others = collections.filter((c) => c !== collection).slice(0, 8).map((c) => `\`${inlineName(pathName(c.path), 200)}\` (${c.rows.length})`);
   const header = [
     RECALLED_LABEL,
-    `${messageLabel(selected, context)} · \`${name}\`: ${total} rows, read from the ${payload.origin} as the tool returned them, one JSON line a row ({"row": number from 1, "value": the row}):`,
+    `${messageLabel(selected, context)} · \`${shownName}\`: ${total} rows, read from the ${ORIGIN[payload.origin]} as the tool returned them, one JSON line a row ({"row": number from 1, "value": the row}):`,
   ];
   if (others.length > 0) header.push(`[Other arrays in this result: ${others.join(", ")}; name one in \`collection\`.]`);
   const footer = (rest: readonly number[], restOffset: number): string[] => {
@@ -104,6 +99,25 @@ export function readRows(messages: readonly MessageInput[], request: RowsRequest
   return { text: [...header, ...body, ...footer(wanted.slice(k), nextOffset)].join("\n"), error: false };
 }
 
+/** The row numbers (from 1) a request names in a collection, in its order without repeats, and the references that name none. */
+function rowsAsked(parsed: ParsedResult, collection: RowCollection, ids: ReadonlyArray<string | number>, numbers: readonly number[], options: ResolvedCompactOptions) {
+  const total = collection.rows.length;
+  const wanted: number[] = [];
+  const seen = new Set<number>();
+  const want = (n: number) => {
+    if (!seen.has(n)) wanted.push(n), seen.add(n);
+  };
+  const missingIds: Array<string | number> = [];
+  for (const id of ids) {
+    const found = rowsWithId(indexOf(parsed, collection, options), id);
+    if (found.length === 0) missingIds.push(id);
+    for (const row of found) want(row + 1);
+  }
+  const missingRows = numbers.filter((n) => n > total);
+  for (const n of numbers) if (n <= total) want(n);
+  return { wanted, missingIds, missingRows };
+}
+
 /** Part of a row's JSON, characters `from`-`to` of it, as a string value. */
 function partLine(row: number, json: string, from: number, to: number): string {
   return `{"row":${row},"characters":[${from},${to}],"of":${json.length},"json_part":${JSON.stringify(json.slice(from, to))}}`;
@@ -134,27 +148,27 @@ function collectionAt(collections: readonly RowCollection[], named: string): Row
  * its identifiers, else the largest recognised collection (`collectionKeys`, or a
  * top-level array) and then the largest array.
  */
-function chooseCollection(collections: readonly RowCollection[], named: string | undefined, ids: ReadonlyArray<string | number>, options: ResolvedCompactOptions): { collection: RowCollection; index: ReturnType<typeof identifierIndex> } | string {
-  const withIndex = (collection: RowCollection) => ({ collection, index: identifierIndex(collection.rows, options) });
-  const list = collections.map((c) => `\`${pathName(c.path)}\` (${c.rows.length} rows)`).join(", ");
+function chooseCollection(parsed: ParsedResult, named: string | undefined, ids: ReadonlyArray<string | number>, options: ResolvedCompactOptions): RowCollection | string {
+  const { collections } = parsed;
+  const list = echoList(collections.map((c) => `\`${inlineName(pathName(c.path), 200)}\` (${c.rows.length} rows)`));
   if (named !== undefined && named !== "") {
     const exact = collections.find((c) => pathName(c.path) === named);
     const byKey = collections.filter((c) => c.path[c.path.length - 1] === named);
     const found = exact ?? (byKey.length === 1 ? byKey[0] : undefined) ?? collectionAt(collections, named);
-    if (found === undefined) return `no array \`${named}\` in this result${byKey.length > 1 ? " (several have that key; give its path)" : ""}; it has ${list}.`;
-    return withIndex(found);
+    if (found === undefined) return `no array ${inlineName(named, 80)} in this result${byKey.length > 1 ? " (several have that key; give its path)" : ""}; it has ${list}.`;
+    return found;
   }
   if (ids.length > 0) {
-    let best: { collection: RowCollection; index: ReturnType<typeof identifierIndex> } | undefined;
+    let best: RowCollection | undefined;
     let bestCount = 0;
     for (const collection of collections) {
-      const candidate = withIndex(collection);
-      const count = ids.filter((id) => rowsWithId(candidate.index, id).length > 0).length;
-      if (count > bestCount) [best, bestCount] = [candidate, count];
+      const index = indexOf(parsed, collection, options);
+      const count = ids.filter((id) => rowsWithId(index, id).length > 0).length;
+      if (count > bestCount) [best, bestCount] = [collection, count];
     }
     if (best !== undefined) return best;
   }
   const recognised = collections.filter((c) => c.path.length === 0 || options.collectionKeys.has(c.path[c.path.length - 1]!));
   const pool = recognised.length > 0 ? recognised : collections;
-  return withIndex(pool.reduce((a, b) => (b.rows.length > a.rows.length ? b : a)));
+  return pool.reduce((a, b) => (b.rows.length > a.rows.length ? b : a));
 }

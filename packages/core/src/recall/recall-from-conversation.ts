@@ -5,7 +5,7 @@ import { checkMessageDate } from "../view/recall-date.js";
 import type { MessageDate } from "../view/types.js";
 import { readMessage, type ReadRequest } from "./read-message.js";
 import { readRows, type RowsRequest } from "./read-rows.js";
-import { recallError, type RecallAnswer, type RecallContext } from "./recalled-text.js";
+import { fits, recallError, type RecallAnswer, type RecallContext } from "./recalled-text.js";
 import { searchMessages, type SearchRequest } from "./search-messages.js";
 
 /**
@@ -58,7 +58,26 @@ export interface RecallOptions {
    * ```
    */
   messageDate?: MessageDate;
+  /**
+   * Let `rows` read a tool result's whole artifact beside its `model_context`. Off,
+   * the recall tool reads only what compaction could have shown the model: the
+   * artifact's `model_context` (the tool's projection) when it has one, else the
+   * artifact, else the JSON content. Turn it on only when everything in your tools'
+   * artifacts may reach the model.
+   * @default false
+   * @example
+   * ```ts
+   * createRecallTool({ wholeArtifacts: true });
+   * ```
+   */
+  wholeArtifacts?: boolean;
 }
+
+/**
+ * The longest text a request may carry in one field (`query`, `message`, `collection`, an id),
+ * and the most entries of `ids` or `rows`: past them the answer would echo more than it reads.
+ */
+export const RECALL_REQUEST_LIMITS = { textChars: 2000, entries: 1000 } as const;
 
 /** The answer's bound may be no smaller: its label and "next" line alone take about 100 tokens. */
 export const MIN_RECALL_TOKENS = 200;
@@ -71,7 +90,10 @@ export function resolveRecallOptions(options: RecallOptions = {}): RecallContext
   const maxTokens = options.maxToolResultTokens ?? 2000;
   if (!Number.isSafeInteger(maxTokens) || maxTokens < MIN_RECALL_TOKENS) throw invalidOption("maxToolResultTokens", `an integer of at least ${MIN_RECALL_TOKENS}`, maxTokens);
   const messageDate = checkMessageDate(options.messageDate, "messageDate");
-  return { toolName, maxTokens, estimator: checkEstimator(options.estimator, "estimator") ?? createEstimator(), ...(messageDate === undefined ? {} : { messageDate }) };
+  const wholeArtifacts = options.wholeArtifacts ?? false;
+  if (typeof wholeArtifacts !== "boolean") throw invalidOption("wholeArtifacts", "a boolean", wholeArtifacts);
+  const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
+  return { toolName, maxTokens, estimator, wholeArtifacts, ...(messageDate === undefined ? {} : { messageDate }) };
 }
 
 /**
@@ -89,6 +111,14 @@ export function resolveRecallOptions(options: RecallOptions = {}): RecallContext
 export function recallFromConversation(messages: readonly MessageInput[], request: RecallRequest, options: RecallOptions | RecallContext = {}): RecallAnswer {
   checkMessageArray(messages);
   const context = isContext(options) ? options : resolveRecallOptions(options);
+  const tooLong = overLimits(request);
+  if (tooLong !== undefined) return recallError(tooLong);
+  const answer = answerOf(messages, request, context);
+  // Every answer within its bound: one that is not (a case this code did not foresee) says so instead of being sent.
+  return fits(context, [answer.text]) ? answer : recallError(`the answer does not fit \`maxToolResultTokens\` (${context.maxTokens}); ask for less.`);
+}
+
+function answerOf(messages: readonly MessageInput[], request: RecallRequest, context: RecallContext): RecallAnswer {
   switch (request?.action) {
     case "search":
       return searchMessages(messages, request, context);
@@ -99,6 +129,23 @@ export function recallFromConversation(messages: readonly MessageInput[], reques
     default:
       return recallError('`action` must be "search", "read" or "rows".');
   }
+}
+
+/** What of a request is past {@link RECALL_REQUEST_LIMITS}, named without echoing it; undefined when nothing is. */
+function overLimits(request: RecallRequest): string | undefined {
+  const { textChars, entries } = RECALL_REQUEST_LIMITS;
+  const fields = request as { query?: unknown; message?: unknown; collection?: unknown; ids?: unknown; rows?: unknown };
+  for (const field of ["query", "message", "collection"] as const) {
+    const value = fields[field];
+    if (typeof value === "string" && value.length > textChars) return `\`${field}\` is longer than ${textChars} characters (${value.length}).`;
+  }
+  for (const field of ["ids", "rows"] as const) {
+    const value = fields[field];
+    if (!Array.isArray(value)) continue;
+    if (value.length > entries) return `\`${field}\` has more than ${entries} entries (${value.length}); ask for fewer at a time.`;
+    if (value.some((entry) => typeof entry === "string" && entry.length > textChars)) return `an entry of \`${field}\` is longer than ${textChars} characters.`;
+  }
+  return undefined;
 }
 
 function isContext(options: RecallOptions | RecallContext): options is RecallContext {

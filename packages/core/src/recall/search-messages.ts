@@ -1,6 +1,7 @@
 import { conversationIndex } from "../lexical/conversation-index.js";
 import { searchTerms, termOccurrences } from "../lexical/search-terms.js";
 import { kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
+import { clipEcho, jsonLine } from "../inline-text.js";
 import { readableText } from "./read-message.js";
 import { fits, messageLabel, nextCall, RECALLED_LABEL, recallError, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
 
@@ -34,10 +35,10 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
 
   const own = messages.map((message, index) => isOwnMessage(message, index, context.toolName));
   const ranked = conversationIndex(messages).rank(terms, (index) => own[index] !== true, messages.length);
-  if (ranked.length === 0) return { text: [RECALLED_LABEL, `No message of this conversation matches "${query}".`].join("\n"), error: false };
-  if (offset >= ranked.length) return recallError(`\`offset\` ${offset} is past the last match (${ranked.length} messages match "${query}").`);
+  if (ranked.length === 0) return { text: [RECALLED_LABEL, `No message of this conversation matches ${jsonLine(clipEcho(query, 200))}.`].join("\n"), error: false };
+  if (offset >= ranked.length) return recallError(`\`offset\` ${offset} is past the last match (${ranked.length} messages match ${jsonLine(clipEcho(query, 200))}).`);
 
-  const lines = [RECALLED_LABEL, `Messages matching "${query}", best first (${ranked.length} match):`];
+  const lines = [RECALLED_LABEL, `Messages matching ${jsonLine(clipEcho(query, 200))}, best first (${ranked.length} match):`];
   const footer = (shownTo: number): string[] => {
     const out: string[] = [];
     if (shownTo < ranked.length) out.push(`[Matches ${shownTo + 1}-${ranked.length} not shown. For more, ${nextCall(context, { action: "search", query, offset: shownTo })}.]`);
@@ -49,7 +50,7 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
   for (let k = offset; k < last; k++) {
     const { index, score } = ranked[k]!;
     const message: RecalledMessage = { index, kind: kindOf(messages[index], index), message: toBaseMessage(messages[index] as MessageInput, index) };
-    const entry = [`${k + 1}. ${messageLabel(message, context)} · score ${score.toFixed(2)}`, `   ${JSON.stringify(excerptOf(readableText(message), terms))}`];
+    const entry = [`${k + 1}. ${messageLabel(message, context)} · score ${score.toFixed(2)}`, `   ${jsonLine(excerptOf(readableText(message), terms))}`];
     if (!fits(context, [...lines, ...entry, ...footer(k + 1)])) break;
     lines.push(...entry);
     shown = k + 1;

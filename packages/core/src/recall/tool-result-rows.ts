@@ -3,7 +3,8 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { ContextViewError } from "../errors.js";
 import { isRecord } from "../compact/earlier-nodes.js";
-import { jsonNestsDeeperThan, readPayloadAsJson } from "../compact/inspect.js";
+import { parseJsonContent, readArtifactSource } from "../compact/compact-tool-result.js";
+import { readPayloadAsJson, type PayloadOrigin } from "../compact/inspect.js";
 import { compactionMarkerOf } from "../compact/marker.js";
 import type { ResolvedCompactOptions } from "../compact/options.js";
 import { isIdentifyingValue } from "../compact/references.js";
@@ -12,7 +13,7 @@ import { textOf } from "../messages.js";
 /** The structured payload of a tool result, and where it was read from. */
 export interface OriginalPayload {
   value: unknown;
-  origin: "artifact" | "content";
+  origin: PayloadOrigin;
 }
 
 /** One array of a payload: its path from the root (`[]` for a top-level array) and its rows. */
@@ -22,39 +23,72 @@ export interface RowCollection {
 }
 
 /**
- * The payload a tool returned, as compaction reads it: the artifact when it is an
- * object or an array (its `toJSON` first; a `model_context` beside other keys is the
- * tool's own projection and is left out), else the content when it is JSON. A string
- * when there is none, saying why.
+ * The payload of a tool result as compaction reads it, so the recall tool reads
+ * nothing the view could not have shown: `artifact.model_context` when the artifact has
+ * one (the tool's projection for the model), else the artifact when it is an object or
+ * an array, else the content when it is JSON. With `wholeArtifact` (the application's
+ * opt-in), the artifact beside its `model_context` instead. A string when there is none,
+ * saying why.
  */
-export function originalPayloadOf(message: BaseMessage, options: ResolvedCompactOptions): OriginalPayload | string {
+export function originalPayloadOf(message: BaseMessage, options: ResolvedCompactOptions, wholeArtifact = false): OriginalPayload | string {
   const artifact: unknown = (message as { artifact?: unknown }).artifact;
   if (typeof artifact === "object" && artifact !== null) {
     try {
-      const toJson = (artifact as { toJSON?: unknown }).toJSON;
-      let top: unknown = typeof toJson === "function" ? (toJson as (key: string) => unknown).call(artifact, "") : artifact;
-      if (isRecord(top) && Object.hasOwn(top, "model_context") && Object.keys(top).length > 1) {
-        const { model_context: _focus, ...rest } = top;
-        top = rest;
-      }
-      const value = readPayloadAsJson(top, "artifact", options, true);
-      if (typeof value === "object" && value !== null) return { value, origin: "artifact" };
+      const source = wholeArtifact ? wholeArtifactOf(artifact, options) : readArtifactSource(artifact, options);
+      if (source !== undefined && typeof source.value === "object" && source.value !== null) return source;
     } catch (error) {
       return `its artifact could not be read as JSON (${ContextViewError.isInstance(error) ? error.message : "it threw"})`;
     }
   }
   if (compactionMarkerOf(message) !== undefined) return "its content is a compacted copy, not the original (read the checkpoint's messages, not a view's)";
-  const text = textOf(message.content);
-  const first = text.trimStart().charCodeAt(0);
-  if ((first === 123 || first === 91) && !jsonNestsDeeperThan(text, options.maxDepth)) {
-    try {
-      const value = JSON.parse(text) as unknown;
-      if (typeof value === "object" && value !== null) return { value, origin: "content" };
-    } catch {
-      // Not JSON: said below.
-    }
-  }
+  const value = parseJsonContent(textOf(message.content), options);
+  if (typeof value === "object" && value !== null) return { value, origin: "content" };
   return "it has no structured artifact and its content is not JSON; read its text instead";
+}
+
+/** The whole artifact, a `model_context` beside other keys left out (the application's opt-in, `wholeArtifacts`). */
+function wholeArtifactOf(artifact: object, options: ResolvedCompactOptions): OriginalPayload {
+  const toJson = (artifact as { toJSON?: unknown }).toJSON;
+  let top: unknown = typeof toJson === "function" ? (toJson as (key: string) => unknown).call(artifact, "") : artifact;
+  if (isRecord(top) && Object.hasOwn(top, "model_context") && Object.keys(top).length > 1) {
+    const { model_context: _focus, ...rest } = top;
+    top = rest;
+  }
+  return { value: readPayloadAsJson(top, "artifact", options, true), origin: "artifact" };
+}
+
+/** A tool result read for `rows`: its payload, its arrays, and each array's identifiers once asked for. */
+export interface ParsedResult {
+  payload: OriginalPayload | string;
+  collections: RowCollection[];
+  /** Identifier indexes by collection, built on first use. */
+  indexes: WeakMap<RowCollection, IdentifierIndex>;
+}
+
+/** Parsed results by message object: a tool loop's parallel calls share the state's message objects, so a large result is parsed once. */
+const parsedResults = new WeakMap<BaseMessage, { length: number; artifact: unknown; whole: boolean; parsed: ParsedResult }>();
+
+/**
+ * {@link originalPayloadOf} and {@link collectionsOf} of a message, remembered while it is
+ * the same object with the same content length and artifact (messages are never
+ * mutated; the check guards a caller who does).
+ */
+export function parsedResultOf(message: BaseMessage, options: ResolvedCompactOptions, wholeArtifact: boolean): ParsedResult {
+  const length = typeof message.content === "string" ? message.content.length : -1;
+  const artifact: unknown = (message as { artifact?: unknown }).artifact;
+  const known = parsedResults.get(message);
+  if (known !== undefined && known.length === length && known.artifact === artifact && known.whole === wholeArtifact) return known.parsed;
+  const payload = originalPayloadOf(message, options, wholeArtifact);
+  const parsed: ParsedResult = { payload, collections: typeof payload === "string" ? [] : collectionsOf(payload.value, options.maxDepth), indexes: new WeakMap() };
+  if (length >= 0) parsedResults.set(message, { length, artifact, whole: wholeArtifact, parsed });
+  return parsed;
+}
+
+/** The identifier index of one of a parsed result's collections, built once. */
+export function indexOf(parsed: ParsedResult, collection: RowCollection, options: ResolvedCompactOptions): IdentifierIndex {
+  let index = parsed.indexes.get(collection);
+  if (index === undefined) parsed.indexes.set(collection, (index = identifierIndex(collection.rows, options)));
+  return index;
 }
 
 /** Every array of a payload, outside the rows of another (the collections compaction shortens), in source order. */

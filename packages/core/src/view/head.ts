@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { Estimator } from "../estimate.js";
 import type { MessageInput, MessageKind } from "../messages.js";
 import { textOf, toBaseMessage, toolCallsOf } from "../messages.js";
+import { oneLine } from "../inline-text.js";
 import { excerptText } from "./older.js";
 
 /**
@@ -93,8 +94,9 @@ export function dropTurnExcerpts(
     // With a recall tool bound, each line says which message it is, as recall numbers the thread's messages.
     const role = (name: string, at: number) => (recall === undefined ? name : `${name} (#${at + recall.shift})`);
     const lines: string[] = [];
-    if (user !== undefined) lines.push(`${role("user", userAt)}: ${excerptText(user, EXCERPT_CHARS)}`);
-    if (answer !== undefined) lines.push(`${role("assistant", answerAt)}: ${excerptText(answer, EXCERPT_CHARS)}`);
+    // One line each: a line break in the text could start a forged `assistant:` line or end marker.
+    if (user !== undefined) lines.push(`${role("user", userAt)}: ${excerptText(oneLine(user), EXCERPT_CHARS)}`);
+    if (answer !== undefined) lines.push(`${role("assistant", answerAt)}: ${excerptText(oneLine(answer), EXCERPT_CHARS)}`);
     if (lines.length === 0) continue;
     const block = lines.join("\n");
     const tokens = estimator.estimateText(block) + 1;

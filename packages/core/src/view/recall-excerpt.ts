@@ -1,5 +1,6 @@
 import { termOccurrences } from "../lexical/search-terms.js";
 import { safeCutBefore } from "../text.js";
+import { SPACE_OR_CONTROL } from "../inline-text.js";
 
 /** Characters of a long text searched for the request's terms: what the lexical index reads of a message. */
 const SCANNED_CHARS = 20_000;
@@ -103,13 +104,15 @@ function wordStartAt(text: string, at: number): number {
 }
 
 /** Whitespace other than one space between two other characters: what {@link clipFrom} would change in a text. */
-const UNEVEN_SPACE = /[^\S ]| {2}|^ | $/;
+const UNEVEN_SPACE = new RegExp(`(?! )[${SPACE_OR_CONTROL}]| {2}|^ | $`);
+/** A word: what {@link oneLine} keeps between its single spaces. */
+const WORD = new RegExp(`[^${SPACE_OR_CONTROL}]+`, "g");
 
 /** {@link clip}'s reading of `text` from `from`: whitespace collapsed, cut before `max` characters at a safe point. */
 function clipFrom(text: string, from: number, max: number): Clipped {
   // Most recalled texts are short and single-spaced: their reading is the text itself.
   if (from === 0 && text.length <= max && !UNEVEN_SPACE.test(text)) return { flat: text, shown: text.length, cut: false };
-  const words = /\S+/g;
+  const words = new RegExp(WORD);
   words.lastIndex = from;
   let flat = "";
   /** The end in `text` of the last word in `flat`. */

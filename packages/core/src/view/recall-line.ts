@@ -5,6 +5,7 @@ import { DateRuns, recallDate } from "./recall-date.js";
 import { clip, clipAround } from "./recall-excerpt.js";
 import type { Estimator } from "../estimate.js";
 import type { MessageDate } from "./types.js";
+import { inlineName } from "../inline-text.js";
 
 // The line of one recalled message (see `recallBlock`): its header, the text around its
 // excerpt, and whether it may be recalled at all.
@@ -104,16 +105,16 @@ interface Line {
 
 /** The text of {@link lineOf}'s line around its excerpt. */
 function lineFrame(conversation: readonly MessageInput[], i: number, lead: number, kind: MessageKind, message: BaseMessage, content: string): { before: string; after: string } | undefined {
-  const id = message.id === undefined || message.id === "" ? "" : ` · id ${lineId(message.id)}`;
+  const id = message.id === undefined || message.id === "" ? "" : ` · id ${inlineName(lineId(message.id))}`;
   const head = (role: string) => `[#${i} · ${role}${id}]`;
   if (kind === "tool") {
     const call = callOf(conversation, i, lead, toolCallIdOf(message));
     if (call === undefined) return undefined;
-    return { before: `${head(`tool result of ${call.name}(${clip(JSON.stringify(call.args ?? {}), ARGS_CHARS)})`)} `, after: "" };
+    return { before: `${head(`tool result of ${inlineName(call.name)}(${clip(JSON.stringify(call.args ?? {}), ARGS_CHARS)})`)} `, after: "" };
   }
   const calls = kind === "ai" ? toolCallsOf(message) : [];
   if (calls.length > 0 && !answered(conversation, i, calls.map((c) => c.id))) return undefined;
-  const called = calls.map((c) => `called ${c.name}(${clip(JSON.stringify(c.args ?? {}), ARGS_CHARS)})`).join("; ");
+  const called = calls.map((c) => `called ${inlineName(c.name)}(${clip(JSON.stringify(c.args ?? {}), ARGS_CHARS)})`).join("; ");
   // An excerpt is empty only for a text of whitespace: then the line is the calls alone.
   if (!/\S/.test(content)) return called === "" ? undefined : { before: `${head(roleName(kind))} ${called}`, after: "" };
   return { before: `${head(roleName(kind))} `, after: called === "" ? "" : ` — ${called}` };

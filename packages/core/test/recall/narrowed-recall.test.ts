@@ -1,7 +1,7 @@
 // A result narrowed to its totals or to a short notice (even its identifiers do not fit)
 // names, with a recall tool bound, the longest recall call that fits its limit — a shorter
 // one when the longest does not — and that call, run on the conversation, gives every row back.
-import { printedRecallCall } from "@contextview/test-support";
+import { printedRecallCall, readAnswerPart } from "@contextview/test-support";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { compactOrNarrow, createEstimator } from "@contextview/core";
 import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
@@ -51,8 +51,7 @@ function arraysBack(messages: readonly BaseMessage[], call: Record<string, unkno
     let text = "";
     for (let args: Record<string, unknown> | undefined = call; args !== undefined; ) {
       const got = answer(messages, args);
-      const range = /characters (\d+)-(\d+) of \d+:\n/.exec(got)!;
-      text += got.slice(range.index + range[0].length, range.index + range[0].length + Number(range[2]) - Number(range[1]));
+      text += readAnswerPart(got)!.text;
       args = readsOn(got);
     }
     const value = JSON.parse(text) as Record<string, unknown[]>;

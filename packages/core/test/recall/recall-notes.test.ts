@@ -3,7 +3,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, compactOrNarrow, compactToolResult, createEstimator, microCompact } from "@contextview/core";
 import { recallFromConversation, recallToolNameIn, type RecallRequest } from "@contextview/core/internal";
-import { viewProblems } from "@contextview/test-support";
+import { readAnswerPart, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();
 const ROWS = Array.from({ length: 200 }, (_, i) => ({ id: `tx-${1000 + i}`, date: `2024-03-${String((i % 28) + 1).padStart(2, "0")}`, amount: -(i + 1) * 1.25, memo: `Groceries at market ${i}` }));
@@ -206,10 +206,9 @@ describe("text excerpts with a recall tool bound", () => {
   /** The characters a read returned: what follows its range line, up to the next note or the end. */
   function readBack(args: Record<string, unknown>, maxToolResultTokens: number): { text: string; next: Record<string, unknown> | undefined } {
     const answer = recall(messages, args, maxToolResultTokens);
-    const header = /^message 2 · .* · characters (\d+)-(\d+) of \d+:$/m.exec(answer)!;
-    const start = header.index + header[0].length + 1;
-    const text = answer.slice(start, start + Number(header[2]) - Number(header[1]));
-    const rest = answer.slice(start + text.length);
+    expect(answer).toMatch(/^message 2 · .* · characters \d+-\d+ of \d+, between the fences:$/m);
+    const { text } = readAnswerPart(answer)!;
+    const rest = answer.slice(answer.lastIndexOf("```") + 3);
     return { text, next: rest.includes("To read on") ? recallCalls(rest)[0] : undefined };
   }
 
@@ -299,7 +298,7 @@ describe("collections nested in rows, with a recall tool bound", () => {
   it("a path that names no array is a clear error listing the arrays", () => {
     const answer = recallFromConversation([message], { action: "rows", message: "c_orders", collection: "data.orders.99.lines", rows: [1] });
     expect(answer.error).toBe(true);
-    expect(answer.text).toContain("no array `data.orders.99.lines`");
+    expect(answer.text).toContain("no array data.orders.99.lines in this result");
   });
 });
 
@@ -349,9 +348,7 @@ describe("a small result of several arrays, at limits just above its smallest fo
       while (args !== undefined) {
         const answer = recall(messages, args);
         calls++;
-        const range = /characters (\d+)-(\d+) of \d+:\n/.exec(answer)!;
-        const start = range.index + range[0].length;
-        text += answer.slice(start, start + Number(range[2]) - Number(range[1]));
+        text += readAnswerPart(answer)!.text;
         args = /\[Characters \d+-\d+ not shown\./.test(answer) ? recallCalls(answer.slice(answer.lastIndexOf("[Characters")))[0] : undefined;
       }
       return { value: (JSON.parse(text) as Record<string, unknown[]>)[path]![n - 1], calls };
