@@ -26,4 +26,5 @@ export { memoryLine } from "./memories/index.js";
 export { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "./memo/conversation-memo.js";
 export { prepareViewRecord, viewRecordOf, rebuildView, recordedMessagesMatch, type RebuiltView } from "./record/index.js";
 export { asRanges } from "./recall/tool-result-rows.js";
-export { recallFromConversation, recallToolNameIn, resolveRecallOptions, DEFAULT_RECALL_TOOL_NAME, RECALL_REQUEST_LIMITS, MIN_RECALL_TOKENS, RECALLED_LABEL, type RecallAnswer, type RecallContext, type RecallOptions, type RecallRequest } from "./recall/index.js";
+export { recallFromConversation, recallFromMessage, recallToolNameIn, resolveRecallOptions, selectMessage, DEFAULT_RECALL_TOOL_NAME, RECALL_REQUEST_LIMITS, MIN_RECALL_TOKENS, RECALLED_LABEL } from "./recall/index.js";
+export type { RecallAnswer, RecallContext, RecallOptions, RecallRequest, RecalledMessage } from "./recall/index.js";

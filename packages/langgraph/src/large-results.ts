@@ -1,16 +1,20 @@
 // One worker thread per process, started on the first large JSON tool result and ended
 // after a while without one, that computes the compaction of large results for every
-// context node, wrapper and middleware of the process (see core's precomputeLargeResults).
+// context node, wrapper and middleware of the process (see core's precomputeLargeResults),
+// and the recall tool's answers on them (recall-in-worker.ts).
 import type { LargeResultComputer, LargeResultFloors, LargeResultJob } from "@contextview/core";
 import { Worker } from "node:worker_threads";
 
 /** An idle worker ends after this long; the next large result starts another. */
 const IDLE_MS = 30_000;
 
+/** What the worker computes: a large result's compaction floors, or a recall answer on one. */
+export type WorkerJobKind = "floors" | "recall";
+
 interface Pending {
   /** The thread the job was sent to: only its failure fails the job. */
   thread: Worker;
-  resolve(floors: LargeResultFloors): void;
+  resolve(result: unknown): void;
   reject(error: Error): void;
 }
 
@@ -39,11 +43,11 @@ function failAll(thread: Worker, error: Error): void {
 function started(): Worker {
   if (worker !== undefined) return worker;
   const thread = newWorker();
-  thread.on("message", (message: { id: number; floors?: LargeResultFloors; error?: string }) => {
+  thread.on("message", (message: { id: number; result?: unknown; error?: string }) => {
     const job = pending.get(message.id);
     if (job === undefined) return;
     pending.delete(message.id);
-    if (message.floors !== undefined) job.resolve(message.floors);
+    if ("result" in message) job.resolve(message.result);
     else job.reject(new Error(message.error ?? "the large-result worker failed"));
     settle();
   });
@@ -90,8 +94,22 @@ function settle(): void {
  * createContextManager({ largeResults: workerLargeResults });
  * ```
  */
-export const workerLargeResults: LargeResultComputer = (job: LargeResultJob, signal?: AbortSignal) =>
-  new Promise<LargeResultFloors>((resolve, reject) => {
+export const workerLargeResults: LargeResultComputer = ({ text, ...job }: LargeResultJob, signal?: AbortSignal) =>
+  runInWorker("floors", text, job, signal) as Promise<LargeResultFloors>;
+
+/**
+ * Run one job in this process's worker thread: `text`, when given, is copied in
+ * slices first (the event loop runs between them), then the job; resolves with what
+ * the worker computed. Rejects when the worker cannot start or fails, and when
+ * `signal` aborts.
+ *
+ * @example
+ * ```ts
+ * const floors = await runInWorker("floors", text, { estimator: spec, maxTokens: 16000 });
+ * ```
+ */
+export function runInWorker(kind: WorkerJobKind, text: string | undefined, job: object, signal?: AbortSignal): Promise<unknown> {
+  return new Promise<unknown>((resolve, reject) => {
     if (signal?.aborted === true) {
       reject(signal.reason as Error);
       return;
@@ -112,9 +130,9 @@ export const workerLargeResults: LargeResultComputer = (job: LargeResultJob, sig
     signal?.addEventListener("abort", onAbort, { once: true });
     pending.set(id, {
       thread,
-      resolve: (floors) => {
+      resolve: (result) => {
         signal?.removeEventListener("abort", onAbort);
-        resolve(floors);
+        resolve(result);
       },
       reject: (error) => {
         signal?.removeEventListener("abort", onAbort);
@@ -122,15 +140,15 @@ export const workerLargeResults: LargeResultComputer = (job: LargeResultJob, sig
       },
     });
     settle();
-    void send(thread, id, job, signal).catch((error: unknown) => pending.get(id)?.reject(error as Error));
+    void send(thread, id, kind, text ?? "", job, signal).catch((error: unknown) => pending.get(id)?.reject(error as Error));
   });
+}
 
 /** Characters copied to the worker at once: one copy of a slice takes a few milliseconds. */
 const SLICE_CHARS = 1 << 19;
 
 /** Post the text in slices, yielding to the event loop between them, then the job itself. */
-async function send(thread: Worker, id: number, job: LargeResultJob, signal: AbortSignal | undefined): Promise<void> {
-  const { text, ...rest } = job;
+async function send(thread: Worker, id: number, kind: WorkerJobKind, text: string, job: object, signal: AbortSignal | undefined): Promise<void> {
   for (let at = 0; at < text.length; at += SLICE_CHARS) {
     if (signal?.aborted === true || !pending.has(id)) {
       thread.postMessage({ id, cancel: true });
@@ -140,7 +158,7 @@ async function send(thread: Worker, id: number, job: LargeResultJob, signal: Abo
     thread.postMessage({ id, slice: text.slice(at, at + SLICE_CHARS) });
     await new Promise((resolve) => setImmediate(resolve));
   }
-  thread.postMessage({ id, job: rest });
+  thread.postMessage({ id, kind, job });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { RECALL_REQUEST_LIMITS, recallFromConversation, resolveRecallOptions, type RecallOptions, type RecallRequest } from "@contextview/core/internal";
+import { RECALL_REQUEST_LIMITS, recallFromConversation, resolveRecallOptions, selectMessage } from "@contextview/core/internal";
+import type { RecallAnswer, RecallContext, RecallOptions, RecallRequest } from "@contextview/core/internal";
 import type { MessageInput } from "@contextview/core";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -6,6 +7,7 @@ import { tool, type StructuredTool } from "@langchain/core/tools";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { z } from "zod";
 import { ContextIntegrationError } from "./errors.js";
+import { recallInWorker, recallJobFor } from "./recall-in-worker.js";
 
 /**
  * Options of {@link createRecallTool}: the core's recall options (`toolName`,
@@ -44,6 +46,26 @@ const schema = z.object({
   collection: text().optional().describe("rows: the array's key or path, when the result has several"),
   limit: z.number().int().min(1).max(50).optional().describe("search: most matches to list"),
 });
+
+/**
+ * The answer to one request: `rows` on a large tool result in the process's worker
+ * thread, which parses it once and keeps it for the calls that follow (this thread
+ * answers when the worker fails); everything else here.
+ */
+async function answerOf(messages: readonly MessageInput[], request: RecallRequest, context: RecallContext): Promise<RecallAnswer> {
+  if (request?.action === "rows" && Array.isArray(messages)) {
+    const selected = selectMessage(messages, request.message);
+    const job = "error" in selected ? undefined : recallJobFor(selected, request, context);
+    if (job !== undefined && !("error" in selected)) {
+      try {
+        return await recallInWorker(selected, job);
+      } catch {
+        // The worker could not answer: this thread does.
+      }
+    }
+  }
+  return recallFromConversation(messages, request, context);
+}
 
 /** The `messages` of the graph state a tool runs in: a ToolNode's input, or createAgent's per-call input. */
 function messagesOfGraphState(config: RunnableConfig): readonly MessageInput[] {
@@ -88,7 +110,7 @@ export function createRecallTool(options: RecallToolOptions = {}): StructuredToo
   return tool(
     async (input: z.infer<typeof schema>, config: RunnableConfig & { toolCall?: { id?: string } }): Promise<string | BaseMessage> => {
       const messages = await read(config);
-      const answer = recallFromConversation(messages, input as RecallRequest, context);
+      const answer = await answerOf(messages, input as RecallRequest, context);
       const callId = config.toolCall?.id;
       if (!answer.error || callId === undefined) return answer.text;
       return new ToolMessage({ content: answer.text, tool_call_id: callId, name: context.toolName, status: "error" });

@@ -1,7 +1,7 @@
 import { splitContent } from "../compact/compact-tool-result.js";
-import { textOf, toolCallsOf, type MessageInput } from "../messages.js";
+import { textOf, toolCallsOf } from "../messages.js";
 import { fenced } from "../inline-text.js";
-import { longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, referenceOf, selectMessage, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
+import { longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, referenceOf, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
 
 /** What `read` asks for: one message, and a character range of its text. */
 export interface ReadRequest {
@@ -29,9 +29,7 @@ export function readableText({ kind, message }: RecalledMessage): string {
  * Read one message back: its text from `offset`, as much as fits the bound; an
  * answer that stops short says the exact call that reads on.
  */
-export function readMessage(messages: readonly MessageInput[], request: ReadRequest, context: RecallContext): RecallAnswer {
-  const selected = selectMessage(messages, request.message);
-  if ("error" in selected) return selected;
+export function readMessage(selected: RecalledMessage, request: ReadRequest, context: RecallContext): RecallAnswer {
   const offset = request.offset ?? 0;
   const text = readableText(selected);
   if (!Number.isSafeInteger(offset) || offset < 0) return recallError(`\`offset\` must be a non-negative integer, got ${String(request.offset)}.`);

@@ -1,7 +1,6 @@
 import { resolveCompactOptions, type ResolvedCompactOptions } from "../compact/options.js";
 import { isRecord } from "../compact/earlier-nodes.js";
-import type { MessageInput } from "../messages.js";
-import { echoList, fits, referenceOf, longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, selectMessage, type RecallAnswer, type RecallContext } from "./recalled-text.js";
+import { echoList, fits, referenceOf, longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
 import { clipEcho, inlineName } from "../inline-text.js";
 import { asRanges, indexOf, parsedResultOf, parseRowNumbers, pathName, rowsWithId, type ParsedResult, type RowCollection } from "./tool-result-rows.js";
 
@@ -29,9 +28,7 @@ export interface RowsRequest {
  * line, `{"row": n, "value": …}`; as many as fit the bound, then the exact call
  * that reads the rest. References that match nothing are named.
  */
-export function readRows(messages: readonly MessageInput[], request: RowsRequest, context: RecallContext): RecallAnswer {
-  const selected = selectMessage(messages, request.message);
-  if ("error" in selected) return selected;
+export function readRows(selected: RecalledMessage, request: RowsRequest, context: RecallContext): RecallAnswer {
   if (selected.kind !== "tool") return recallError(`message ${selected.index} is not a tool result (rows are read from tool results; \`read\` reads any message).`);
   const options = resolveCompactOptions({ estimator: context.estimator });
   const parsed = parsedResultOf(selected.message, options, context.wholeArtifacts === true);

@@ -5,7 +5,7 @@ import { checkMessageDate } from "../view/recall-date.js";
 import type { MessageDate } from "../view/types.js";
 import { readMessage, type ReadRequest } from "./read-message.js";
 import { readRows, type RowsRequest } from "./read-rows.js";
-import { fits, recallError, type RecallAnswer, type RecallContext } from "./recalled-text.js";
+import { fits, recallError, selectMessage, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
 import { searchMessages, type SearchRequest } from "./search-messages.js";
 
 /**
@@ -113,22 +113,31 @@ export function recallFromConversation(messages: readonly MessageInput[], reques
   const context = isContext(options) ? options : resolveRecallOptions(options);
   const tooLong = overLimits(request);
   if (tooLong !== undefined) return recallError(tooLong);
-  const answer = answerOf(messages, request, context);
-  // Every answer within its bound: one that is not (a case this code did not foresee) says so instead of being sent.
-  return fits(context, [answer.text]) ? answer : recallError(`the answer does not fit \`maxToolResultTokens\` (${context.maxTokens}); ask for less.`);
+  if (request?.action === "search") return withinBound(context, searchMessages(messages, request, context));
+  if (request?.action !== "read" && request?.action !== "rows") return recallError('`action` must be "search", "read" or "rows".');
+  const selected = selectMessage(messages, request.message);
+  return "error" in selected ? selected : recallFromMessage(selected, request, context);
 }
 
-function answerOf(messages: readonly MessageInput[], request: RecallRequest, context: RecallContext): RecallAnswer {
-  switch (request?.action) {
-    case "search":
-      return searchMessages(messages, request, context);
-    case "read":
-      return readMessage(messages, request, context);
-    case "rows":
-      return readRows(messages, request, context);
-    default:
-      return recallError('`action` must be "search", "read" or "rows".');
-  }
+/**
+ * A `read` or `rows` request answered on the message it names, already selected from
+ * the conversation (`selectMessage`): what the recall tool runs in its worker thread
+ * for a large tool result, with the message alone.
+ *
+ * @example
+ * ```ts
+ * recallFromMessage({ index: 2, kind: "tool", message }, { action: "rows", message: "call_7", rows: ["13-20"] }, resolveRecallOptions());
+ * ```
+ */
+export function recallFromMessage(selected: RecalledMessage, request: Extract<RecallRequest, { action: "read" | "rows" }>, context: RecallContext): RecallAnswer {
+  const tooLong = overLimits(request);
+  if (tooLong !== undefined) return recallError(tooLong);
+  return withinBound(context, request.action === "read" ? readMessage(selected, request, context) : readRows(selected, request, context));
+}
+
+/** Every answer within its bound: one that is not (a case this code did not foresee) says so instead of being sent. */
+function withinBound(context: RecallContext, answer: RecallAnswer): RecallAnswer {
+  return fits(context, [answer.text]) ? answer : recallError(`the answer does not fit \`maxToolResultTokens\` (${context.maxTokens}); ask for less.`);
 }
 
 /** What of a request is past {@link RECALL_REQUEST_LIMITS}, named without echoing it; undefined when nothing is. */
