@@ -1,6 +1,7 @@
 import { kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { countMatches, FREQUENT_TERM, rankMessages, type Postings, type RankedMessage } from "./bm25.js";
 import { ImpactList } from "./impact-order.js";
+import { messageFingerprint } from "./message-fingerprint.js";
 import { searchTerms } from "./search-terms.js";
 
 export type { RankedMessage } from "./bm25.js";
@@ -40,14 +41,16 @@ function searchableParts(message: MessageInput, index: number): string[] {
  * indexes only the messages appended since the last call, and starts again when
  * the messages it indexed are no longer a prefix (a fork, an edited message).
  *
- * Every indexed message is verified on every call, in one of two ways: the same
+ * Every indexed message is recognised on every call, in one of two ways: the same
  * object as at the last sync (a comparison per message), or, for an object not
  * seen at the last sync (a checkpoint read anew, an edited message), the same id
- * and the same 32-bit FNV-1a hash of its searchable text — what an edit that keeps
- * the id changes. So an edit anywhere in the prefix rebuilds the index (a hash
- * collision aside), and a conversation read anew costs a hash of every message's
- * text per call. Holds term postings and, per message, its id and that hash, never
- * text. The objects of the last sync are held in a `WeakMap` keyed by the
+ * and the same {@link messageFingerprint} (its role, length and ends, read in
+ * constant time). A message whose fingerprint changed rebuilds the index, so a
+ * conversation read anew costs a few reads per message, not a pass over its text.
+ * An edit that keeps the length and the ends leaves a stale entry, which may only
+ * change the ranking: the index holds term postings and, per message, its id and
+ * fingerprint, never text, and whoever shows a ranked message reads it from the
+ * messages given. The objects of the last sync are held in a `WeakMap` keyed by the
  * conversation's first message: they stay alive no longer than that message does
  * (one version of the conversation, replaced at the next sync).
  *
@@ -59,7 +62,7 @@ function searchableParts(message: MessageInput, index: number): string[] {
  */
 export class ConversationIndex {
   private ids: (string | undefined)[] = [];
-  private hashes: number[] = [];
+  private fingerprints: number[] = [];
   private lengths: number[] = [];
   private totalLength = 0;
   /** Per term: message index and term frequency, flattened. */
@@ -121,7 +124,7 @@ export class ConversationIndex {
    * Numbers derived from the messages, by index, for `owner` (the recall stage keeps its
    * lines' estimated tokens here, under the estimator): an entry lasts while its message
    * is the object it was derived from — dropped when the index is rebuilt, and when a
-   * message read anew (a new object with the same id and text) takes its place. One
+   * message read anew (a new object with the same id and fingerprint) takes its place. One
    * owner at a time: another starts afresh.
    *
    * @example
@@ -160,15 +163,15 @@ export class ConversationIndex {
     return false;
   }
 
-  /** True when the messages indexed are `messages`' prefix: the same objects as `objects`, or the same id and text hash. */
+  /** True when the messages indexed are `messages`' prefix: the same objects as `objects`, or the same ids and fingerprints. */
   private isPrefixOf(messages: readonly MessageInput[], objects: unknown[]): boolean {
     const n = this.ids.length;
     if (messages.length < n) return false;
     for (let i = sameObjectsUpTo(objects, messages, 0, n); i < n; i = sameObjectsUpTo(objects, messages, i + 1, n)) {
       const message = messages[i] as MessageInput;
-      // A checkpoint read anew gives new objects: the same id and text is the same message.
+      // A checkpoint read anew gives new objects: the same id and fingerprint is taken for the same message.
       const id = idOf(message);
-      if (id === undefined || id !== this.ids[i] || hashParts(searchableParts(message, i)) !== this.hashes[i]) return false;
+      if (id === undefined || id !== this.ids[i] || messageFingerprint(message, i) !== this.fingerprints[i]) return false;
       objects[i] = message;
       this.derivedBy?.values.delete(i);
     }
@@ -177,7 +180,7 @@ export class ConversationIndex {
 
   private clear(): void {
     this.ids = [];
-    this.hashes = [];
+    this.fingerprints = [];
     this.lengths = [];
     this.totalLength = 0;
     this.postings = new Map();
@@ -199,7 +202,7 @@ export class ConversationIndex {
     const parts = searchableParts(message, index);
     const terms = searchTerms(parts.join(" "));
     this.ids.push(idOf(message));
-    this.hashes.push(hashParts(parts));
+    this.fingerprints.push(messageFingerprint(message, index));
     this.lengths.push(terms.length);
     this.totalLength += terms.length;
     const counts = new Map<string, number>();
@@ -220,7 +223,8 @@ export class ConversationIndex {
 function sameObjectsUpTo(a: readonly unknown[], b: readonly unknown[], from: number, to: number): number {
   let i = from;
   for (; i + 8 <= to; i += 8) {
-    if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || a[i + 3] !== b[i + 3] || a[i + 4] !== b[i + 4] || a[i + 5] !== b[i + 5] || a[i + 6] !== b[i + 6] || a[i + 7] !== b[i + 7]) break;
+    if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || a[i + 3] !== b[i + 3]) break;
+    if (a[i + 4] !== b[i + 4] || a[i + 5] !== b[i + 5] || a[i + 6] !== b[i + 6] || a[i + 7] !== b[i + 7]) break;
   }
   while (i < to && a[i] === b[i]) i++;
   return i;
@@ -232,20 +236,6 @@ function idOf(message: unknown): string | undefined {
   const nested = (message as { kwargs?: { id?: unknown }; data?: { id?: unknown } } | null);
   const other = nested?.kwargs?.id ?? nested?.data?.id;
   return typeof other === "string" && other !== "" ? other : undefined;
-}
-
-/**
- * FNV-1a over UTF-16 units of `parts` joined by spaces, without joining them (a
- * joined string would be copied to be read): tells an edited message from the one indexed.
- */
-function hashParts(parts: readonly string[]): number {
-  let hash = 0x811c9dc5;
-  for (let p = 0; p < parts.length; p++) {
-    const text = parts[p] as string;
-    if (p > 0) hash = Math.imul(hash ^ 0x20, 0x01000193);
-    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  }
-  return hash >>> 0;
 }
 
 const byObject = new WeakMap<object, ConversationIndex>();
