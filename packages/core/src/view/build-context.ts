@@ -104,8 +104,9 @@ export function buildContext(input: BuildContextInput): ContextView {
     const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
     return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary }) };
   };
-  const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
+  const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels, excerpted } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
   tally.labels += labels;
+  tally.older.excerpted += excerpted;
 
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
   const { chosen, assembled, block, recalled } = placeHistory({

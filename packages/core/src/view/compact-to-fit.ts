@@ -44,6 +44,8 @@ export interface CompactedToFit {
   currentTurn: CurrentTurnReport;
   /** Labels the current turn gained (or, negative, lost with excerpted exchanges) after it was prepared. */
   labels: number;
+  /** Messages of the current turn shown as marked excerpts (the newest assistant message's prose, bounded to fit). */
+  excerpted: number;
 }
 
 /**
@@ -67,6 +69,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const exchanges = countExchanges(current);
   let currentTurn: CurrentTurnReport = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
   let labels = 0;
+  let excerpted = 0;
   const fit = older.fitting(limit - fixed.tokens - current.tokens - headTokens);
   if (!fit.all || fixed.tokens + current.tokens + headTokens > limit) {
     older.compactWith((turn) => compactor.compact(turn));
@@ -97,10 +100,11 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
       fitted = long.fit;
       currentTurn = long.report;
       labels = long.labels;
+      excerpted = long.excerpted;
     }
     current = fitted.turn;
   }
-  return { current, fit, currentTurn, labels };
+  return { current, fit, currentTurn, labels, excerpted };
 }
 
 /** Exchanges after the request: assistant messages (a tool-call message brings all its results). */

@@ -13,28 +13,44 @@ export interface CurrentTurnFit {
   narrowed: number;
 }
 
+/** How much more a result of the turn's newest exchange is worth than an older one's: the next call is decided from it. */
+export const NEWEST_RESULT_WEIGHT = 32;
+
 /**
- * Shares of `room` for results of `sizes` tokens, in proportion to their size, so
- * one big search beside two small results gets most of it. Shares add up to at
- * most `room`; each is at least 1.
+ * Room for results of `sizes` tokens, filled level by level: each result gets
+ * `min(size, weight × level)`, with the highest level whose total fits `room`. A
+ * result smaller than its share is kept whole and leaves the rest to the others, so a
+ * small result beside a large one is never cut to a sliver, and a result of weight at
+ * least another's never gets less room unless it is whole. Each share is at least 1.
  *
  * @example
  * ```ts
- * proportionalShares([6000, 600, 400], 3500); // [3000, 300, 200]
+ * waterFill([6000, 600, 400], [1, 1, 1], 3500); // [2500, 600, 400]
+ * waterFill([6000, 6000], [1, 2], 3000); // [1000, 2000]
  * ```
  */
-export function proportionalShares(sizes: readonly number[], room: number): number[] {
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  if (total <= 0) return sizes.map(() => Math.max(1, room));
-  return sizes.map((size) => Math.max(1, Math.floor((Math.max(0, room) * size) / total)));
+export function waterFill(sizes: readonly number[], weights: readonly number[], room: number): number[] {
+  const shares = sizes.map(() => 1);
+  const order = sizes.map((_, k) => k).sort((a, b) => sizes[a]! / weights[a]! - sizes[b]! / weights[b]! || a - b);
+  let left = Math.max(0, room);
+  let weight = order.reduce((sum, k) => sum + weights[k]!, 0);
+  for (const k of order) {
+    const fair = (left * weights[k]!) / weight;
+    shares[k] = Math.max(1, Math.floor(Math.min(sizes[k]!, fair)));
+    left -= Math.min(sizes[k]!, fair);
+    weight -= weights[k]!;
+  }
+  return shares;
 }
 
 /**
  * Room for the current turn: its tool results share all the room left after the
  * fixed part, the request and the calls (`room` is the limit less the fixed part),
- * in proportion to their size — not evenly, not by a fixed per-result cap. A
- * result whose share is below what it needs first takes the room others left
- * unused. Results are never cleared: the smallest form is their totals with a
+ * filled level by level ({@link waterFill}), a result of the newest exchange
+ * weighing {@link NEWEST_RESULT_WEIGHT} times an older one — so small results stay
+ * whole and the newest results never get less room than older ones. A result whose
+ * share is below what it needs first takes the room others left unused, the newest
+ * exchange's first. Results are never cleared: the smallest form is their totals with a
  * notice to narrow the query (see {@link compactOrNarrow}).
  *
  * @example
@@ -103,7 +119,9 @@ function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator, recallT
   const whole = positions.map((position, k) => sizes[k]! <= SMALL_RESULT_TOKENS && sizes[k]! <= narrowedTokens(turn.messages[position] as ToolMessage, estimator));
   const reserved = sizes.reduce((sum, size, k) => sum + (whole[k] ? size : 0), 0);
   const sharing = positions.map((_, k) => k).filter((k) => !whole[k]);
-  const sharedSizes = proportionalShares(sharing.map((k) => sizes[k]!), avail - reserved);
+  const newestAt = lastAiIndex(turn.messages);
+  const weightOf = (k: number) => (positions[k]! > newestAt ? NEWEST_RESULT_WEIGHT : 1);
+  const sharedSizes = waterFill(sharing.map((k) => sizes[k]!), sharing.map(weightOf), avail - reserved);
   const shares: number[] = sizes.slice();
   sharing.forEach((k, i) => (shares[k] = sharedSizes[i]!));
   const messages: BaseMessage[] = [...turn.messages];
@@ -116,9 +134,9 @@ function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator, recallT
     outcomes[k] = result.outcome;
   };
   positions.forEach((_, k) => fit(k, shares[k]!));
-  // A result that could only be narrowed at its share may use what the others left, biggest first.
+  // A result that could only be narrowed at its share may use what the others left: the newest exchange's first, then biggest first.
   let slack = avail - used.reduce((sum, size) => sum + size, 0);
-  const order = positions.map((_, k) => k).sort((a, b) => sizes[b]! - sizes[a]!);
+  const order = positions.map((_, k) => k).sort((a, b) => weightOf(b) - weightOf(a) || sizes[b]! - sizes[a]!);
   for (const k of order) {
     if (outcomes[k] !== "narrowed" || slack <= 0) continue;
     const before = used[k]!;
@@ -127,4 +145,10 @@ function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator, recallT
   }
   const changed = { ...turn, messages, tokens: estimator.estimateMessages(messages) };
   return { turn: changed, compacted: outcomes.filter((o) => o === "compacted").length, narrowed: outcomes.filter((o) => o === "narrowed").length };
+}
+
+/** Index of the turn's last assistant message: the results after it are the newest exchange's. */
+function lastAiIndex(messages: readonly BaseMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.type === "ai") return i;
+  return -1;
 }

@@ -32,6 +32,8 @@ export interface LongTurnFit {
   /** Labels inserted less labels left out with the excerpted exchanges. */
   labels: number;
   report: CurrentTurnReport;
+  /** Messages shown as marked excerpts: the newest assistant message, when its prose was bounded to fit. */
+  excerpted: number;
 }
 
 /** The mandatory part that does not fit: the request (and what precedes the first exchange) and the newest exchange. */
@@ -62,10 +64,17 @@ export interface LongTurnShortfall {
 export function fitLongTurn(input: LongTurnInput): LongTurnFit | LongTurnShortfall {
   const { current, room, estimator } = input;
   const { head, steps } = splitSteps(current.messages);
-  const newest = steps.at(-1) ?? [];
-  const mandatory = fitCurrentTurn({ ...current, messages: [...head, ...newest], tokens: estimator.estimateMessages([...head, ...newest]) }, room, estimator, input.options.recallToolName);
+  const mandatoryOf = (exchange: BaseMessage[]) =>
+    fitCurrentTurn({ ...current, messages: [...head, ...exchange], tokens: estimator.estimateMessages([...head, ...exchange]) }, room, estimator, input.options.recallToolName);
+  let newest = steps.at(-1) ?? [];
+  let mandatory = mandatoryOf(newest);
+  // Prose is bounded like an older exchange's before the view gives up (the call's arguments stay whole).
+  const bounded = mandatory.turn.tokens > room ? boundProse(newest, input) : undefined;
+  if (bounded !== undefined) [newest, mandatory] = [bounded.exchange, mandatoryOf(bounded.exchange)];
+  const excerpted = bounded?.excerpted ?? 0;
   const headTokens = estimator.estimateMessages(head);
-  if (mandatory.turn.tokens > room || steps.length < 2) return { request: headTokens, newestExchange: mandatory.turn.tokens - headTokens };
+  if (mandatory.turn.tokens > room || (steps.length < 2 && excerpted === 0)) return { request: headTokens, newestExchange: mandatory.turn.tokens - headTokens };
+  if (steps.length < 2) return longTurnFit(current, mandatory.turn.messages, mandatory.turn.tokens, mandatory, chooseForms([], 0, input, 0), 1, excerpted);
   // A summary of the oldest exchanges stands for them, when it takes at most half the room they leave.
   const summary = usableSummary(input.summary, steps.length - 1, room - mandatory.turn.tokens, estimator);
   const older = steps.slice(summary?.steps ?? 0, -1);
@@ -81,16 +90,24 @@ export function fitLongTurn(input: LongTurnInput): LongTurnFit | LongTurnShortfa
     const messages = assemble(head, older, chosen, newestShown, summary, Math.min(left - chosen.tokens, input.options.excerptBudget + label) - label, estimator);
     orderTurn(messages);
     const tokens = estimator.estimateMessages(messages);
-    if (tokens <= room) return longTurnFit(current, messages, tokens, mandatory, chosen, steps.length, summary);
+    if (tokens <= room) return longTurnFit(current, messages, tokens, mandatory, chosen, steps.length, excerpted, summary);
     chosen = chooseForms(older, left - reserve, input, chosen.firstShown + 1);
   }
   const messages = assemble(head, older, chosen, newestShown, summary, Math.min(left, input.options.excerptBudget + label) - label, estimator);
   orderTurn(messages);
   const tokens = estimator.estimateMessages(messages);
-  if (tokens <= room) return longTurnFit(current, messages, tokens, mandatory, chosen, steps.length, summary);
+  if (tokens <= room) return longTurnFit(current, messages, tokens, mandatory, chosen, steps.length, excerpted, summary);
   // The mandatory part alone fits by construction.
   const bare = chooseForms(older, 0, input, older.length);
-  return longTurnFit(current, mandatory.turn.messages, mandatory.turn.tokens, mandatory, bare, steps.length, undefined, (summary?.steps ?? 0) + older.length);
+  return longTurnFit(current, mandatory.turn.messages, mandatory.turn.tokens, mandatory, bare, steps.length, excerpted, undefined, (summary?.steps ?? 0) + older.length);
+}
+
+/** The newest exchange with its assistant message's prose bounded as an older exchange's is; undefined when that changes nothing. */
+function boundProse(exchange: BaseMessage[], input: LongTurnInput): { exchange: BaseMessage[]; excerpted: number } | undefined {
+  const counts: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
+  const limits = { maxTextTokens: input.options.maxOlderMessageTokens, maxProseTokens: input.options.maxToolCallProseTokens };
+  const bounded = exchange.map((m) => (m.type === "ai" ? boundOlderMessage(m, "ai" as MessageKind, limits, input.estimator, counts) : m));
+  return counts.excerpted > 0 ? { exchange: bounded, excerpted: counts.excerpted } : undefined;
 }
 
 /** The turn summary with its tokens, when it covers some older exchanges (not the newest) and takes at most half of `left`. */
@@ -100,7 +117,17 @@ function usableSummary(summary: TurnSummary | undefined, olderExchanges: number,
   return tokens <= Math.floor(left / 2) ? { ...summary, tokens } : undefined;
 }
 
-function longTurnFit(current: PreparedTurn, messages: BaseMessage[], tokens: number, mandatory: CurrentTurnFit, chosen: ChosenForms, exchanges: number, summary?: TurnSummary, excerptedAll?: number): LongTurnFit {
+function longTurnFit(
+  current: PreparedTurn,
+  messages: BaseMessage[],
+  tokens: number,
+  mandatory: CurrentTurnFit,
+  chosen: ChosenForms,
+  exchanges: number,
+  excerpted: number,
+  summary?: TurnSummary,
+  excerptedAll?: number,
+): LongTurnFit {
   // What the turn represents: the request and the shown exchanges' messages; labels and the excerpt are not input messages.
   let inputMessages = 0;
   let shownExchanges = 0;
@@ -114,6 +141,7 @@ function longTurnFit(current: PreparedTurn, messages: BaseMessage[], tokens: num
     cleared: chosen.cleared,
     labels: countLabels(messages) - countLabels(current.messages),
     report: { ...chosen.report(exchanges), summarized: summary?.steps ?? 0, ...(excerptedAll === undefined ? {} : { excerpted: excerptedAll }) },
+    excerpted,
   };
 }
 
