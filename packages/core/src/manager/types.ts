@@ -223,6 +223,14 @@ export interface ManagedReport extends ContextReport {
    * rebuild read (0 without one). Absent when evidence is off or not updated here.
    */
   evidence?: { rebuilt: boolean; rebuiltMessages: number };
+  /**
+   * Set by the LangGraph integrations: what keyed this call's stored state (evidence,
+   * summary cache, calibration, view records). `user`: the thread of one user
+   * (`thread_id` and a user id); `thread`: the thread alone, as LangGraph keys its
+   * checkpoints (no user id); `stateless`: no `thread_id`, so nothing was read from or
+   * written to the store and no summary was made (there was nowhere to cache it).
+   */
+  scope?: "user" | "thread" | "stateless";
 }
 
 /**

@@ -197,7 +197,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
     return { status: "mismatch", problems, view: null, summaryText: summaryText ?? null, evidenceText, historyMessage };
   }
   // Fields the manager and the integration add around buildContext's report: not part of the view.
-  const { compaction: _compaction, budgetSources: _sources, evidence: _evidence, ...recorded } = record.report;
+  const { compaction: _compaction, budgetSources: _sources, evidence: _evidence, scope: _scope, ...recorded } = record.report;
   const { elapsedMs: _elapsed, ...rebuilt } = view.report;
   problems.push(...reportDifferences(recorded, inRecordedTerms(rebuilt, recorded)));
   // The history message as the view showed it: its evidence within `evidenceShare`, as buildContext bounds it.
