@@ -43,20 +43,20 @@ const ask = (text) => ({ messages: [new HumanMessage(text)] });
 const agentWith = (options, model = new RecordingChatModel()) =>
   createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [contextMiddleware({ store: new InMemoryContextStore(), ...options })] });
 
-// 1. A mistyped option: refused when the factory is called, listing the names it has.
+// 1. A mistyped option: refused when the factory is called, the closest option first, then the everyday ones.
 const mistyped = thrownBy(() => contextMiddleware({ budgt: { promptBudget: 8000 } }));
 check("`budgt` is a ContextIntegrationError INVALID_OPTION on field `budgt`", ContextIntegrationError.isInstance(mistyped) && mistyped.code === "INVALID_OPTION" && mistyped.field === "budgt", mistyped);
-includesAll("the `budgt` error", mistyped.message, ["Unknown setting `budgt`; expected one of ", "`budget`", "`keepRecentToolResults`"]);
+includesAll("the `budgt` error", mistyped.message, ["Unknown option `budgt`; did you mean `budget`? Everyday options: ", "`store`", "`keepRecentToolResults`"]);
 // … and in a request's settings, where the field says it came from `context`.
 const inRequest = await rejectionOf(() => agentWith({}).invoke(ask("hi"), config("t-request", { budgt: {} })));
 check("a request's `context.budgt` passes ContextIntegrationError.isInstance through createAgent", ContextIntegrationError.isInstance(inRequest), inRequest);
 check("its cause is INVALID_REQUEST_CONFIG on field `context.budgt`", inRequest.cause?.code === "INVALID_REQUEST_CONFIG" && inRequest.cause?.field === "context.budgt", inRequest.cause);
-includesAll("the request error", inRequest.message, ["Unknown setting `context.budgt`; expected one of ", "`budget`"]);
+includesAll("the request error", inRequest.message, ["Unknown setting `context.budgt`; did you mean `context.budget`? Expected one of ", "`budget`"]);
 
 // 2. A budget field beside `budget` instead of inside it.
 const flat = thrownBy(() => contextMiddleware({ budget: { contextWindow: 32000 }, promptBudget: 8000 }));
 check("a flat `promptBudget` is INVALID_OPTION on field `promptBudget`", ContextIntegrationError.isInstance(flat) && flat.code === "INVALID_OPTION" && flat.field === "promptBudget", flat);
-includesAll("the flat `promptBudget` error", flat.message, ["Unknown setting `promptBudget`", "budget fields go inside `budget`: `budget: { promptBudget: … }`"]);
+includesAll("the flat `promptBudget` error", flat.message, ["Unknown option `promptBudget`", "budget fields go inside `budget`: `budget: { promptBudget: … }`"]);
 
 // 3. The former name `keepRecent` still works, with one DeprecationWarning per process.
 const warnings = [];

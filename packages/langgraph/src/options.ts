@@ -14,7 +14,8 @@ import { ContextIntegrationError } from "./errors.js";
 import { EXPECTED, integrationOptionsSchema, type IntegrationOptions, type ReportListener } from "./integration-options.js";
 import { workerLargeResults } from "./large-results.js";
 import type { ContextLogger } from "./observability.js";
-import { CONTEXT_SETTING_KEYS, parseContextConfig, unknownSetting } from "./request-config.js";
+import { CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
+import { unknownOption } from "./unknown-option.js";
 import type { MemoriesFromStore } from "./memories-from-store.js";
 
 export type { IntegrationOptions, ReportListener, ToolsForCall } from "./integration-options.js";
@@ -96,7 +97,7 @@ function knownOptions(options: Record<string, unknown>): Record<string, unknown>
   for (const key of Object.keys(options)) {
     if (OPTION_KEYS.includes(key)) continue;
     const current = DEPRECATED_OPTIONS[key];
-    if (current === undefined) throw unknownSetting("INVALID_OPTION", key, OPTION_KEYS);
+    if (current === undefined) throw unknownOption(key, OPTION_KEYS);
     if (!warnedAliases.has(key)) {
       warnedAliases.add(key);
       process.emitWarning(`contextview: the option \`${key}\` is deprecated; use \`${current}\``, { type: "DeprecationWarning", code: "CONTEXTVIEW_DEPRECATED_OPTION" });

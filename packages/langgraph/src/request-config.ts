@@ -1,6 +1,7 @@
 import type { Budget, ContextSettings } from "@contextview/core";
 import { describeValue, SETTINGS_SPEC, settingExpectation, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import { z } from "zod";
+import { closestName } from "./closest-name.js";
 import { ContextIntegrationError } from "./errors.js";
 
 type Spec = typeof SETTINGS_SPEC;
@@ -109,14 +110,21 @@ export function parseContextConfig(value: unknown, prefix = "context", code: "IN
 }
 
 /**
- * The error for a key no setting has: ``Unknown setting `budgt`; expected one of `budget`, …``,
- * with a hint when the key is a budget field given beside `budget` instead of inside it.
+ * The error for a key no setting has, the closest name first:
+ * ``Unknown setting `context.budgt`; did you mean `context.budget`? Expected one of `budget`, …``
+ * (``Unknown option`` for a factory's `budget`), with a hint when the key is a budget
+ * field given beside `budget` instead of inside it.
  */
 export function unknownSetting(code: "INVALID_REQUEST_CONFIG" | "INVALID_OPTION", field: string, allowed: readonly string[]): ContextIntegrationError {
   const leaf = field.slice(field.lastIndexOf(".") + 1);
+  const parent = field.slice(0, field.length - leaf.length);
   const inBudget = !field.endsWith(`budget.${leaf}`) && Object.keys(contextConfigSchema.shape.budget.unwrap().shape).includes(leaf);
   const hint = inBudget ? ` (budget fields go inside \`budget\`: \`budget: { ${leaf}: … }\`)` : "";
-  return new ContextIntegrationError(code, `Unknown setting \`${field}\`; expected one of ${allowed.map((key) => `\`${key}\``).join(", ")}${hint}`, { field });
+  const closest = inBudget ? undefined : closestName(leaf, allowed);
+  const guess = closest === undefined ? "expected" : `did you mean \`${parent}${closest}\`? Expected`;
+  const kind = code === "INVALID_OPTION" ? "option" : "setting";
+  const message = `Unknown ${kind} \`${field}\`; ${guess} one of ${allowed.map((key) => `\`${key}\``).join(", ")}${hint}`;
+  return new ContextIntegrationError(code, message, { field });
 }
 
 function fieldName(prefix: string, path: readonly string[]): string {

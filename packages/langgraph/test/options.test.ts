@@ -69,7 +69,7 @@ describe("unknown factory options are rejected like unknown budget fields", () =
       const error = errorOf(() => create(options));
       expect(ContextIntegrationError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: "INVALID_OPTION", field });
-      expect(error.message).toMatch(new RegExp(`^Unknown setting \`${field}\`; expected one of .*\`budget\`.*\`store\``));
+      expect(error.message).toMatch(new RegExp(`^Unknown option \`${field}\`.*Everyday options: \`store\`, \`budget\``));
     });
 
     it("accepts every documented option", () => {
@@ -79,7 +79,9 @@ describe("unknown factory options are rejected like unknown budget fields", () =
 
   it("says where a budget field given beside `budget` belongs, as the budget's own message does for a stray key", () => {
     expect(errorOf(() => createContextNode({ promptBudget: 4000 } as never)).message).toContain("budget fields go inside `budget`: `budget: { promptBudget: … }`");
-    expect(errorOf(() => createContextNode({ budget: { promptBudgt: 4000 } } as never)).message).toMatch(/^Unknown setting `budget.promptBudgt`; expected one of `contextWindow`/);
+    expect(errorOf(() => createContextNode({ budget: { promptBudgt: 4000 } } as never)).message).toMatch(
+      /^Unknown option `budget.promptBudgt`; did you mean `budget.promptBudget`\? Expected one of `contextWindow`/,
+    );
   });
 
   it("reads the former `keepRecent` as `keepRecentToolResults`, with one deprecation warning per process", () => {

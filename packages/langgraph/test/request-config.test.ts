@@ -18,7 +18,7 @@ describe("parseContextConfig", () => {
     [{ budget: { promptBudget: -1 } }, "context.budget.promptBudget", "Expected `context.budget.promptBudget` to be a positive integer, got -1"],
     [{ budget: { promptBudget: 1.5 } }, "context.budget.promptBudget", "to be a positive integer, got 1.5"],
     [{ budget: { window: 10 } }, "context.budget.window", "Unknown setting `context.budget.window`"],
-    [{ budgt: {} }, "context.budgt", "Unknown setting `context.budgt`; expected one of `budget`"],
+    [{ budgt: {} }, "context.budgt", "Unknown setting `context.budgt`; did you mean `context.budget`? Expected one of `budget`"],
     [{ summarize: "no" }, "context.summarize", 'Expected `context.summarize` to be a boolean, got "no"'],
     [{ triggerRatio: 1 }, "context.triggerRatio", "between 0 and 1 (exclusive), got 1"],
     [{ keepMinText: -2 }, "context.keepMinText", "a non-negative integer, got -2"],
