@@ -7,7 +7,8 @@
 
 export { ContextIntegrationError, type ContextIntegrationErrorCode } from "./errors.js";
 export { contextConfigSchema, type ContextConfig } from "./request-config.js";
-export type { ContextOptions, IntegrationOptions, ReportListener, ToolsForCall } from "./options.js";
+export type { ContextOptions, IntegrationManagerOptions, IntegrationOptions, ReportListener, ToolsForCall } from "./options.js";
+export type { SummarizerModel, SummarizerOption } from "./model-summarizer.js";
 export type { MemoriesFromStore } from "./memories-from-store.js";
 export {
   CONTEXT_REPORT_EVENT,

@@ -15,17 +15,38 @@ import { EXPECTED, integrationOptionsSchema, type IntegrationOptions, type Repor
 import { workerLargeResults } from "./large-results.js";
 import type { ContextLogger } from "./observability.js";
 import { CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
+import { summarizerOf, type SummarizerOption } from "./model-summarizer.js";
 import { unknownOption } from "./unknown-option.js";
 import type { MemoriesFromStore } from "./memories-from-store.js";
 
 export type { IntegrationOptions, ReportListener, ToolsForCall } from "./integration-options.js";
+
+/** Options of the core manager that the integrations accept in more forms. */
+export interface IntegrationManagerOptions {
+  /**
+   * Summarizes older turns when the view would drop them. A chat model, as LangChain's
+   * `summarizationMiddleware({ model })` takes it, is called through
+   * `chatModelSummarizer(model)` (contextview's summary prompt, its own callbacks and
+   * `nostream` tags, so its tokens never reach your stream); a function
+   * `(transcript, context) => Promise<string | null>` is called as it is, e.g.
+   * `chatModelSummarizer(model, { prompt })` for your own prompt. Without one, older
+   * turns are dropped (with excerpts). When summarizing starts and what stays verbatim:
+   * `triggerRatio`, `keepMinTokens`, `keepMinText`, `keepMaxTokens` (docs/summarizing.md).
+   * @default null (no summaries)
+   * @example
+   * ```ts
+   * contextMiddleware({ store, summarizer: new ChatOpenAI({ model: "gpt-4.1-mini" }) });
+   * ```
+   */
+  summarizer?: SummarizerOption;
+}
 
 /**
  * Options of {@link createContextNode}, {@link withContext} and {@link contextMiddleware}:
  * the core context manager's options (budget, view and keep settings, summarizer,
  * calibration, …) as defaults for every request, plus {@link IntegrationOptions}.
  */
-export type ContextOptions = Omit<ContextManagerOptions, "store"> & IntegrationOptions;
+export type ContextOptions = Omit<ContextManagerOptions, "store" | "summarizer"> & IntegrationManagerOptions & IntegrationOptions;
 
 /** Options after validation, with the manager built from them. */
 export interface ResolvedContextOptions {
@@ -130,9 +151,11 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
   const settings = parseContextConfig(settingsInput, "", "INVALID_OPTION");
 
   const store = options.store ?? new InMemoryContextStore();
-  const managerOptions: ContextManagerOptions = { ...options, store };
+  const summarizer = summarizerOf(options.summarizer);
+  const managerOptions = { ...options, store } as ContextManagerOptions;
   for (const key of INTEGRATION_KEYS) delete (managerOptions as Record<string, unknown>)[key];
   managerOptions.store = store;
+  if (summarizer !== undefined) managerOptions.summarizer = summarizer;
   if (options.largeResults === undefined && options.largeResultWorker !== false) managerOptions.largeResults = workerLargeResults;
   return {
     manager: createContextManager(managerOptions),
