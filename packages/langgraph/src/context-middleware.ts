@@ -1,10 +1,11 @@
 import { countCacheBreakpoints, markCacheBreakpoints } from "@contextview/core/internal";
 import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
-import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
+import { ensureConfig } from "@langchain/core/runnables";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { createContextPipeline } from "./context-pipeline.js";
 import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions } from "./options.js";
+import type { RequestConfig } from "./runtime-context.js";
 
 /** The name the middleware registers under in createAgent. */
 export const CONTEXT_MIDDLEWARE_NAME = "ContextViewMiddleware";
@@ -35,8 +36,14 @@ export type ContextMiddleware = AgentMiddleware & {
  *   checkpointer,
  *   middleware: [contextMiddleware({ store: SqliteContextStore.nextTo(checkpointer) })],
  * });
- * await agent.invoke({ messages: [{ role: "user", content: "hi" }] }, { configurable: { thread_id: "t-1", user_id: "u-1" } });
+ * await agent.invoke(
+ *   { messages: [{ role: "user", content: "hi" }] },
+ *   { configurable: { thread_id: "t-1" }, context: { userId: "u-1", budget: { promptBudget: 8000 } } },
+ * );
  * ```
+ *
+ * The user and per-request settings come from the runtime `context` (`request.runtime.context`)
+ * or `configurable`; neither id is required (see `report.scope`).
  */
 export function contextMiddleware(options: ContextOptions = {}): ContextMiddleware {
   const pipeline = createContextPipeline(options, "middleware");
@@ -45,7 +52,7 @@ export function contextMiddleware(options: ContextOptions = {}): ContextMiddlewa
     wrapModelCall: async (request, handler) => {
       // The agent node's config (callbacks for the custom event) comes from async local storage.
       const ambient = ensureConfig();
-      const config: RunnableConfig = { ...ambient, configurable: request.runtime.configurable ?? ambient.configurable ?? {} };
+      const config: RequestConfig = { ...ambient, configurable: request.runtime.configurable ?? ambient.configurable ?? {}, context: request.runtime.context };
       if (request.runtime.signal !== undefined) config.signal = request.runtime.signal;
       const prepared = await pipeline.prepare({
         config,
@@ -68,7 +75,7 @@ export function contextMiddleware(options: ContextOptions = {}): ContextMiddlewa
         }
         return handler({ ...request, messages: rest });
       });
-      await pipeline.recordUsage(prepared.key, view, result);
+      await pipeline.recordUsage(prepared, view, result);
       return result;
     },
   });

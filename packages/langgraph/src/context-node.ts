@@ -1,9 +1,8 @@
 import { ConversationMemo, describeValue, retryOnOverflow } from "@contextview/core/internal";
-import type { ConversationKey } from "@contextview/core/store";
 import type { ManagedView, MessageInput } from "@contextview/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
-import { createContextPipeline } from "./context-pipeline.js";
+import { createContextPipeline, type PreparedRequest } from "./context-pipeline.js";
 import { ContextIntegrationError } from "./errors.js";
 import { modelLimitsOf } from "./model-profile.js";
 import type { ContextOptions, ToolsForCall } from "./options.js";
@@ -84,7 +83,8 @@ const MISSING_VIEW_CHANNEL =
 /**
  * Create the pre-model node. On each run it reads the checkpoint messages from
  * `state.messages`, takes the key from `config.configurable.thread_id` and the
- * user (`user_id` or `resolveUserId`), validates `config.configurable.context`,
+ * user (`user_id`, the runtime `context.userId`, or `resolveUserId`; either may be absent,
+ * see `report.scope`), validates the request's settings (runtime `context`, `configurable.context`),
  * updates (or loads) the durable evidence, compacts and selects, then writes the
  * view to `llmInputMessages`, emits the `contextview_report` custom event and logs
  * `context_budget` / `prompt_budget`. The checkpoint messages are never changed.
@@ -120,12 +120,17 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
   // Per conversation, the report of the last view (counts only) and the length of its input: enough for `recordUsage`.
   const lastViews = new ConversationMemo<{ report: ManagedView["report"]; inputLength: number }>();
 
-  const calibrateFromAnswer = async (key: ConversationKey, messages: readonly MessageInput[]) => {
-    const last = lastViews.get(key);
+  // A stateless request has no conversation to remember a view of, nor to calibrate.
+  const calibrateFromAnswer = async (prepared: PreparedRequest, messages: readonly MessageInput[]) => {
+    if (prepared.scope === "stateless") return;
+    const last = lastViews.get(prepared.key);
     if (!last) return;
     const answer = messages[last.inputLength] as { usage_metadata?: unknown } | undefined;
     if (answer?.usage_metadata === undefined) return;
-    await pipeline.recordUsage(key, { messages: [], report: last.report }, answer);
+    await pipeline.recordUsage(prepared, { messages: [], report: last.report }, answer);
+  };
+  const rememberView = (prepared: PreparedRequest, view: ManagedView, inputLength: number) => {
+    if (prepared.scope !== "stateless") lastViews.set(prepared.key, { report: view.report, inputLength });
   };
 
   const contextNode = async (state: ContextNodeInput, config?: RunnableConfig): Promise<ContextNodeUpdate> => {
@@ -136,9 +141,9 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
     if (lacksViewChannel(config)) throw new ContextIntegrationError("INVALID_STATE", MISSING_VIEW_CHANNEL, { field: "state.llmInputMessages" });
     const tools = toolsForCall?.({ messages, config: config ?? {} });
     const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
-    await calibrateFromAnswer(prepared.key, messages);
+    await calibrateFromAnswer(prepared, messages);
     const view = await pipeline.build(prepared);
-    lastViews.set(prepared.key, { report: view.report, inputLength: messages.length });
+    rememberView(prepared, view, messages.length);
     return { [LLM_INPUT_MESSAGES]: view.messages } as ContextNodeUpdate;
   };
 
@@ -159,7 +164,7 @@ export function createContextNode(options: ContextOptions = {}): ContextNode {
           const tools = toolsForCall?.({ messages, config: config ?? {} });
           const prepared = await pipeline.prepare({ config, messages, profile: modelLimitsOf(pipeline.options.model), ...(tools === undefined ? {} : { tools }) });
           const view = await pipeline.build(prepared, true);
-          lastViews.set(prepared.key, { report: view.report, inputLength: messages.length });
+          rememberView(prepared, view, messages.length);
           return modelNode({ ...state, [LLM_INPUT_MESSAGES]: view.messages }, config);
         },
       });

@@ -4,17 +4,18 @@ import type { EvidenceRebuild, EvidenceState, ConversationKey } from "@contextvi
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BackgroundUpdates } from "./background-updates.js";
-import { conversationKeyOf } from "./conversation-key.js";
+import { conversationKeyOf, NO_USER_ID, type ConversationScope } from "./conversation-key.js";
 import { ContextIntegrationError } from "./errors.js";
 import { memoriesForCall } from "./memories-from-store.js";
 import { logEvidenceError, logMemoriesError, publishReport, type ContextSource } from "./observability.js";
 import { resolveContextOptions, type ContextOptions, type ResolvedContextOptions } from "./options.js";
 import { recordCall } from "./record-view.js";
-import { parseContextConfig } from "./request-config.js";
+import { requestSettingsOf, SETTINGS_BELONG, type RequestConfig } from "./runtime-context.js";
 
 /** One model call as an integration sees it. */
 export interface PipelineInput {
-  config: RunnableConfig | undefined;
+  /** The request's config, with LangGraph's runtime `context` when there is one. */
+  config: RequestConfig | undefined;
   /** The full checkpoint messages. */
   messages: readonly MessageInput[];
   systemPrompt?: string | BaseMessage | undefined;
@@ -28,6 +29,8 @@ export interface PipelineInput {
 /** A validated request, with its key and evidence, ready to build views from. */
 export interface PreparedRequest {
   key: ConversationKey;
+  /** What the key scopes: a `stateless` request reads and writes nothing in the store. */
+  scope: ConversationScope;
   request: ContextRequest;
   config: RunnableConfig | undefined;
   /** What the evidence update of this call did, for the report; undefined when none ran inline. */
@@ -37,14 +40,14 @@ export interface PreparedRequest {
 /** The steps shared by the node, the wrapper and the middleware. */
 export interface ContextPipeline {
   readonly options: ResolvedContextOptions;
-  /** Validate `config.configurable.context`, resolve the key, update or load evidence. No model call. */
+  /** Validate the request's settings (runtime `context`, `configurable.context`), resolve the key, update or load evidence. No model call. */
   prepare(input: PipelineInput): Promise<PreparedRequest>;
   /** Build (and report) a view; `harder` after a provider overflow. */
   build(prepared: PreparedRequest, harder?: boolean): Promise<ManagedView>;
   /** Call the model with the view; once more with a smaller view after an overflow. */
   run<T>(prepared: PreparedRequest, call: (messages: BaseMessage[], view: ManagedView) => Promise<T>): Promise<{ result: T; view: ManagedView; recovered: boolean }>;
-  /** Feed `usage_metadata` of a response to calibration; never throws. */
-  recordUsage(key: ConversationKey, view: ManagedView, response: unknown): Promise<void>;
+  /** Feed `usage_metadata` of a response to calibration (not for a stateless request); never throws. */
+  recordUsage(prepared: Pick<PreparedRequest, "key" | "scope">, view: ManagedView, response: unknown): Promise<void>;
   isOverflow(errorOrResponse: unknown): boolean;
   /** Wait for background evidence updates. */
   drain(): Promise<void>;
@@ -97,15 +100,16 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   const { manager, store, logger } = resolved;
   const background = new BackgroundUpdates(store, (error, key) => logEvidenceError(logger, error, { source, conversationId: key.conversationId, mode: "background" }));
 
-  const overridesOf = (config: RunnableConfig | undefined, profile: ModelLimits | undefined) => {
-    const overrides = parseContextConfig((config?.configurable as Record<string, unknown> | undefined)?.["context"]);
+  const overridesOf = (config: RequestConfig | undefined, profile: ModelLimits | undefined) => {
+    const overrides = requestSettingsOf(config);
     if (overrides.budget !== undefined) {
       try {
         resolveBudgetSources({ profile, option: resolved.settings.budget, request: overrides.budget });
       } catch (error) {
         if (!ContextViewError.isInstance(error)) throw error;
         const field = `context.budget.${String(error.details["field"] ?? "")}`.replace(/\.$/, "");
-        throw new ContextIntegrationError("INVALID_REQUEST_CONFIG", `Invalid \`context.budget\` for this request: ${error.message}`, { field, cause: error });
+        const message = `Invalid \`context.budget\` for this request: ${error.message} (${SETTINGS_BELONG})`;
+        throw new ContextIntegrationError("INVALID_REQUEST_CONFIG", message, { field, cause: error });
       }
     }
     return overrides;
@@ -156,6 +160,14 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   // Memories are optional like evidence: a store that fails is logged and the call goes on without them.
   const memoriesOf = async (key: ConversationKey, input: PipelineInput, overrides: ReturnType<typeof overridesOf>): Promise<string[] | undefined> => {
     if (resolved.memories === undefined) return undefined;
+    if (key.userId === NO_USER_ID) {
+      throw new ContextIntegrationError(
+        "MISSING_CONVERSATION_KEY",
+        "Expected a user id: `memories` are saved per user, and this request has none; " +
+          "pass `configurable.user_id` or the runtime `context.userId` (or give `resolveUserId`)",
+        { field: "config.configurable.user_id" },
+      );
+    }
     const budgetTokens = resolveBudget({ ...resolved.settings.budget, ...overrides.budget }).memoryBudget;
     try {
       return await memoriesForCall(resolved.memories, {
@@ -176,13 +188,15 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
   const prepare = async (input: PipelineInput): Promise<PreparedRequest> => {
     // An explicit `profile` option wins over the one read from the model.
     const profile = resolved.profile === undefined ? input.profile : undefined;
-    const overrides = readingConfig(() => overridesOf(input.config, profile ?? resolved.profile));
-    const key = readingConfig(() => conversationKeyOf(input.config, resolved.resolveUserId));
+    const requested = readingConfig(() => overridesOf(input.config, profile ?? resolved.profile));
+    const { key, scope } = readingConfig(() => conversationKeyOf(input.config, resolved.resolveUserId));
+    // A stateless request has nowhere to cache a summary: making one on every call would cost a summarizer call each time.
+    const overrides = scope === "stateless" ? { ...requested, summarize: false } : requested;
     if (!Array.isArray(input.messages)) {
       throw new ContextIntegrationError("INVALID_STATE", `Expected the messages of the request to be an array, got ${typeof input.messages}`, { field: "messages" });
     }
     const signal = input.config?.signal;
-    const { evidence, report } = await evidenceOf(key, input.messages, signal);
+    const { evidence, report } = scope === "stateless" ? { evidence: null, report: undefined } : await evidenceOf(key, input.messages, signal);
     const memories = await memoriesOf(key, input, overrides);
     const systemPrompt = input.systemPrompt ?? resolved.systemPrompt;
     const tools = input.tools ?? resolved.tools;
@@ -197,11 +211,12 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
       ...(signal === undefined ? {} : { signal }),
       ...(profile === undefined ? {} : { profile }),
     };
-    return { key, request, config: input.config, evidence: report };
+    return { key, scope, request, config: input.config, evidence: report };
   };
 
   const publish = async (prepared: PreparedRequest, view: ManagedView, overflowRecovery: boolean) => {
     if (prepared.evidence !== undefined) view.report.evidence = prepared.evidence;
+    view.report.scope = prepared.scope;
     const meta = { source, conversationId: prepared.key.conversationId, overflowRecovery };
     await publishReport(view.report, meta, logger, prepared.config);
     try {
@@ -209,27 +224,30 @@ export function createContextPipeline(options: ContextOptions | undefined, sourc
     } catch {
       // An observer must never fail the model call.
     }
-    if (resolved.recordViews) await recordCall(store, prepared, view, { source, overflowRecovery }, logger);
+    if (resolved.recordViews && prepared.scope !== "stateless") await recordCall(store, prepared, view, { source, overflowRecovery }, logger);
   };
+
+  const managerOf = (prepared: PreparedRequest) => (prepared.scope === "stateless" ? resolved.statelessManager() : manager);
 
   return {
     options: resolved,
     prepare,
     async build(prepared, harder = false) {
-      const view = await manager.build(harder ? { ...prepared.request, harder } : prepared.request);
+      const view = await managerOf(prepared).build(harder ? { ...prepared.request, harder } : prepared.request);
       await publish(prepared, view, harder);
       return view;
     },
     async run(prepared, call) {
       let calls = 0;
-      return manager.run(prepared.request, async (messages, view) => {
+      return managerOf(prepared).run(prepared.request, async (messages, view) => {
         await publish(prepared, view, calls++ > 0);
         return call(messages, view);
       });
     },
-    async recordUsage(key, view, response) {
+    async recordUsage(prepared, view, response) {
+      if (prepared.scope === "stateless") return;
       try {
-        await manager.recordUsage(key, view, response);
+        await manager.recordUsage(prepared.key, view, response);
       } catch {
         // Calibration is an optimisation; the answer is already there.
       }

@@ -1,4 +1,5 @@
 import type { ContextStore } from "@contextview/core";
+import { NO_USER_ID } from "./conversation-key.js";
 import { ContextIntegrationError } from "./errors.js";
 import { describeValue } from "@contextview/core/internal";
 
@@ -9,7 +10,9 @@ export interface ThreadDeleter {
 
 /**
  * Delete a conversation everywhere: the context state (evidence, summary cache,
- * calibration) of `(userId, threadId)`, then the thread's checkpoints and writes.
+ * calibration, view records) of `(userId, threadId)`, then the thread's checkpoints and writes.
+ * Without `userId`, the state of the thread's requests that had no user id (kept under
+ * `NO_USER_ID`, the thread alone its scope) is deleted.
  * The context state goes first: if deleting checkpoints then fails, the next
  * request rebuilds evidence from the checkpoints that remain, whereas the other
  * order could leave evidence of a deleted conversation behind. Authorize the
@@ -18,11 +21,12 @@ export interface ThreadDeleter {
  * @example
  * ```ts
  * await deleteConversation({ checkpointer, store }, { userId: "u-1", threadId: "t-1" });
+ * await deleteConversation({ checkpointer, store }, { threadId: "t-2" }); // a thread used without user ids
  * ```
  */
 export async function deleteConversation(
   targets: { checkpointer: ThreadDeleter; store: Pick<ContextStore, "deleteConversation"> },
-  conversation: { userId: string; threadId: string },
+  conversation: { userId?: string; threadId: string },
 ): Promise<void> {
   const checkpointer = targets?.checkpointer;
   const store = targets?.store;
@@ -32,7 +36,7 @@ export async function deleteConversation(
   if (typeof store?.deleteConversation !== "function") {
     throw new ContextIntegrationError("INVALID_OPTION", `Expected \`store\` to be a ContextStore with deleteConversation(), got ${describeValue(store)}`, { field: "store" });
   }
-  const { userId, threadId } = conversation ?? ({} as { userId: string; threadId: string });
+  const { userId = NO_USER_ID, threadId } = conversation ?? ({} as { userId?: string; threadId: string });
   for (const [field, value] of [["userId", userId], ["threadId", threadId]] as const) {
     if (typeof value !== "string" || value === "") {
       throw new ContextIntegrationError("INVALID_OPTION", `Expected \`${field}\` to be a non-empty string, got ${describeValue(value)}`, { field });

@@ -4,8 +4,10 @@ import { ContextViewBaseError } from "@contextview/core";
  * Every `code` a {@link ContextIntegrationError} can carry. Stable: match on it, not on messages.
  *
  * - `INVALID_OPTION`: a factory option is missing or out of range (named in the message).
- * - `INVALID_REQUEST_CONFIG`: `config.configurable.context` of one request is invalid.
- * - `MISSING_CONVERSATION_KEY`: the request has no `thread_id` or no user.
+ * - `INVALID_REQUEST_CONFIG`: a request's settings (runtime `context`, `configurable.context`) are invalid, or a
+ *   setting or an id is where nothing reads it (the message says where it belongs).
+ * - `MISSING_CONVERSATION_KEY`: a `thread_id` or user id that is given but not a non-empty string; no `thread_id`
+ *   in a graph with a checkpointer; no user id with `memories`.
  * - `INVALID_STATE`: the graph state has no message list where one is expected.
  * - `MISSING_PEER_DEPENDENCY`: an optional peer dependency (`prom-client`) is not installed.
  */

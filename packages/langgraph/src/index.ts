@@ -9,6 +9,7 @@ export { ContextIntegrationError, type ContextIntegrationErrorCode } from "./err
 export { contextConfigSchema, type ContextConfig } from "./request-config.js";
 export type { ContextOptions, IntegrationManagerOptions, IntegrationOptions, ReportListener, ToolsForCall } from "./options.js";
 export type { SummarizerModel, SummarizerOption } from "./model-summarizer.js";
+export { NO_USER_ID, type ConversationScope } from "./conversation-key.js";
 export type { MemoriesFromStore } from "./memories-from-store.js";
 export {
   CONTEXT_REPORT_EVENT,

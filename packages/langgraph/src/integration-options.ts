@@ -53,8 +53,16 @@ export const integrationOptionsSchema = z.object({
    */
   strictEvidence: z.boolean().optional(),
   /**
-   * The authenticated user of a request. Without it, `config.configurable.user_id` is used.
-   * @default (config) => config.configurable?.user_id
+   * The authenticated user of a request, from its config (`config.context` holds the
+   * runtime context). `undefined` means no user: the thread alone is then the scope of
+   * the request's state, as it is of LangGraph's checkpoint (see `NO_USER_ID`); throw to
+   * refuse the request instead. Without this option, the user is
+   * `config.configurable.user_id`, or the runtime context's `userId` (or `user_id`).
+   * @default (config) => config.configurable?.user_id ?? config.context?.userId ?? config.context?.user_id
+   * @example
+   * ```ts
+   * createContextNode({ store, resolveUserId: (config) => (config.configurable?.["langgraph_auth_user"] as { identity?: string } | undefined)?.identity });
+   * ```
    */
   resolveUserId: z.custom<(config: RunnableConfig) => string | undefined>(isFunction).optional(),
   /**

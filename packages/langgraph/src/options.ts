@@ -16,6 +16,7 @@ import { workerLargeResults } from "./large-results.js";
 import type { ContextLogger } from "./observability.js";
 import { CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
 import { summarizerOf, type SummarizerOption } from "./model-summarizer.js";
+import { statelessManagerOf } from "./stateless-manager.js";
 import { unknownOption } from "./unknown-option.js";
 import type { MemoriesFromStore } from "./memories-from-store.js";
 
@@ -51,6 +52,11 @@ export type ContextOptions = Omit<ContextManagerOptions, "store" | "summarizer">
 /** Options after validation, with the manager built from them. */
 export interface ResolvedContextOptions {
   manager: ContextManager;
+  /**
+   * The manager of stateless requests (no thread id): the same options over a store that
+   * keeps nothing, built on first use.
+   */
+  statelessManager: () => ContextManager;
   store: ContextStore;
   /** The factory's settings, the base of each request's overrides. */
   settings: ContextSettings;
@@ -157,8 +163,10 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
   managerOptions.store = store;
   if (summarizer !== undefined) managerOptions.summarizer = summarizer;
   if (options.largeResults === undefined && options.largeResultWorker !== false) managerOptions.largeResults = workerLargeResults;
+  let stateless: ContextManager | undefined;
   return {
     manager: createContextManager(managerOptions),
+    statelessManager: () => (stateless ??= statelessManagerOf(managerOptions)),
     store,
     settings,
     evidence: options.evidence ?? "update",

@@ -44,13 +44,17 @@ function shapeOf<K extends SettingName>(inBudget: boolean): ShapeOf<K> {
 }
 
 /**
- * The zod schema of `config.configurable.context`: the settings one request may
- * override, built from core's `SETTINGS_SPEC` (bounds and defaults are listed in
- * docs/configuration.md). Strict: an unknown key is an error that names it. Every
- * field is optional; a request value overrides the factory's, which overrides the default.
+ * The zod schema of the settings one request may override: the runtime `context`
+ * (LangGraph's `invoke(input, { context })`, which the rest of the runtime context shares
+ * with your application) or `config.configurable.context`. Built from core's
+ * `SETTINGS_SPEC` (bounds and defaults are listed in docs/configuration.md). Strict: an
+ * unknown key of `configurable.context` is an error that names it. Every field is
+ * optional; a request value overrides the factory's, which overrides the default. Spread
+ * its `shape` into an agent's `contextSchema` to type the runtime context.
  *
  * @example
  * ```ts
+ * await agent.invoke(input, { configurable: { thread_id: "t-1" }, context: { userId: "u-1", budget: { promptBudget: 8000 } } });
  * await graph.invoke(input, {
  *   configurable: {
  *     thread_id: "t-1",
@@ -66,7 +70,7 @@ export const contextConfigSchema: z.ZodObject<ContextConfigShape, z.core.$strict
   ...shapeOf<RequestSettings<false>>(false),
 });
 
-/** Per-request settings, as accepted in `config.configurable.context` (inferred from {@link contextConfigSchema}). */
+/** Per-request settings, as accepted in the runtime `context` and `config.configurable.context` (inferred from {@link contextConfigSchema}). */
 export type ContextConfig = z.infer<typeof contextConfigSchema>;
 
 /** The keys of {@link ContextConfig}: the settings a factory option may also set. */

@@ -60,7 +60,7 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
   override async invoke(messages: readonly MessageInput[], options?: Partial<CallOptions>): Promise<RunOutput> {
     const prepared = await this.#pipeline.prepare({ config: ensureConfig(options as RunnableConfig | undefined), messages, tools: this.#toolsOf(messages, options), profile: modelLimitsOf(this.model) });
     const { result, view } = await this.#pipeline.run(prepared, (view) => this.model.invoke(view, options));
-    await this.#pipeline.recordUsage(prepared.key, view, result);
+    await this.#pipeline.recordUsage(prepared, view, result);
     return result;
   }
 
@@ -84,7 +84,7 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
       final = final === undefined ? chunk : (concat(final as never, chunk as never) as RunOutput);
       yield chunk;
     }
-    if (final !== undefined) await this.#pipeline.recordUsage(prepared.key, view, final);
+    if (final !== undefined) await this.#pipeline.recordUsage(prepared, view, final);
   }
 
   /** Wait for background evidence updates (`evidence: "background"`); call on shutdown. */
@@ -105,7 +105,8 @@ export class ContextModel<RunOutput = BaseMessage, CallOptions extends RunnableC
  * unchanged, so LangGraph's `streamMode: "messages"` still sees its tokens; a
  * configured summarizer runs with its own callbacks and `nostream` tags. One
  * context overflow is recovered by a smaller view; `usage_metadata` calibrates
- * the estimates. The key comes from `config.configurable.thread_id` and the user.
+ * the estimates. The key comes from `config.configurable.thread_id` and the user; without a
+ * thread id (a model called outside a graph, no config) the view is stateless (`report.scope`).
  *
  * @example
  * ```ts

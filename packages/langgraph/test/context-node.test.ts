@@ -57,9 +57,10 @@ describe("createContextNode", () => {
     expect(update).not.toHaveBeenCalled();
   });
 
-  it("requires the conversation key and a messages array", async () => {
+  it("refuses a malformed conversation key and a state without a messages array", async () => {
     const node = createContextNode();
-    await expect(node.invoke({ messages: searchConversation(1) }, { configurable: { thread_id: "t" } })).rejects.toMatchObject({ code: "MISSING_CONVERSATION_KEY" });
+    const wrongUser = { configurable: { thread_id: "t", user_id: 7 } };
+    await expect(node.invoke({ messages: searchConversation(1) }, wrongUser)).rejects.toMatchObject({ code: "MISSING_CONVERSATION_KEY" });
     const error = await node.invoke({} as never, config()).catch((caught: unknown) => caught);
     expect(ContextIntegrationError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: "INVALID_STATE", field: "state.messages" });

@@ -36,19 +36,20 @@ describe("factory options are validated once, when the factory is called", () =>
 
 describe("conversationKeyOf", () => {
   it("reads thread_id and user_id", () => {
-    expect(conversationKeyOf({ configurable: { thread_id: "t", user_id: "u" } })).toEqual({ userId: "u", conversationId: "t" });
+    expect(conversationKeyOf({ configurable: { thread_id: "t", user_id: "u" } })).toEqual({ key: { userId: "u", conversationId: "t" }, scope: "user" });
   });
 
   it("prefers the resolver", () => {
-    expect(conversationKeyOf({ configurable: { thread_id: "t", user_id: "u", auth: "a" } }, (config) => config.configurable?.["auth"])).toEqual({ userId: "a", conversationId: "t" });
+    const resolved = conversationKeyOf({ configurable: { thread_id: "t", user_id: "u", auth: "a" } }, (config) => config.configurable?.["auth"]);
+    expect(resolved).toEqual({ key: { userId: "a", conversationId: "t" }, scope: "user" });
   });
 
   it.each([
-    [{}, "config.configurable.thread_id"],
     [{ configurable: { thread_id: "" } }, "config.configurable.thread_id"],
-    [{ configurable: { thread_id: "t" } }, "config.configurable.user_id"],
+    [{ configurable: { thread_id: 7 } }, "config.configurable.thread_id"],
+    [{ configurable: { thread_id: "t", user_id: "" } }, "config.configurable.user_id"],
     [{ configurable: { thread_id: "t", user_id: 7 } }, "config.configurable.user_id"],
-  ])("%j is missing %s", (config, field) => {
+  ])("%j has a wrong %s", (config, field) => {
     expect(errorOf(() => conversationKeyOf(config))).toMatchObject({ code: "MISSING_CONVERSATION_KEY", field });
   });
 });
