@@ -4,7 +4,7 @@ import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
 import type { NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
-import { chooseKept } from "./select.js";
+import { chooseKept, windowFloor } from "./select.js";
 import { derivedTurn } from "./tool-result-compactor.js";
 import type { ViewOptions } from "./types.js";
 
@@ -52,8 +52,9 @@ export interface HistoryAllocation {
   /** Recency: every older turn is kept whole. */
   all: boolean;
   /**
-   * Recency: the turn right before the kept ones, shown with its tool results cleared
-   * (with `dropStep` 0 only, when whole it does not fit what the kept turns leave but so it does).
+   * Recency: the turn right before the kept ones, shown with its tool results cleared,
+   * when whole it does not fit what the kept turns leave but so it does, and the kept
+   * turns fill less than their window (`1 − 3 × dropStep` of the room; all of it with `dropStep` 0).
    */
   cleared?: { turn: PreparedTurn; results: number } | undefined;
   /** Older turns go even with the whole room: a turn is left out before any reserve for relevance. */
@@ -135,7 +136,7 @@ function recencyIn(older: OlderTurns, room: number, summaryTokens: number, optio
   const reserve = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);
   const left = avail - reserve;
   const kept = chooseKept(older.prepared, reserve > 0 ? older.fitting(left).fit : fitted.fit, left, options.dropStep);
-  return { kept, all: false, summaryIncluded, headTokens, reserve, cleared: clearedNextTurn(older, kept, left, options, estimator) };
+  return { kept, all: false, summaryIncluded, headTokens, reserve, cleared: summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options, estimator) };
 }
 
 /** Room for excerpts of dropped turns with their label, within `avail`; 0 when `excerptBudget` is 0. */
@@ -144,20 +145,21 @@ function excerptsRoom(avail: number, options: AllocateOptions, estimator: Estima
 }
 
 /**
- * With `dropStep` 0, the turn right before the kept ones with every tool result cleared
- * (ids and pairing kept), when it does not fit the room the kept turns leave whole but
- * fits it so; undefined otherwise. With steps (the default), the room the kept turns
- * leave belongs to the prompt cache (see {@link chooseKept}): a cleared turn there would
- * come and go between anchors and move the head of the view each time (measured:
- * about 10 points of cached share on the finance and pinned fixtures).
+ * The turn right before the kept ones with every tool result cleared (ids and pairing
+ * kept), when it does not fit the room the kept turns leave whole but fits it so, and
+ * the kept turns fill less than their window ({@link windowFloor}); undefined otherwise.
+ * Within the window the room the kept turns leave belongs to the prompt cache (see
+ * {@link chooseKept}): a cleared turn there would come and go between anchors and move
+ * the head of the view each time. Below it — a turn of many tool calls that fits only
+ * cleared, say — the view would otherwise stand nearly empty; with steps, not beside a
+ * summary, which stands for the dropped turns (the caller's check).
  */
 function clearedNextTurn(older: OlderTurns, kept: number, room: number, options: AllocateOptions, estimator: Estimator): { turn: PreparedTurn; results: number } | undefined {
-  if (options.dropStep !== 0) return undefined;
   const next = older.prepared[kept];
   if (next === undefined || next.toolResults === 0 || options.maxToolResultTokens === undefined) return undefined;
   let left = room;
   for (let j = 0; j < kept; j++) left -= (older.prepared[j] as PreparedTurn).tokens;
-  if (next.tokens <= left) return undefined;
+  if (next.tokens <= left || room - left >= windowFloor(room, options.dropStep)) return undefined;
   const result = microCompact(next.messages, { keepRecentToolResults: 0, maxToolResultTokens: options.maxToolResultTokens, estimator, recallToolName: options.recallToolName });
   if (result.cleared === 0) return undefined;
   const tokens = estimator.estimateMessages(result.messages);

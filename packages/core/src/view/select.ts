@@ -26,6 +26,20 @@ export function turnHash(key: string): number {
 /** Share of the room, in steps of `dropStep`, that the kept older turns may leave unused. */
 const WINDOW_STEPS = 3;
 
+/**
+ * The least the kept older turns fill of `avail` when older turns must go: `1 − 3 ×
+ * dropStep` of it (all of it with `dropStep` 0), the window in which {@link chooseKept}
+ * looks for an anchor.
+ *
+ * @example
+ * ```ts
+ * windowFloor(8000, 0.25); // 2000
+ * ```
+ */
+export function windowFloor(avail: number, dropStep: number): number {
+  return Math.max(0, 1 - WINDOW_STEPS * dropStep) * Math.max(avail, 0);
+}
+
 /** Trailing zero bits of a hash: an anchor's level (1 in 2 turns has level ≥ 1, 1 in 4 level ≥ 2…). */
 function anchorLevel(hash: number): number {
   return hash === 0 ? 32 : 31 - Math.clz32(hash & -hash);
@@ -55,7 +69,7 @@ function anchorLevel(hash: number): number {
  */
 export function chooseKept(newestFirst: readonly (CutCandidate | undefined)[], fit: number, avail: number, dropStep: number): number {
   if (fit <= 0 || dropStep === 0) return fit;
-  const floor = (1 - WINDOW_STEPS * dropStep) * Math.max(avail, 0);
+  const floor = windowFloor(avail, dropStep);
   let filled = 0;
   for (let j = 0; j < fit; j++) filled += (newestFirst[j] as CutCandidate).tokens;
   let best = fit;

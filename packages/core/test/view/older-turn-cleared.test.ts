@@ -1,6 +1,8 @@
 // Issue 25, item 3: an older turn that does not fit whole is tried with its tool results
 // cleared (ids kept) before it is dropped — with dropStep 0. With steps (the default), the
-// room the kept turns leave is the prompt cache's, and the turn goes as before.
+// room the kept turns leave within their window is the prompt cache's, and the turn goes as
+// before; below the window (issue 48: one request answered by 40 tool calls, then a
+// question) it is kept cleared rather than leaving the view nearly empty.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, compactionMarkerOf, createEstimator } from "@contextview/core";
 
@@ -76,5 +78,38 @@ describe("an older turn before it goes (dropStep 0)", () => {
     const room = whole.report.tokens.total - searchTokens + estimator.estimateMessages(cleared.messages.filter((m) => m.id !== undefined && m.id !== "q")) + 40;
     const stepped = buildContext({ messages, budget: { promptBudget: room }, excerptBudget: 0 });
     expect(ids(stepped)).not.toContain("t0");
+  });
+});
+
+describe("an older turn before it goes, with steps (the default)", () => {
+  /** One request answered by 40 tool calls and a final answer, then a question about it. */
+  function fortyCalls(): BaseMessage[] {
+    const messages: BaseMessage[] = [new HumanMessage({ id: "r0", content: "Reconcile every account for March." })];
+    for (let i = 0; i < 40; i++) {
+      messages.push(new AIMessage({ id: `a${i}`, content: "", tool_calls: [{ id: `c${i}`, name: "account_rows", args: { account: `ACC-${i}` }, type: "tool_call" }] }));
+      const rows = Array.from({ length: 12 }, (_, r) => ({ id: `tx-${i}-${r}`, date: `2024-03-${String(r + 1).padStart(2, "0")}`, amount: -(r * 7.5 + i), payee: `Payee ${r}` }));
+      messages.push(new ToolMessage({ id: `t${i}`, tool_call_id: `c${i}`, name: "account_rows", content: JSON.stringify({ account: `ACC-${i}`, rows }) }));
+    }
+    messages.push(new AIMessage({ id: "ans", content: "All 40 accounts are reconciled; ACC-17 has a duplicate charge of 127.50." }));
+    messages.push(new HumanMessage({ id: "q", content: "Which account had the duplicate charge?" }));
+    return messages;
+  }
+
+  it("keeps the previous turn with its results cleared when the kept turns would fill less than their window", () => {
+    const messages = fortyCalls();
+    const view = buildContext({ messages, budget: { promptBudget: 8000 } });
+    expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+    expect(view.report.turns.dropped).toBe(0);
+    // Before: the turn went whole and the view used about 5% of its room.
+    expect(view.report.tokens.total).toBeGreaterThan(view.report.limit / 4);
+    expect(ids(view)).toEqual(expect.arrayContaining(["r0", "a0", "t0", "a39", "t39", "ans", "q"]));
+    expect(view.messages.filter((m) => m.type === "tool").every((m) => compactionMarkerOf(m)?.form === "cleared")).toBe(true);
+    expect((view.messages.find((m) => m.id === "a17") as AIMessage).tool_calls?.[0]?.args).toEqual({ account: "ACC-17" });
+  });
+
+  it("leaves the turn out when even cleared it does not fit", () => {
+    const view = buildContext({ messages: fortyCalls(), budget: { promptBudget: 3000 } });
+    expect(view.report.turns.dropped).toBe(1);
+    expect(ids(view)).not.toContain("t0");
   });
 });
