@@ -8,6 +8,7 @@ export {
   type InspectThreadOptions,
   type InspectedCall,
   type InspectedThread,
+  type MissingCall,
   type ReportedUsage,
 } from "./inspect-thread.js";
 export { renderThreadPage } from "./page/render-thread.js";

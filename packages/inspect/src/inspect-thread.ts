@@ -1,4 +1,4 @@
-import { recordedMessagesMatch, rebuildView, type RebuiltView } from "@contextview/core/internal";
+import { kindOf, recordedMessagesMatch, rebuildView, type RebuiltView } from "@contextview/core/internal";
 import type { ContextStore, Estimator, MessageInput } from "@contextview/core";
 import type { StoredView, ViewRecord } from "@contextview/core/store";
 import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph-checkpoint";
@@ -48,6 +48,24 @@ export interface InspectedCall {
   evidenceChanged: boolean;
 }
 
+/**
+ * A model call the thread shows but the store kept no record of: an AI message in the
+ * newest checkpoint, after the oldest kept record, that no record's messages end before.
+ * A record the store failed to write (logged as `context_view_record_error`) shows up
+ * here; so does an AI message the graph wrote without a model call.
+ *
+ * @example
+ * ```ts
+ * for (const gap of thread.missing) console.log(`record missing: the answer at message ${gap.messageIndex}, after call ${gap.after}`);
+ * ```
+ */
+export interface MissingCall {
+  /** Index of the model's answer in the newest checkpoint: the call saw the messages before it. */
+  messageIndex: number;
+  /** Sequence of the recorded call before it. */
+  after: number;
+}
+
 /** Every recorded call of a thread, oldest first. */
 export interface InspectedThread {
   threadId: string;
@@ -57,11 +75,40 @@ export interface InspectedThread {
   /** Messages in the newest checkpoint. */
   messages: number;
   calls: InspectedCall[];
+  /** Model calls with no record, in order (see {@link MissingCall}). */
+  missing: MissingCall[];
 }
 
 function messagesOf(tuple: CheckpointTuple): readonly MessageInput[] | null {
   const messages = (tuple.checkpoint.channel_values as Record<string, unknown> | undefined)?.["messages"];
   return Array.isArray(messages) ? (messages as MessageInput[]) : null;
+}
+
+/** Let the event loop run (other requests of `--serve`) between the pieces of a long build. */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The AI messages of `messages` after the oldest kept record that no record ends before
+ * (a record's `messages.count` is the index of the answer its call got).
+ */
+function missingCalls(stored: readonly StoredView[], messages: readonly MessageInput[] | null): MissingCall[] {
+  if (messages === null || stored.length === 0) return [];
+  const answered = new Set(stored.map((view) => view.record.messages.count));
+  const byCount = [...stored].sort((x, y) => x.record.messages.count - y.record.messages.count || x.record.sequence - y.record.sequence);
+  const missing: MissingCall[] = [];
+  let previous = 0;
+  for (let i = (byCount[0] as StoredView).record.messages.count; i < messages.length; i++) {
+    while (previous + 1 < byCount.length && (byCount[previous + 1] as StoredView).record.messages.count < i) previous++;
+    if (answered.has(i)) continue;
+    let kind: string;
+    try {
+      kind = kindOf(messages[i], i);
+    } catch {
+      continue;
+    }
+    if (kind === "ai") missing.push({ messageIndex: i, after: (byCount[previous] as StoredView).record.sequence });
+  }
+  return missing;
 }
 
 function usageOf(message: unknown): ReportedUsage | null {
@@ -75,7 +122,9 @@ function usageOf(message: unknown): ReportedUsage | null {
  * `getTuple` (the checkpoint each call names) or `list` (for calls that name none),
  * the checkpoint messages of each call's step; rebuild each recorded view from them
  * and check it against the record. A call whose rebuilt report
- * differs, or whose checkpoint or inputs are gone, says so (`rebuilt.status`).
+ * differs, or whose checkpoint or inputs are gone, says so (`rebuilt.status`); a
+ * model answer in the checkpoint with no record is listed in `missing`. The work
+ * yields to the event loop between checkpoints and rebuilds.
  *
  * @example
  * ```ts
@@ -112,12 +161,16 @@ export async function inspectThread(options: InspectThreadOptions): Promise<Insp
     if (id === null) continue;
     if (!byId.has(id)) {
       const tuple = await checkpointer.getTuple(configOf(id));
+      await yieldToEventLoop();
       const messages = tuple ? messagesOf(tuple) : null;
       byId.set(id, messages);
       if (messages) remember(messages);
     }
     const messages = byId.get(id);
-    if (messages && recordedMessagesMatch(view.record, messages)) results.set(view, { rebuilt: rebuildView(view, messages, rebuildOptions), checkpointId: id });
+    if (messages && recordedMessagesMatch(view.record, messages)) {
+      results.set(view, { rebuilt: rebuildView(view, messages, rebuildOptions), checkpointId: id });
+      await yieldToEventLoop();
+    }
   }
 
   // 2. The others (no checkpoint id, or not that checkpoint's messages): walk the thread's checkpoints, newest first.
@@ -130,6 +183,7 @@ export async function inspectThread(options: InspectThreadOptions): Promise<Insp
   let newest: readonly MessageInput[] | null = null;
   if (pending.length > 0) {
     for await (const tuple of checkpointer.list(configOf())) {
+      await yieldToEventLoop();
       checkpoints++;
       const messages = messagesOf(tuple);
       if (messages === null) continue;
@@ -138,8 +192,10 @@ export async function inspectThread(options: InspectThreadOptions): Promise<Insp
       if (byCount.has(messages.length - 1)) remember(messages);
       for (const view of byCount.get(messages.length) ?? []) {
         if (results.has(view)) continue;
-        if (recordedMessagesMatch(view.record, messages)) results.set(view, { rebuilt: rebuildView(view, messages, rebuildOptions), checkpointId: id ?? null });
-        else if (id !== undefined && !fallback.has(view)) fallback.set(view, id);
+        if (recordedMessagesMatch(view.record, messages)) {
+          results.set(view, { rebuilt: rebuildView(view, messages, rebuildOptions), checkpointId: id ?? null });
+          await yieldToEventLoop();
+        } else if (id !== undefined && !fallback.has(view)) fallback.set(view, id);
       }
     }
   } else {
@@ -165,6 +221,7 @@ export async function inspectThread(options: InspectThreadOptions): Promise<Insp
       const tuple = id === undefined ? undefined : await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: id } });
       const messages = tuple ? messagesOf(tuple) : null;
       result = { rebuilt: rebuildView(view, messages, rebuildOptions), checkpointId: messages ? (id ?? null) : null };
+      await yieldToEventLoop();
     }
     const call: InspectedCall = {
       record: view.record,
@@ -177,5 +234,5 @@ export async function inspectThread(options: InspectThreadOptions): Promise<Insp
     calls.push(call);
     previous = call;
   }
-  return { threadId, userId, checkpoints, messages: newest?.length ?? 0, calls };
+  return { threadId, userId, checkpoints, messages: newest?.length ?? 0, calls, missing: missingCalls(stored, newest) };
 }

@@ -29,6 +29,7 @@ main{padding:16px 24px;display:grid;grid-template-columns:minmax(260px,340px) 1f
 .row{display:grid;grid-template-columns:34px 1fr auto;gap:8px;align-items:center;padding:6px 8px;border-radius:8px;text-decoration:none;color:inherit;border:1px solid transparent}
 .row:hover{background:#f3f4f6}.row.active{background:#eff6ff;border-color:#bfdbfe}
 .row .n{font-weight:600;color:var(--muted);text-align:right}
+.missing-row{padding:4px 8px 4px 50px;font-size:12px;color:var(--bad);border-left:3px solid #fecaca;margin:2px 0}
 .row .info{min-width:0}.row .line{display:flex;justify-content:space-between;font-size:12px;color:var(--muted);margin-top:3px}
 .budget{position:relative;display:flex;background:#eef0f3;border-radius:4px;overflow:visible}
 .budget-small{height:8px}.budget-large{height:26px;border-radius:6px;margin:6px 0 8px}
