@@ -6,8 +6,9 @@ import { ContextViewBaseError } from "@contextview/core";
  * - `INVALID_ARGUMENT`: a command-line argument or option is missing or malformed.
  * - `MISSING_PACKAGE`: an optional package the request needs is not installed.
  * - `NOT_FOUND`: the checkpoint file, thread or view records asked for do not exist.
+ * - `BUSY`: `--serve` already has as many page builds waiting as it takes (answered with 503).
  */
-export type InspectErrorCode = "INVALID_ARGUMENT" | "MISSING_PACKAGE" | "NOT_FOUND";
+export type InspectErrorCode = "INVALID_ARGUMENT" | "MISSING_PACKAGE" | "NOT_FOUND" | "BUSY";
 
 const MARK = Symbol.for("contextview.inspect.error");
 

@@ -4,7 +4,7 @@ import { parseInspectArguments, USAGE } from "./args.js";
 import { InspectError } from "./errors.js";
 import { inspectThread } from "./inspect-thread.js";
 import { renderThreadPage } from "./page/render-thread.js";
-import { serveInspector, threadLink, type InspectorServer } from "./serve.js";
+import { serveInspector, type InspectorServer } from "./serve.js";
 import { openPostgresSources, openSqliteSources, type InspectSources } from "./sources.js";
 
 /** Where the command writes. */
@@ -47,7 +47,7 @@ export async function runInspectCli(
     if (args.serve) {
       const server = await serveInspector(sources, { port: args.port, ...(args.user ? { defaultUser: args.user } : {}) });
       output.out(`contextview inspector on ${server.url} (127.0.0.1 only; Ctrl+C stops it)`);
-      if (args.thread !== undefined) output.out(`thread: ${server.url.replace(/\/$/, "")}${threadLink(args.thread, await userOf(sources, args.thread, args.user))}`);
+      if (args.thread !== undefined) output.out(`thread: ${server.pageUrl(args.thread, await userOf(sources, args.thread, args.user))}`);
       onServe?.(server, sources);
       sources = undefined;
       return 0;
@@ -58,7 +58,9 @@ export async function runInspectCli(
     writeFileSync(file, renderThreadPage(thread));
     const statuses = { match: 0, mismatch: 0, unverifiable: 0 };
     for (const call of thread.calls) statuses[call.rebuilt.status]++;
-    output.out(`${thread.calls.length} model calls of thread ${threadId}: ${statuses.match} verified, ${statuses.mismatch} mismatch, ${statuses.unverifiable} unverifiable`);
+    const missing = thread.missing.length > 0 ? `, ${thread.missing.length} ${thread.missing.length === 1 ? "record" : "records"} missing` : "";
+    const verified = `${statuses.match} verified, ${statuses.mismatch} mismatch, ${statuses.unverifiable} unverifiable`;
+    output.out(`${thread.calls.length} model calls of thread ${threadId}: ${verified}${missing}`);
     output.out(`wrote ${file}`);
     return 0;
   } catch (error) {

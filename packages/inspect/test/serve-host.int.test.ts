@@ -30,7 +30,7 @@ describe("contextview inspect --serve: Host and method checks", () => {
   let server: InspectorServer;
   let sources: InspectSources;
   let port: number;
-  const threadPath = "/thread?thread=t-host&user=alice";
+  let threadPath: string;
   const threadMarker = '<section class="call" id="call-1" data-call="1">';
 
   beforeAll(async () => {
@@ -39,6 +39,9 @@ describe("contextview inspect --serve: Host and method checks", () => {
     sources = openSqliteSources({ checkpoints: file });
     server = await serveInspector(sources, { port: 0 });
     port = Number(new URL(server.url).port);
+    // With the server's key: node's http sends no Sec-Fetch-Site.
+    const page = new URL(server.pageUrl("t-host", "alice"));
+    threadPath = `${page.pathname}${page.search}`;
   });
   afterAll(async () => {
     await server?.close();

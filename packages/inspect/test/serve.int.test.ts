@@ -26,8 +26,9 @@ describe("contextview inspect --serve", () => {
     expect(index.status).toBe(200);
     const list = await index.text();
     expect(list).toContain("<code>t-serve</code>");
-    expect(list).toContain('href="/thread?thread=t-serve&amp;user=alice"');
-    const thread = await fetch(`${server.url}thread?thread=t-serve&user=alice`);
+    const link = /href="(\/thread\?thread=t-serve&amp;user=alice&amp;key=[\w-]+)"/.exec(list)?.[1];
+    expect(link).toBeDefined();
+    const thread = await fetch(new URL((link as string).replace(/&amp;/g, "&"), server.url));
     expect(thread.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const page = await thread.text();
     expect(page).toContain('<section class="call" id="call-1" data-call="1">');
@@ -35,7 +36,7 @@ describe("contextview inspect --serve", () => {
   });
 
   it("answers an unknown thread with an error page, and an unknown path with 404", async () => {
-    const missing = await fetch(`${server.url}thread?thread=%3Cscript%3E&user=alice`);
+    const missing = await fetch(server.pageUrl("<script>", "alice"));
     expect(missing.status).toBe(500);
     expect(await missing.text()).toContain("No checkpoints and no view records for thread &quot;&lt;script&gt;&quot;");
     expect((await fetch(`${server.url}nope`)).status).toBe(404);
