@@ -94,3 +94,46 @@ export function openDatabase(path: string, field: string, busyTimeoutMs: number)
     throw new ContextViewError("STORE_ERROR", `Could not open the context store at \`${field}\` (${resolve(path)}): ${(cause as Error).message}`, { field }, { cause });
   }
 }
+
+/** A database file as opened: its absolute path and the device and inode it had then. */
+export interface OpenedFile {
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/**
+ * The identity of the file a database was just opened on, or undefined when it cannot
+ * be read (then the store does not check it).
+ *
+ * @example
+ * ```ts
+ * const opened = openedFile(db.name); // { path: "/data/checkpoints.contextview.sqlite", dev: 2049, ino: 131 }
+ * ```
+ */
+export function openedFile(path: string): OpenedFile | undefined {
+  const absolute = resolve(path);
+  const stats = statSync(absolute, { throwIfNoEntry: false });
+  return stats === undefined ? undefined : { path: absolute, dev: stats.dev, ino: stats.ino };
+}
+
+/**
+ * Throws `STORE_ERROR` (`details.reason` `"deleted"` or `"replaced"`) unless `opened.path`
+ * still names the file that was opened. One `stat`: cheap enough before every call.
+ *
+ * @example
+ * ```ts
+ * checkSameFile(opened, "write evidence"); // throws once the sidecar was deleted or replaced
+ * ```
+ */
+export function checkSameFile(opened: OpenedFile, operation: string): void {
+  const now = statSync(opened.path, { throwIfNoEntry: false });
+  if (now !== undefined && now.dev === opened.dev && now.ino === opened.ino) return;
+  const reason = now === undefined ? "deleted" : "replaced";
+  throw new ContextViewError(
+    "STORE_ERROR",
+    `SQLite context store could not ${operation}: its file ${opened.path} was ${reason === "deleted" ? "deleted or moved" : "replaced by another file"} ` +
+      "after the store opened it, so what it writes would be lost; reopen the store to start on the file now at that path",
+    { operation, file: opened.path, reason },
+  );
+}

@@ -24,7 +24,7 @@ import {
 import { describeValue } from "@contextview/core/internal";
 import { migrate } from "./migrations.js";
 import { prepareViewRecords, type ViewRecordStatements } from "./view-records.js";
-import { isMemoryPath, openDatabase, sidecarPath, storePathFromEnv } from "./sidecar.js";
+import { checkSameFile, isMemoryPath, openDatabase, openedFile, sidecarPath, storePathFromEnv, type OpenedFile } from "./sidecar.js";
 
 /** Options of {@link SqliteContextStore}. */
 export interface SqliteContextStoreOptions {
@@ -114,6 +114,8 @@ function storeError(operation: string, cause: unknown): ContextViewError {
 export class SqliteContextStore implements ContextStore {
   // Private fields: the handle never shows up through enumeration, JSON or inspection.
   readonly #db: Database.Database;
+  /** The file the handle was opened on, by identity; undefined in memory. */
+  readonly #file: OpenedFile | undefined;
   #statements: Statements | undefined;
   private readonly busyTimeoutMs: number;
   private readonly maxMessageBytes: number;
@@ -134,6 +136,7 @@ export class SqliteContextStore implements ContextStore {
     this.report = compactionErrorReporter(options.onCompactionError, (error) => process.emitWarning(error));
     this.maxViewRecords = resolveMaxViewRecords(options.maxViewRecords);
     this.#db = db;
+    this.#file = db.memory || isMemoryPath(db.name) ? undefined : openedFile(db.name);
   }
 
   /**
@@ -190,7 +193,14 @@ export class SqliteContextStore implements ContextStore {
     return store;
   }
 
-  /** The database file (`:memory:` for an in-memory store). */
+  /**
+   * The database file (`:memory:` for an in-memory store). The store remembers which
+   * file it opened (device and inode) and checks, with one `stat` before every call,
+   * that the path still names it: a file deleted, moved or replaced under a running
+   * store fails the call with `STORE_ERROR` (`details.reason` `"deleted"` or
+   * `"replaced"`) instead of writing into a file no one will open again. Reopen the
+   * store (restart the process) to start a new, empty file on purpose.
+   */
   get file(): string {
     return this.#db.memory ? ":memory:" : this.#db.name;
   }
@@ -203,7 +213,7 @@ export class SqliteContextStore implements ContextStore {
         read: () => this.readEvidence(key),
         commit: (expected, next) => {
           try {
-            return this.prepared().commitEvidence(key, expected, next);
+            return this.prepared("write evidence").commitEvidence(key, expected, next);
           } catch (cause) {
             throw storeError("write evidence", cause);
           }
@@ -220,7 +230,7 @@ export class SqliteContextStore implements ContextStore {
   async getCompaction(key: ConversationKey): Promise<CompactionState | null> {
     const { userId, conversationId } = checkConversationKey(key);
     try {
-      const row = this.prepared().readCompaction.get(userId, conversationId);
+      const row = this.prepared("read compaction state").readCompaction.get(userId, conversationId);
       return row === undefined ? null : parseCompactionState(JSON.parse(row.state));
     } catch (cause) {
       this.report(storeError("read compaction state", cause));
@@ -232,7 +242,7 @@ export class SqliteContextStore implements ContextStore {
     const { userId, conversationId } = checkConversationKey(key);
     const json = JSON.stringify(parseCompactionState(state));
     try {
-      this.prepared().writeCompaction.run(userId, conversationId, json, Date.now());
+      this.prepared("write compaction state").writeCompaction.run(userId, conversationId, json, Date.now());
     } catch (cause) {
       this.report(storeError("write compaction state", cause));
     }
@@ -241,7 +251,7 @@ export class SqliteContextStore implements ContextStore {
   async deleteCompaction(key: ConversationKey): Promise<void> {
     const { userId, conversationId } = checkConversationKey(key);
     try {
-      this.prepared().deleteCompaction.run(userId, conversationId);
+      this.prepared("delete compaction state").deleteCompaction.run(userId, conversationId);
     } catch (cause) {
       throw storeError("delete compaction state", cause);
     }
@@ -250,7 +260,7 @@ export class SqliteContextStore implements ContextStore {
   async deleteConversation(userId: string, conversationId: string): Promise<void> {
     const key = conversationKey(userId, conversationId);
     try {
-      const statements = this.prepared();
+      const statements = this.prepared("delete the conversation");
       this.#db
         .transaction(() => {
           statements.deleteEvidence.run(key.userId, key.conversationId);
@@ -267,7 +277,7 @@ export class SqliteContextStore implements ContextStore {
     const checked = checkConversationKey(key);
     const parsed = parseViewRecordEntry(entry);
     try {
-      const sequence = this.prepared().views.record(checked, parsed);
+      const sequence = this.prepared("record a view").views.record(checked, parsed);
       return { ...parsed.record, sequence };
     } catch (cause) {
       throw storeError("record a view", cause);
@@ -278,7 +288,7 @@ export class SqliteContextStore implements ContextStore {
     const { userId, conversationId } = checkConversationKey(key);
     const limit = checkListViewsOptions(options);
     try {
-      return this.prepared().views.list({ userId, conversationId }, limit);
+      return this.prepared("list view records").views.list({ userId, conversationId }, limit);
     } catch (cause) {
       throw storeError("list view records", cause);
     }
@@ -298,7 +308,7 @@ export class SqliteContextStore implements ContextStore {
   private readEvidence(key: Readonly<ConversationKey>): EvidenceRecord | null {
     let row: EvidenceRow | undefined;
     try {
-      row = this.prepared().readEvidence.get(key.userId, key.conversationId);
+      row = this.prepared("read evidence").readEvidence.get(key.userId, key.conversationId);
     } catch (cause) {
       throw storeError("read evidence", cause);
     }
@@ -310,8 +320,12 @@ export class SqliteContextStore implements ContextStore {
     }
   }
 
-  /** Runs the migrations and prepares statements on first use. */
-  private prepared(): Statements {
+  /**
+   * Runs the migrations and prepares statements on first use; before every use, checks
+   * that the file is still the one opened (see {@link SqliteContextStore.file}).
+   */
+  private prepared(operation: string): Statements {
+    if (this.#file !== undefined) checkSameFile(this.#file, operation);
     if (this.#statements) return this.#statements;
     const db = this.#db;
     if (!db.memory) db.pragma("journal_mode = WAL");
