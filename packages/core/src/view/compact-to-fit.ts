@@ -1,4 +1,6 @@
+import type { BaseMessage } from "@langchain/core/messages";
 import { ContextBudgetError } from "../errors.js";
+import { copyMessage } from "../messages.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
@@ -71,6 +73,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   let labels = 0;
   let excerpted = 0;
   const fit = older.fitting(limit - fixed.tokens - current.tokens - headTokens);
+  if (fixed.tokens + current.tokens > limit) refuseEarly(input);
   if (!fit.all || fixed.tokens + current.tokens + headTokens > limit) {
     older.compactWith((turn) => compactor.compact(turn));
     const room = limit - fixed.tokens;
@@ -105,6 +108,33 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     current = fitted.turn;
   }
   return { current, fit, currentTurn, labels, excerpted };
+}
+
+/**
+ * Throws the {@link ContextBudgetError} at once when even the least the mandatory part
+ * can take does not fit: the request, and the newest exchange with its assistant
+ * message's text gone and its results' text gone (the call and its arguments, every
+ * result's framing). Fitting ten thousand parallel results one by one first would take
+ * seconds to reach the same error.
+ */
+function refuseEarly({ fixed, limit, current, estimator }: CompactToFitInput): void {
+  const messages = current.messages;
+  let first = messages.findIndex((m) => m.type === "ai");
+  if (first < 0) first = messages.length;
+  let newest = messages.length - 1;
+  while (newest >= first && messages[newest]?.type !== "ai") newest--;
+  const head = messages.slice(0, first);
+  // The newest exchange as small as any form of it can be, estimated as one list (whatever the estimator sums).
+  const emptied = (m: BaseMessage): BaseMessage => (m.type === "tool" ? copyMessage(m, "tool", { content: "" }) : m);
+  const exchange = newest < first ? [] : [copyMessage(messages[newest] as BaseMessage, "ai", { content: "" }), ...messages.slice(newest + 1).map(emptied)];
+  const request = estimator.estimateMessages(head);
+  const floor = estimator.estimateMessages([...head, ...exchange]);
+  if (fixed.tokens + floor <= limit) return;
+  throw new ContextBudgetError({
+    limit,
+    required: fixed.tokens + floor,
+    parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: floor, request, newestExchange: floor - request },
+  });
 }
 
 /** Exchanges after the request: assistant messages (a tool-call message brings all its results). */
