@@ -62,6 +62,7 @@ describe("createRecallTool", () => {
     const messages = [
       new HumanMessage({ id: "u0", content: `${filler}Order 4200 shipped. ${filler}Her birthday party is on Sunday, order 42 too. ${filler}` }),
       new AIMessage({ id: "a1", content: "Noted." }),
+      new HumanMessage({ id: "u2", content: "What did I tell you?" }),
     ];
     const excerpt = (query: string) => ask({ action: "search", query }, {}, messages).then((text) => JSON.parse(text.split("\n")[3]!.trim()) as string);
     expect(await excerpt("birthdays")).toContain("birthday party");

@@ -22,7 +22,8 @@ const EXCERPT_CHARS = 240;
  * Rank the conversation's messages against `query` with its lexical index (BM25
  * over {@link searchTerms}) and list the best: index, role, id and an excerpt around
  * the first query term each holds. The tool's own answers and the calls that asked
- * for them are left out, so a search never finds itself.
+ * for them are left out, so a search never finds itself, and so is the newest user
+ * message (the request being answered, which the model has in view).
  */
 export function searchMessages(messages: readonly MessageInput[], request: SearchRequest, context: RecallContext): RecallAnswer {
   const query = typeof request.query === "string" ? request.query.trim() : "";
@@ -34,7 +35,9 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
   if (!Number.isSafeInteger(limit) || limit < 1) return recallError(`\`limit\` must be a positive integer, got ${String(request.limit)}.`);
 
   const own = messages.map((message, index) => isOwnMessage(message, index, context.toolName));
-  const ranked = conversationIndex(messages).rank(terms, (index) => own[index] !== true, messages.length);
+  // The request the model is answering is in its view already: a search never lists it first.
+  const answering = newestRequest(messages);
+  const ranked = conversationIndex(messages).rank(terms, (index) => own[index] !== true && index !== answering, messages.length);
   if (ranked.length === 0) return { text: [RECALLED_LABEL, `No message of this conversation matches ${jsonLine(clipEcho(query, 200))}.`].join("\n"), error: false };
   if (offset >= ranked.length) return recallError(`\`offset\` ${offset} is past the last match (${ranked.length} messages match ${jsonLine(clipEcho(query, 200))}).`);
 
@@ -57,6 +60,12 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
   }
   if (shown === offset) return recallError(`the first match does not fit \`maxToolResultTokens\` (${context.maxTokens}); raise it.`);
   return { text: [...lines, ...footer(shown)].join("\n"), error: false };
+}
+
+/** Index of the newest user message (the request being answered), or -1. */
+function newestRequest(messages: readonly MessageInput[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (kindOf(messages[i], i) === "human") return i;
+  return -1;
 }
 
 /** A tool result of the recall tool itself, or an assistant message whose only calls are to it. */

@@ -171,3 +171,16 @@ describe("a large result is parsed once for the calls on it", () => {
     }
   });
 });
+
+describe("search", () => {
+  it("never lists the request being answered (the newest user message), which the model has in view", () => {
+    const messages = [
+      new HumanMessage({ id: "u0", content: "My passport number is X1234567, keep it for the booking." }),
+      new AIMessage({ id: "a0", content: "Noted." }),
+      new HumanMessage({ id: "u1", content: "What passport number did I give you?" }),
+    ];
+    const answer = ask(messages, { action: "search", query: "passport number" });
+    expect(answer.text).toContain("message 0 · role user");
+    expect(answer.text).not.toContain("message 2 ·");
+  });
+});
