@@ -20,6 +20,7 @@ import { placeHistory } from "./place-history.js";
 import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
+import { withOutputMatchingContent } from "../provider-content.js";
 import type { BuildContextInput, ContextView } from "./types.js";
 
 const defaultEstimator = createEstimator();
@@ -128,7 +129,9 @@ export function buildContext(input: BuildContextInput): ContextView {
   // (spliced in right after it) and the summary or excerpts.
   const headEnd = (fixed.systemMessage ? 1 : 0) + block.messages.length + chosen.head.length - 1;
   const olderEnd = assembled.messages.length - current.messages.length - recalled.messages.length - 1;
-  const messages = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
+  const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
+  // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
+  const messages = marked.map(withOutputMatchingContent);
   return { messages, report };
 }
 

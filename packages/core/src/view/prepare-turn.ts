@@ -6,6 +6,7 @@ import type { TurnWalk } from "./find-turns.js";
 import { withoutImages } from "./images.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { orderTurn } from "./order.js";
+import { withoutReasoning } from "../provider-content.js";
 
 /** A turn ready for the view: its messages (copies), their estimate, its exchanges. */
 export interface PreparedTurn {
@@ -25,6 +26,8 @@ export interface PrepareTally {
   older: OlderCounts;
   /** User-role labels inserted for provider ordering rules. */
   labels: number;
+  /** Reasoning blocks and items cleared from older turns (see `withoutReasoning`). */
+  reasoningCleared: number;
 }
 
 /** A tally with every count at zero. */
@@ -33,6 +36,7 @@ export function emptyPrepareTally(): PrepareTally {
     segments: { orphanResults: 0, unfinishedCalls: 0, unfinishedExchanges: 0, misplacedSystem: 0 },
     older: { excerpted: 0, imagesReplaced: 0 },
     labels: 0,
+    reasoningCleared: 0,
   };
 }
 
@@ -63,8 +67,8 @@ export interface PrepareContext {
 
 /**
  * Prepare the turn `[from, to)` for the view: group it into exchanges (dropping
- * orphan results and unfinished calls), copy its messages — an older turn's long
- * text bounded and its images replaced — and insert the labels provider ordering
+ * orphan results and unfinished calls), copy its messages — an older turn's reasoning
+ * cleared, its long text bounded and its images replaced — and insert the labels provider ordering
  * rules need. The current turn (`isCurrent`) is copied whole. Counts go to `ctx.tally`.
  *
  * @example
@@ -83,7 +87,10 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
     for (const message of exchange.messages) {
       const role = message.type as MessageKind;
       if (role === "tool") toolResults++;
-      const bounded = isCurrent ? copyMessage(message, role) : boundOlderMessage(message, role, limits, estimator, tally.older);
+      // Older turns' reasoning is neither sent nor charged; the current turn's goes back unmodified.
+      const older = isCurrent ? undefined : withoutReasoning(message, role);
+      if (older !== undefined) tally.reasoningCleared += older.cleared;
+      const bounded = older === undefined ? copyMessage(message, role) : boundOlderMessage(older.message, role, limits, estimator, tally.older);
       messages.push(ctx.imageInputs ? bounded : withoutImages(bounded, role, tally.older));
     }
   }

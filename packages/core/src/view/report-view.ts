@@ -109,6 +109,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     droppedTurnExcerpts: chosen.excerptCount,
     toolResults: { cleared: facts.compactor.cleared + older.cleared, compacted: facts.compactor.compacted + older.compacted, narrowed: facts.compactor.narrowed },
     labelsInserted: tally.labels,
+    reasoningCleared: tally.reasoningCleared,
     cut,
     pinned: facts.pinned.report,
     elapsedMs: performance.now() - facts.started,

@@ -456,6 +456,12 @@ export interface ContextReport {
   toolResults: { cleared: number; compacted: number; narrowed: number };
   /** User-role labels inserted so the view obeys provider ordering rules. */
   labelsInserted: number;
+  /**
+   * Reasoning cleared from the older turns the view read: Anthropic `thinking` and
+   * `redacted_thinking` blocks, OpenAI `reasoning` blocks and output items (LangChain v1
+   * forms too). Neither sent nor charged; the current turn's reasoning is kept unmodified.
+   */
+  reasoningCleared: number;
   /** The opening request and the application's pins (ids and estimates, never content). */
   pinned: PinnedReport;
   /** Index in the input of the oldest message kept from history (the head of the view). */

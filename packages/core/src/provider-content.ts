@@ -1,0 +1,169 @@
+import type { BaseMessage, MessageContent } from "@langchain/core/messages";
+import { blockText, copyMessage, type MessageKind } from "./messages.js";
+
+// What providers put in an assistant message for themselves: reasoning (Anthropic thinking
+// blocks, OpenAI reasoning items) and server-side compaction. The shapes are those the
+// LangChain converters produce and read back (@langchain/anthropic, @langchain/openai).
+
+/** Block and item types that carry a model's reasoning: Anthropic's, OpenAI's and LangChain v1's. */
+const REASONING_TYPES: ReadonlySet<unknown> = new Set(["thinking", "redacted_thinking", "reasoning"]);
+
+function typeOf(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
+}
+
+/** The provider block a v1 `non_standard` block wraps, else the block itself. */
+function unwrapped(block: unknown): unknown {
+  return typeOf(block) === "non_standard" ? (block as { value?: unknown }).value : block;
+}
+
+/**
+ * True for a content block or output item that carries reasoning: Anthropic's
+ * `thinking` and `redacted_thinking`, OpenAI's and LangChain v1's `reasoning`, and a
+ * v1 `non_standard` block wrapping one of them.
+ *
+ * @example
+ * ```ts
+ * isReasoningBlock({ type: "thinking", thinking: "…", signature: "EqQB…" }); // true
+ * isReasoningBlock({ type: "text", text: "hi" }); // false
+ * ```
+ */
+export function isReasoningBlock(block: unknown): boolean {
+  return REASONING_TYPES.has(typeOf(unwrapped(block)));
+}
+
+/**
+ * True for a provider compaction: Anthropic's `compaction` content block, OpenAI's
+ * `compaction` output item, or a v1 `non_standard` block wrapping one.
+ *
+ * @example
+ * ```ts
+ * isCompactionBlock({ type: "compaction", content: "Summary of the work so far" }); // true
+ * ```
+ */
+export function isCompactionBlock(block: unknown): boolean {
+  return typeOf(unwrapped(block)) === "compaction";
+}
+
+/** `response_metadata.output` when LangChain's OpenAI converter would send it instead of the message (a non-empty list of typed items). */
+export function responsesOutput(metadata: unknown): readonly Record<string, unknown>[] | undefined {
+  const output = typeof metadata === "object" && metadata !== null ? (metadata as { output?: unknown }).output : undefined;
+  if (!Array.isArray(output) || output.length === 0) return undefined;
+  return output.every((item) => typeof typeOf(item) === "string") ? (output as Record<string, unknown>[]) : undefined;
+}
+
+/** The text parts of the output's `message` items, as LangChain read them into content. */
+function outputText(output: readonly Record<string, unknown>[]): string[] {
+  const texts: string[] = [];
+  for (const item of output) {
+    if (item["type"] !== "message" || !Array.isArray(item["content"])) continue;
+    for (const part of item["content"] as unknown[]) {
+      const p = part as { type?: unknown; text?: unknown };
+      if (p.type === "output_text" && typeof p.text === "string") texts.push(p.text);
+    }
+  }
+  return texts;
+}
+
+function contentTexts(content: MessageContent): string[] {
+  if (typeof content === "string") return content === "" ? [] : [content];
+  const texts: string[] = [];
+  for (const block of content as unknown[]) {
+    const text = blockText(block);
+    if (text !== undefined) texts.push(text);
+  }
+  return texts;
+}
+
+function sameTexts(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((text, i) => text === b[i]);
+}
+
+/**
+ * The output items with their `message` items made to say `texts`: the first keeps its
+ * id and phase and takes the texts, the others leave; with no text left, no message item.
+ */
+function withOutputText(output: readonly Record<string, unknown>[], texts: readonly string[]): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  let placed = false;
+  for (const item of output) {
+    if (item["type"] !== "message") {
+      items.push(item);
+      continue;
+    }
+    if (placed || texts.length === 0) continue;
+    placed = true;
+    items.push({ ...item, content: texts.map((text) => ({ type: "output_text", text, annotations: [] })) });
+  }
+  if (!placed && texts.length > 0) {
+    items.push({ type: "message", role: "assistant", content: texts.map((text) => ({ type: "output_text", text, annotations: [] })) });
+  }
+  return items;
+}
+
+/** What clearing reasoning from one message removed. */
+export interface ReasoningClearing {
+  message: BaseMessage;
+  /** Reasoning blocks or items removed; OpenAI's item, its content block and `additional_kwargs.reasoning` count once. */
+  cleared: number;
+}
+
+/**
+ * A copy of an older assistant message without its reasoning: Anthropic thinking and
+ * redacted thinking blocks, OpenAI and v1 reasoning blocks, `additional_kwargs.reasoning`
+ * and the reasoning items of `response_metadata.output` (which LangChain sends instead
+ * of the content when present). Everything else is kept as it is, compaction items
+ * included. Other messages, and messages without reasoning, come back as they are.
+ *
+ * @example
+ * ```ts
+ * const { message, cleared } = withoutReasoning(olderAnswer, "ai");
+ * // message.content holds the text and tool_use blocks only; cleared counts what left
+ * ```
+ */
+export function withoutReasoning(message: BaseMessage, kind: MessageKind): ReasoningClearing {
+  if (kind !== "ai") return { message, cleared: 0 };
+  let cleared = 0;
+  let content = message.content;
+  if (Array.isArray(content)) {
+    const kept = (content as unknown[]).filter((block) => !isReasoningBlock(block));
+    cleared += content.length - kept.length;
+    if (kept.length !== content.length) content = kept as MessageContent;
+  }
+  const output = responsesOutput(message.response_metadata);
+  const keptOutput = output?.filter((item) => !isReasoningBlock(item));
+  const outputCleared = output !== undefined && keptOutput !== undefined ? output.length - keptOutput.length : 0;
+  const kwargsReasoning = message.additional_kwargs["reasoning"] !== undefined;
+  if (cleared === 0 && outputCleared === 0 && !kwargsReasoning) return { message, cleared: 0 };
+  const copy = copyMessage(message, kind, { content });
+  if (kwargsReasoning) delete copy.additional_kwargs["reasoning"];
+  if (outputCleared > 0 && keptOutput !== undefined) {
+    copy.response_metadata = { ...copy.response_metadata, output: keptOutput };
+  }
+  // OpenAI's reasoning is one item shown three ways (a content block, additional_kwargs, the output): counted once.
+  return { message: copy, cleared: Math.max(cleared, outputCleared, kwargsReasoning ? 1 : 0) };
+}
+
+/**
+ * The view's copy of an assistant message with `response_metadata.output` (which
+ * LangChain's OpenAI converter sends instead of content and `tool_calls`) made to say
+ * what its content says: when the view changed the text (an excerpt, a cleared
+ * exchange), the output's `message` items carry the content's text; every other item,
+ * a compaction item included, stays. Messages whose text is unchanged come back as
+ * they are, so a message kept whole is sent byte for byte.
+ *
+ * @example
+ * ```ts
+ * const sent = withOutputMatchingContent(viewCopy); // sent.response_metadata.output says the excerpt
+ * ```
+ */
+export function withOutputMatchingContent(message: BaseMessage): BaseMessage {
+  if (message.type !== "ai") return message;
+  const output = responsesOutput(message.response_metadata);
+  if (output === undefined) return message;
+  const texts = contentTexts(message.content);
+  if (sameTexts(texts, outputText(output))) return message;
+  const copy = copyMessage(message, "ai");
+  copy.response_metadata = { ...copy.response_metadata, output: withOutputText(output, texts) };
+  return copy;
+}
