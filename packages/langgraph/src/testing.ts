@@ -16,23 +16,52 @@ const CALL_PREFIX = `call-${randomUUID().slice(0, 8)}`;
 let callIds = 0;
 
 export interface RecordingChatModelOptions extends BaseChatModelParams {
-  /** Throw a ContextOverflowError when the received messages exceed this many UTF-8 bytes. */
+  /**
+   * Throw a `ContextOverflowError` when the received messages exceed this many UTF-8
+   * bytes, as a provider rejects a prompt over its window.
+   * @default undefined (never overflows)
+   */
   overflowAboveBytes?: number;
   /** Report `usage_metadata` like a provider; `false` like a model that reports none. @default true */
   reportsUsage?: boolean;
-  /** Reported `usage_metadata.input_tokens` = bytes / 3 × this. */
+  /**
+   * Reported `usage_metadata.input_tokens` = bytes / 3 × this: above 1, a provider that
+   * counts more than contextview estimates (its calibration then shrinks the limit).
+   * @default 1
+   */
   usageRatio?: number;
-  /** Words of each final answer. */
+  /** Words of each default final answer. @default 12 */
   answerWords?: number;
   /**
-   * The script: what to answer to the call numbered `index` (from 0), given the
-   * messages and the names of the bound tools. A string is a text answer; an Error is
-   * thrown; a {@link StreamedAnswer} is streamed as given; `undefined` falls back to
-   * the default answer (tool calls for a marked user turn, else text).
+   * The script: `answer(messages, { index, tools })` is called on every call with the
+   * messages received, the call's number `index` (from 0) and the names of the bound
+   * `tools`, and says what to answer: an `AIMessage` (with `tool_calls` to call a tool),
+   * a string (a text answer), an `Error` (thrown, as a provider error would be), a
+   * {@link StreamedAnswer} (streamed as given), or `undefined` for the default answer.
+   * @default undefined (the default answer: the parallel tool calls a user turn's
+   *   `[tools:n]` marker asks for, else a text of `answerWords` words)
+   * @example
+   * ```ts
+   * new RecordingChatModel({
+   *   answer: (messages, { index }) =>
+   *     index === 0 ? new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "search", args: { q: "rent" } }] }) : "Rent is 900.",
+   * });
+   * ```
    */
   answer?: (messages: BaseMessage[], call: { index: number; tools: string[] }) => AIMessage | StreamedAnswer | string | Error | undefined;
-  /** The `ls_provider` and `ls_model_name` it reports, like a provider's model would. */
+  /** The `ls_provider` and `ls_model_name` it reports, like a provider's model would. @default undefined (LangChain's own) */
   provider?: { name: string; model: string };
+  /**
+   * The model's LangChain profile (`model.profile`), which contextview reads for the
+   * default `contextWindow` (`maxInputTokens`), the cap of `responseReserve`
+   * (`maxOutputTokens`) and `imageInputs`: test a small or a large model without a subclass.
+   * @default {} (no profile: contextview's defaults apply)
+   * @example
+   * ```ts
+   * new RecordingChatModel({ profile: { maxInputTokens: 3000 } });
+   * ```
+   */
+  profile?: BaseChatModel["profile"];
 }
 
 /**
@@ -58,7 +87,8 @@ export interface RecordedCall {
  * (`calls`) and the tools and options of each call (`received`). By default, for a
  * user turn it answers with the parallel tool calls the turn's marker asks for, after
  * tool results with a text answer; `answer` scripts anything else. It reports
- * `usage_metadata` (unless told not to), streams word by word, and can overflow like a provider.
+ * `usage_metadata` (unless told not to), streams word by word, can overflow like a provider,
+ * and has the `profile` you give it.
  *
  * @example
  * const model = new RecordingChatModel({ answer: (_messages, { index }) => (index === 0 ? new Error("down") : "fine") });
@@ -78,6 +108,10 @@ export class RecordingChatModel extends BaseChatModel {
 
   _llmType(): string {
     return "recording";
+  }
+
+  override get profile(): BaseChatModel["profile"] {
+    return this.options?.profile ?? super.profile;
   }
 
   override bindTools(tools: unknown[], kwargs?: Record<string, unknown>): Runnable<BaseMessage[], AIMessageChunk> {
