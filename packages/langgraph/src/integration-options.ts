@@ -28,16 +28,19 @@ export const EXPECTED: Readonly<Record<string, string>> = {
 };
 
 /**
- * The zod schema of the options `@contextview/langgraph` adds to the core context
- * manager's (`ContextManagerOptions`). Validated once, when a factory is called.
+ * The options `@contextview/langgraph` adds to the core context manager's
+ * (`ContextManagerOptions`). Declared here, not inferred from
+ * {@link integrationOptionsSchema}, so that editors show each option's documentation:
+ * the `.d.ts` emitted for an inferred type keeps no comments. The check below the schema
+ * keeps the two the same.
  */
-export const integrationOptionsSchema = z.object({
+export interface IntegrationOptions {
   /**
    * Where evidence and compaction state live. Use `SqliteContextStore.nextTo(checkpointer)`
    * so they sit beside the checkpoints.
    * @default new InMemoryContextStore()
    */
-  store: z.custom<ContextStore>(hasMethods("update", "load", "getCompaction", "putCompaction", "deleteCompaction", "deleteConversation")).optional(),
+  store?: ContextStore | undefined;
   /**
    * `update`: update the durable evidence with the full messages before each view.
    * `background`: load the stored evidence for this view and update it in a tracked
@@ -45,13 +48,13 @@ export const integrationOptionsSchema = z.object({
    * `off`: no evidence.
    * @default "update"
    */
-  evidence: z.enum(["update", "background", "off"]).optional(),
+  evidence?: "update" | "background" | "off" | undefined;
   /**
    * Throw when the evidence update fails (a changed checkpoint prefix, a store error)
    * instead of logging it and building this view without evidence.
    * @default false
    */
-  strictEvidence: z.boolean().optional(),
+  strictEvidence?: boolean | undefined;
   /**
    * The authenticated user of a request, from its config (`config.context` holds the
    * runtime context). `undefined` means no user: the thread alone is then the scope of
@@ -64,15 +67,13 @@ export const integrationOptionsSchema = z.object({
    * createContextNode({ store, resolveUserId: (config) => (config.configurable?.["langgraph_auth_user"] as { identity?: string } | undefined)?.identity });
    * ```
    */
-  resolveUserId: z.custom<(config: RunnableConfig) => string | undefined>(isFunction).optional(),
+  resolveUserId?: ((config: RunnableConfig) => string | undefined) | undefined;
   /**
    * System instructions charged first and placed at the head of the view
    * (node and wrapper; the middleware uses the agent's own).
    * @default undefined (leading system messages of the state are kept)
    */
-  systemPrompt: z
-    .custom<string | BaseMessage>((value) => typeof value === "string" || (typeof value === "object" && value !== null && "content" in value))
-    .optional(),
+  systemPrompt?: string | BaseMessage | undefined;
   /**
    * Tool schemas charged to the budget (node). The node also takes a function of
    * the call (`({ messages, config }) => tools`, e.g. a tool router's selection).
@@ -80,13 +81,13 @@ export const integrationOptionsSchema = z.object({
    * middleware uses the request's tools.
    * @default []
    */
-  tools: z.custom<readonly unknown[] | ToolsForCall>((value) => Array.isArray(value) || typeof value === "function").optional(),
+  tools?: readonly unknown[] | ToolsForCall | undefined;
   /**
    * Receives the `context_budget` and `prompt_budget` records of every view and
    * `context_evidence_error` warnings. Records never contain message content.
    * @default undefined
    */
-  logger: z.custom<ContextLogger>(hasMethods("info", "warn")).optional(),
+  logger?: ContextLogger | undefined;
   /**
    * Receives the report of every view (`view.report`: estimates, counts and what was
    * left out, never message content) with where it came from — the simplest way to
@@ -98,7 +99,7 @@ export const integrationOptionsSchema = z.object({
    * createContextNode({ store, onReport: (report) => console.log(report.tokens.total, "/", report.limit, "dropped", report.turns.dropped) });
    * ```
    */
-  onReport: z.custom<ReportListener>(isFunction).optional(),
+  onReport?: ReportListener | undefined;
   /**
    * Saved memories from LangGraph's long-term store (`BaseStore`): each call
    * searches the user's namespace (default `["memories", userId]`) with the request
@@ -110,7 +111,7 @@ export const integrationOptionsSchema = z.object({
    * createContextNode({ store, memories: { namespace: ({ userId }) => ["tenant-a", "memories", userId] } });
    * ```
    */
-  memories: memoriesOptionSchema.optional(),
+  memories?: z.infer<typeof memoriesOptionSchema> | undefined;
   /**
    * The chat model the view goes to (node only; the wrapper and the middleware
    * know theirs). Its LangChain `profile`, read per call, gives the default
@@ -124,14 +125,14 @@ export const integrationOptionsSchema = z.object({
    * createContextNode({ store, model }); // a 128k-window model: contextWindow 128000 unless set
    * ```
    */
-  model: z.custom<object>((value) => typeof value === "object" && value !== null).optional(),
+  model?: object | undefined;
   /**
    * Keep, per model call, the view's report, options and input hashes in the store
    * (`store.recordView`, when the store has it) for `contextview inspect`. A record
    * that cannot be kept is logged and never fails the call.
    * @default true
    */
-  recordViews: z.boolean().optional(),
+  recordViews?: boolean | undefined;
   /**
    * Compact large JSON tool results (1 MiB of content or more) in a worker thread
    * before each view is built, so the graph's event loop never parses and projects
@@ -144,8 +145,32 @@ export const integrationOptionsSchema = z.object({
    * createContextNode({ store, largeResultWorker: false }); // compact on the calling thread
    * ```
    */
+  largeResultWorker?: boolean | undefined;
+}
+
+/** Validates {@link IntegrationOptions} (documented there) once, when a factory is called. */
+export const integrationOptionsSchema = z.object({
+  store: z.custom<ContextStore>(hasMethods("update", "load", "getCompaction", "putCompaction", "deleteCompaction", "deleteConversation")).optional(),
+  evidence: z.enum(["update", "background", "off"]).optional(),
+  strictEvidence: z.boolean().optional(),
+  resolveUserId: z.custom<(config: RunnableConfig) => string | undefined>(isFunction).optional(),
+  systemPrompt: z
+    .custom<string | BaseMessage>((value) => typeof value === "string" || (typeof value === "object" && value !== null && "content" in value))
+    .optional(),
+  tools: z.custom<readonly unknown[] | ToolsForCall>((value) => Array.isArray(value) || typeof value === "function").optional(),
+  logger: z.custom<ContextLogger>(hasMethods("info", "warn")).optional(),
+  onReport: z.custom<ReportListener>(isFunction).optional(),
+  memories: memoriesOptionSchema.optional(),
+  model: z.custom<object>((value) => typeof value === "object" && value !== null).optional(),
+  recordViews: z.boolean().optional(),
   largeResultWorker: z.boolean().optional(),
 });
+
+// Fails to compile when the schema and the documented interface disagree on an option or its type.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type ParsedOptions = z.infer<typeof integrationOptionsSchema>;
+const schemaMatchesOptions: [Same<keyof ParsedOptions, keyof IntegrationOptions>, Same<ParsedOptions, IntegrationOptions>] = [true, true];
+void schemaMatchesOptions;
 
 /**
  * Tools chosen per call from the checkpoint messages and the request config, such
@@ -157,5 +182,3 @@ export type ToolsForCall = (input: { messages: readonly MessageInput[]; config: 
 /** Receives each view's report; see the `onReport` option. */
 export type ReportListener = (report: ManagedReport, meta: { source: ContextSource; conversationId: string; overflowRecovery: boolean }) => void;
 
-/** Integration options, inferred from {@link integrationOptionsSchema}. */
-export type IntegrationOptions = z.infer<typeof integrationOptionsSchema>;

@@ -1,6 +1,7 @@
 import {
   InMemoryContextStore,
   createContextManager,
+  type Budget,
   type ContextManager,
   type ContextManagerOptions,
   type ContextSettings,
@@ -22,8 +23,21 @@ import type { MemoriesFromStore } from "./memories-from-store.js";
 
 export type { IntegrationOptions, ReportListener, ToolsForCall } from "./integration-options.js";
 
-/** Options of the core manager that the integrations accept in more forms. */
+/** Options of the core manager that the integrations accept in more forms, or document for them. */
 export interface IntegrationManagerOptions {
+  /**
+   * The token budget of every model call, in estimated tokens; give only the fields you
+   * change. The view fits `min(promptBudget, contextWindow − responseReserve − safetyReserve)`,
+   * shrunk by the conversation's calibration. A request's `context.budget` overrides these;
+   * the environment (`PROMPT_BUDGET_TOKENS`, …) and the model's profile (`maxInputTokens`)
+   * fill what neither sets, and `report.budgetSources` says where each number came from.
+   * @default { contextWindow: 32768, promptBudget: 16000, responseReserve: 4096, safetyReserve: 2048, memoryBudget: 1000 }
+   * @example
+   * ```ts
+   * contextMiddleware({ store, budget: { promptBudget: 12000 } });
+   * ```
+   */
+  budget?: Partial<Budget>;
   /**
    * Summarizes older turns when the view would drop them. A chat model, as LangChain's
    * `summarizationMiddleware({ model })` takes it, is called through
@@ -47,7 +61,7 @@ export interface IntegrationManagerOptions {
  * the core context manager's options (budget, view and keep settings, summarizer,
  * calibration, …) as defaults for every request, plus {@link IntegrationOptions}.
  */
-export type ContextOptions = Omit<ContextManagerOptions, "store" | "summarizer"> & IntegrationManagerOptions & IntegrationOptions;
+export type ContextOptions = Omit<ContextManagerOptions, "store" | "summarizer" | "budget"> & IntegrationManagerOptions & IntegrationOptions;
 
 /** Options after validation, with the manager built from them. */
 export interface ResolvedContextOptions {
