@@ -9,11 +9,18 @@
 // `store`, …): each such name it uses and does not declare is imported from a declared
 // context module. Everything else it uses, it imports.
 //
+// A reader copies a block into a fresh project, so what it does not define must be said
+// where it stands: a block that uses a name it neither declares nor imports (a global
+// such as `console` aside), and every fragment, starts with a comment line
+// `// assumes: model, tools, checkpointer from the quick start` naming each such name
+// (`assumptionProblems`; a `continued` block may also use what the blocks before it defined).
+//
 // `wrap: true` puts a block's statements (not its imports) in an async function, for
 // CommonJS projects where top-level await does not compile (not the root README's blocks,
 // which must run as written in both).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import ts from "typescript";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -99,8 +106,97 @@ export function readSnippets() {
   return snippets;
 }
 
-function declares(code, name) {
-  return new RegExp(`(?:const|let|var|function|class)\\s+${name}\\b|import\\s+[^;]*\\b${name}\\b[^;]*from`).test(code);
+/** Where an identifier names a property, not a variable: `a.name`, `{ name: … }`, `{ name: b } = …`, a member. */
+function isPropertyName(node) {
+  const parent = node.parent;
+  if (ts.isPropertyAccessExpression(parent) || ts.isQualifiedName(parent)) return parent.name === node || parent.right === node;
+  if (ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertySignature(parent)) return parent.name === node;
+  if (ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isMethodSignature(parent) || ts.isEnumMember(parent)) return parent.name === node;
+  if (ts.isBindingElement(parent) || ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent)) return parent.propertyName === node;
+  return ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent) || ts.isJsxAttribute(parent) || ts.isTypeReferenceNode(parent);
+}
+
+/**
+ * The names a block uses as values without declaring or importing them (globals of
+ * JavaScript and Node aside), in order of first use: resolved by TypeScript's scopes, so a
+ * callback's `(state) => …` parameter is not a use of the reader's `state`.
+ */
+export function freeNames(code) {
+  const name = "block.ts";
+  const source = ts.createSourceFile(name, `${code}\nexport {};\n`, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const host = ts.createCompilerHost({});
+  host.getSourceFile = (file) => (file === name ? source : undefined);
+  const program = ts.createProgram([name], { noLib: true, noResolve: true, types: [] }, host);
+  const checker = program.getTypeChecker();
+  const free = new Set();
+  const visit = (node) => {
+    if (ts.isIdentifier(node) && !isPropertyName(node) && !(node.text in globalThis)) {
+      // `{ store }` names a property and uses the variable `store`: ask for the variable.
+      const shorthand = ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node;
+      const symbol = shorthand ? checker.getShorthandAssignmentValueSymbol(node.parent) : checker.getSymbolAtLocation(node);
+      if (symbol === undefined) free.add(node.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return [...free];
+}
+
+/** The names a block's first line says it assumes (`// assumes: …`), or undefined without such a line. */
+export function assumedNames(code) {
+  const first = code.split("\n").find((line) => line.trim() !== "");
+  const said = /^\s*\/\/\s*assumes:(.*)$/.exec(first ?? "")?.[1];
+  return said === undefined ? undefined : new Set(said.match(/[A-Za-z_$][\w$]*/g) ?? []);
+}
+
+/**
+ * Blocks that use what they do not define without saying so: a fragment without an
+ * `// assumes:` first line, and any block whose free names (see {@link freeNames}) that
+ * line does not name. A `continued` block may use what the checked blocks before it in
+ * its file defined.
+ * @returns one line per problem, `file:line: …`
+ */
+export function assumptionProblems() {
+  const problems = [];
+  let before = { file: "", code: "" };
+  for (const snippet of readSnippets()) {
+    const place = `${snippet.file}:${snippet.line}`;
+    const said = assumedNames(snippet.code);
+    if (snippet.fragment && said === undefined) {
+      problems.push(`${place}: a \`ts fragment\` must start with \`// assumes: …\`, naming what it uses from elsewhere (e.g. \`// assumes: model, tools from the quick start\`)`);
+      continue;
+    }
+    const defined = snippet.continued && before.file === snippet.file ? new Set(freeNamesDefinedBy(before.code)) : new Set();
+    const unsaid = freeNames(snippet.code).filter((name) => !defined.has(name) && !said?.has(name));
+    if (unsaid.length > 0) {
+      const names = unsaid.map((name) => `\`${name}\``).join(", ");
+      problems.push(`${place}: uses ${names} without defining ${unsaid.length === 1 ? "it" : "them"}; ${said === undefined ? "start the block with" : "name each in"} \`// assumes: ${unsaid.join(", ")} …\``);
+    }
+    if (!snippet.fragment) before = snippet.continued && before.file === snippet.file ? { file: snippet.file, code: `${before.code}\n${snippet.code}` } : { file: snippet.file, code: snippet.code };
+  }
+  return problems;
+}
+
+/** The top-level names a block declares or imports. */
+function freeNamesDefinedBy(code) {
+  const source = ts.createSourceFile("before.ts", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const names = [];
+  const bind = (name) => {
+    if (ts.isIdentifier(name)) names.push(name.text);
+    else for (const element of name.elements ?? []) if (!ts.isOmittedExpression(element)) bind(element.name);
+  };
+  for (const statement of source.statements) {
+    if (ts.isVariableStatement(statement)) for (const declaration of statement.declarationList.declarations) bind(declaration.name);
+    else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name) names.push(statement.name.text);
+    else if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (clause?.name) names.push(clause.name.text);
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) names.push(bindings.name.text);
+      else for (const element of bindings?.elements ?? []) names.push(element.name.text);
+    }
+  }
+  return names;
 }
 
 /**
@@ -139,7 +235,8 @@ export function writeSnippets(outDir, { wrap = false } = {}) {
   const fragments = all.filter((snippet) => snippet.fragment).length;
   for (const snippet of joinContinued(all)) {
     const isDoc = snippet.file !== "README.md";
-    const used = isDoc ? CONTEXT_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(snippet.code) && !declares(snippet.code, name)) : [];
+    const free = isDoc ? new Set(freeNames(snippet.code)) : new Set();
+    const used = CONTEXT_NAMES.filter((name) => free.has(name));
     const head = used.length > 0 ? [`import { ${used.join(", ")} } from "./snippet-context.js";`] : [];
     let text;
     // The root README's blocks run as written in either module system: never wrapped.
