@@ -275,14 +275,30 @@ function packageOf(specifier) {
 }
 
 /**
- * What the root README's install line (its first `npm install …`) lacks: each package a
- * README ts block imports, and `@contextview/inspect` when the README runs `npx contextview`.
+ * The packages an `npm install …` command names: registry names as they are (a version
+ * dropped), and our tarballs by the package each holds (`…/contextview-langgraph.tgz` is
+ * `@contextview/langgraph`); flags left out.
+ */
+export function installedPackages(command) {
+  return command
+    .split(/\s+/)
+    .filter((word) => word !== "" && !word.startsWith("-"))
+    .map((word) => {
+      const tarball = /(?:^|\/)contextview-([a-z]+)\.tgz$/.exec(word);
+      return tarball ? `@contextview/${tarball[1]}` : word.replace(/(?<=.)@[^/]*$/, "");
+    });
+}
+
+/**
+ * What the root README's install line (its first `npm install …`, `\` continuations
+ * joined) lacks: each package a README ts block imports, and `@contextview/inspect` when the
+ * README runs `npx contextview`.
  * @returns `{ line, missing }`, `line` undefined when the README has no install line
  */
 export function readmeInstallGaps() {
   const readme = readFileSync(join(root, "README.md"), "utf8");
-  const line = /^npm install (.+)$/m.exec(readme)?.[1];
-  const listed = new Set((line ?? "").split(/\s+/).map((word) => word.replace(/(?<=.)@[^/]*$/, "")));
+  const line = /^npm install ((?:.*\\\n)*.*)$/m.exec(readme)?.[1].replace(/\\\n/g, " ");
+  const listed = new Set(installedPackages(line ?? ""));
   const wanted = new Set();
   for (const snippet of readSnippets().filter((s) => s.file === "README.md" && !s.fragment)) {
     for (const [, specifier] of snippet.code.matchAll(/\bfrom\s+["']([^"']+)["']/g)) {
