@@ -1,5 +1,9 @@
-// The packages as a user gets them: `pnpm pack` every package, install the tarballs into two
-// scratch projects outside the workspace, and use them there.
+// The packages as a user gets them: `pnpm pack` every package (scripts/pack-all.mjs, what
+// `pnpm pack:all` runs after its build), install the tarballs into scratch projects outside the
+// workspace, and use them there.
+//   npm: README.md's "Install" as written: its project block run with sh in a folder beside the
+//        tarballs' `contextview/packs/` (npm, the registry for everything else), then its
+//        createAgent quick start type-checked by a strict tsc WITHOUT skipLibCheck and run.
 //   esm: "type": "module", TypeScript nodenext. First WITHOUT @contextview/sqlite: the install
 //        must hold no better-sqlite3, and a graph with streaming metrics must run. Then with it.
 //   cjs: CommonJS, TypeScript nodenext, everything installed.
@@ -13,16 +17,17 @@ import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readmeInstallGaps, toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
+import { packAll } from "./pack-all.mjs";
+import { installedPackages, readmeInstallGaps, readSnippets, toMarkdownPlaces, writeSnippets } from "./snippets.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const keep = process.argv.includes("--keep");
 const started = performance.now();
 const versionOf = (name) => JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
 
-function run(cwd, command, args, { quiet = false } = {}) {
+function run(cwd, command, args, { quiet = false, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: "0", npm_config_yes: "true" } });
+    const child = spawn(command, args, { cwd, env: { ...env, FORCE_COLOR: "0", npm_config_yes: "true" } });
     let out = "";
     child.stdout.on("data", (data) => (out += data));
     child.stderr.on("data", (data) => (out += data));
@@ -37,22 +42,12 @@ function run(cwd, command, args, { quiet = false } = {}) {
 
 const seconds = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 const work = mkdtempSync(join(tmpdir(), "contextview-consumer-"));
-const tarballs = join(work, "tarballs");
-mkdirSync(tarballs);
+// The tarballs sit where README.md's install line looks for them: ../contextview/packs/ of a project beside the clone.
+const tarballs = join(work, "contextview", "packs");
 
-// 1. Pack. pnpm pack turns workspace:^ ranges into the versions being packed.
-const packages = readdirSync(join(root, "packages"))
-  .map((name) => join(root, "packages", name))
-  .filter((dir) => existsSync(join(dir, "package.json")));
-for (const dir of packages) {
-  if (!existsSync(join(dir, "dist/esm")) || !existsSync(join(dir, "dist/cjs"))) throw new Error(`${dir} is not built: run pnpm build first`);
-}
-await Promise.all(packages.map((dir) => run(dir, "pnpm", ["pack", "--pack-destination", tarballs], { quiet: true })));
-const tarballOf = {};
-for (const dir of packages) {
-  const { name, version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  tarballOf[name] = `file:${join(tarballs, `${name.replace("@", "").replace("/", "-")}-${version}.tgz`)}`;
-}
+// 1. Pack, as `pnpm pack:all` does after its build (check:packages builds; this needs a build).
+const packed = await packAll(tarballs);
+const tarballOf = Object.fromEntries(packed.map(({ name, tarball }) => [name, `file:${tarball}`]));
 console.log(`packed ${Object.keys(tarballOf).join(", ")} (${seconds()})`);
 
 const common = {
@@ -137,7 +132,7 @@ fs.writeFileSync("smoke.mjs", ts.transpileModule(fs.readFileSync(${JSON.stringif
   rmSync(join(dir, "smoke.mjs"));
   const dependencies = { "@contextview/core": tarballOf["@contextview/core"], "@contextview/langgraph": tarballOf["@contextview/langgraph"], ...common, ...withSqlite };
   // Installed as the README says: every package of its install line.
-  const notInstalled = (readmeInstallGaps().line ?? "").split(/\s+/).filter((name) => !(name in dependencies));
+  const notInstalled = installedPackages(readmeInstallGaps().line ?? "").filter((name) => !(name in dependencies));
   if (notInstalled.length > 0) throw new Error(`the esm project does not install ${notInstalled.join(", ")} of README.md's install line`);
   writeProject(dir, "module", dependencies);
   await install(dir);
@@ -168,9 +163,55 @@ async function cjsProject() {
   await typecheckAndRun(dir, true);
 }
 
+/** README.md's "Install" as a user follows it: the pack command, then the project block with npm. */
+async function npmProject() {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
+  // The pack command: the script it names builds, then runs the packer used above.
+  const packLine = blocks.flatMap((block) => block.split("\n")).find((line) => /\bpack:all\b/.test(line) && !line.trimStart().startsWith("#"));
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const pnpmVersion = manifest.packageManager.replace(/^pnpm@/, "");
+  if (packLine?.trim() !== `npx -y pnpm@${pnpmVersion} pack:all`) {
+    throw new Error(`README.md's pack command is ${JSON.stringify(packLine)}; expected \`npx -y pnpm@${pnpmVersion} pack:all\``);
+  }
+  const packScript = manifest.scripts["pack:all"];
+  if (packScript !== "pnpm build && node scripts/pack-all.mjs") throw new Error(`package.json's pack:all is ${JSON.stringify(packScript)}`);
+  const install = blocks.find((block) => /^npm install /m.test(block));
+  if (!install) throw new Error("README.md has no sh block with `npm install …`");
+  const dir = join(work, "my-agent");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-agent", private: true, type: "module" }, null, 2));
+  // A user's shell: none of the npm_* variables pnpm sets for this script.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+  Object.assign(env, { npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" });
+  await run(dir, "sh", ["-e", "-c", install], { quiet: true, env });
+  const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
+  const ours = Object.entries(lock.packages).filter(([path]) => path.startsWith("node_modules/@contextview/"));
+  const fromRegistry = ours.filter(([, entry]) => !String(entry.resolved ?? "").startsWith("file:"));
+  const names = ours.map(([path, entry]) => `${path.slice("node_modules/".length)} from ${entry.resolved}`).join(", ");
+  if (ours.length === 0 || fromRegistry.length > 0) throw new Error(`npm installed ${names}`);
+  console.log(`npm: README's install block as written: ${names} (${seconds()})`);
+  // The user's own TypeScript, strict and without skipLibCheck: every .d.ts read must resolve.
+  await run(dir, "npm", ["install", "-D", `typescript@${versionOf("typescript")}`, `@types/node@${versionOf("@types/node")}`], { quiet: true, env });
+  const quickStart = readSnippets().find((snippet) => snippet.file === "README.md" && /\bcreateAgent\(/.test(snippet.code));
+  writeFileSync(join(dir, "quick-start.ts"), `${quickStart.code}\n`);
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "nodenext", moduleResolution: "nodenext", strict: true, skipLibCheck: false, types: ["node"] },
+      include: ["*.ts"],
+    }),
+  );
+  await run(dir, "node", ["node_modules/typescript/bin/tsc", "-p", "."], { quiet: true, env });
+  const output = await run(dir, "node", ["quick-start.js"], { quiet: true, env });
+  if (!output.includes("You spent 120 on groceries.")) throw new Error(`the README createAgent quick start printed ${JSON.stringify(output)} with npm`);
+  const printed = output.trim().replace(/\n/g, " | ");
+  console.log(`npm: strict tsc (skipLibCheck off) passes on the README createAgent quick start, which ran: ${printed} (${seconds()})`);
+}
+
 try {
-  await Promise.all([esmProject(), cjsProject()]);
-  console.log(`Consumer test: packed packages work in an ESM and a CommonJS project (${seconds()})`);
+  await Promise.all([esmProject(), cjsProject(), npmProject()]);
+  console.log(`Consumer test: packed packages work in an ESM and a CommonJS project, and installed with npm as README.md says (${seconds()})`);
 } catch (error) {
   console.error(error.message ?? error);
   process.exitCode = 1;
