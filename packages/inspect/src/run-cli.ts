@@ -17,7 +17,15 @@ async function userOf(sources: InspectSources, threadId: string, given: string |
   if (given !== undefined) return given;
   const users = await sources.usersOf(threadId);
   if (users.length === 1) return users[0] as string;
-  if (users.length === 0) throw new InspectError("NOT_FOUND", `No view records for thread ${JSON.stringify(threadId)}; pass \`--user\` if they are kept under another store, or check that the thread ran with recordViews on`, { field: "thread" });
+  if (users.length === 0) {
+    const known = (await sources.listThreads()).map((t) => t.threadId);
+    const listed = known.length === 0 ? "the checkpoints hold no thread" : `threads in the checkpoints: ${known.slice(0, 20).map((t) => JSON.stringify(t)).join(", ")}${known.length > 20 ? `, and ${known.length - 20} more` : ""}`;
+    throw new InspectError(
+      "NOT_FOUND",
+      `No view records for thread ${JSON.stringify(threadId)} (${listed}); pass \`--user\` if they are kept under another store, or check that the thread ran with recordViews on`,
+      { field: "thread" },
+    );
+  }
   throw new InspectError("INVALID_ARGUMENT", `Thread ${JSON.stringify(threadId)} has view records of several users (${users.join(", ")}); pass \`--user\``, { field: "user" });
 }
 

@@ -51,13 +51,37 @@ function currentTurnFact(report: Omit<ManagedReport, "elapsedMs">): Markup | nul
   return fact("Current turn: exchanges kept / compacted / cleared / excerpted / summarized", [t.kept, t.compacted, t.cleared, t.excerpted, t.summarized ?? 0].map(count).join(" / "), `of ${count(t.exchanges)}; the newest is always kept`);
 }
 
+/** Why the recall stage brought nothing back, or what it brought instead of matches, in words. */
+const RECALL_OUTCOME: Record<string, string> = {
+  recent: "the newest messages left out (nothing outside the view matched the request)",
+  off: "none: recall is off (recallBudget 0)",
+  "nothing-left-out": "none: the view shows the whole conversation",
+  "no-query": "none: the request has no word to search for",
+  "all-in-view": "none: every word of the request is already in the view",
+  "later-call": "none: after tool turns a brief comes on a turn's first call only",
+  "no-room": "none: no room was left for it",
+  "no-match": "none: nothing outside the view matches the request",
+  none: "none",
+};
+
+/** What a call's compaction did, in words. */
+const COMPACTION_KIND: Record<string, string> = {
+  none: "none: everything fit",
+  micro: "tool results cleared or compacted",
+  summary: "older turns summarized",
+  drop: "older turns left out (no summary)",
+  "overflow-recovery": "rebuilt smaller after the provider refused the prompt as too long",
+};
+
 /** What the recall stage brought back, or why nothing; absent from records made before it. */
 function recallFact(report: Omit<ManagedReport, "elapsedMs">): Markup | null {
   const r = (report as Partial<ContextReport>).recall;
   if (r === undefined) return null;
   const outcome = r.outcome ?? (r.recalled > 0 ? "recalled" : "none");
   const at = r.brief === true ? ", a brief" : "";
-  return fact("Recalled messages", outcome === "recalled" ? `${count(r.recalled)} (${count(r.tokens)} tokens${at})` : `none: ${outcome}`, "messages outside the view that match the request, in a block before the current turn (after an agent's tool turns a brief, on the first call of the turn only)");
+  const recent = outcome === "recent" ? `, ${RECALL_OUTCOME["recent"]}` : "";
+  const shown = outcome === "recalled" || outcome === "recent" ? `${count(r.recalled)} (${count(r.tokens)} tokens${at}${recent})` : RECALL_OUTCOME[outcome] ?? `none (${outcome})`;
+  return fact("Recalled messages", shown, "messages outside the view that match the request, in a block before the current turn (after an agent's tool turns a brief, on the first call of the turn only)");
 }
 
 function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextReport | undefined): Markup {
@@ -75,7 +99,7 @@ function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextRep
   ${currentTurnFact(report)}
   ${recallFact(report)}
   ${fact("History", historyShown(history, report.summary), "the history slot after the system prompt: a summary, durable evidence, or both")}
-  ${fact("Compaction", c.kind)}
+  ${fact("Compaction", COMPACTION_KIND[c.kind] ?? c.kind)}
   ${fact("Summarizer calls", c.summarizerCalls)}
   ${fact("Summary cache hit", c.summaryCacheHit ? "yes" : "no")}
   ${c.summaryExcerpted === true ? fact("Summary shown", "a marked excerpt, cut to fit") : null}
