@@ -59,6 +59,9 @@ export const MIGRATIONS: readonly ((schema: string) => string)[] = Object.freeze
      text TEXT NOT NULL,
      PRIMARY KEY (user_id, conversation_id, hash)
    );`,
+  // v2: the key of one recordView call, so a call retried after its COMMIT's reply was lost finds its record instead of writing it twice.
+  (schema: string) => `ALTER TABLE ${schema}.contextview_views ADD COLUMN record_key TEXT;
+   CREATE UNIQUE INDEX contextview_views_record_key ON ${schema}.contextview_views (user_id, conversation_id, record_key);`,
 ]);
 
 /**

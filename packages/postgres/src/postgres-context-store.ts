@@ -1,4 +1,5 @@
 // size: one class implementing the whole store contract on PostgreSQL; each method is short, the file is the contract
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
 import { ContextViewError, type ContextStore, type MessageInput } from "@contextview/core";
@@ -99,13 +100,13 @@ function isPool(value: unknown): value is Pool {
 }
 
 /** A `STORE_ERROR` naming the operation; one that already is a store error passes through. */
-function storeError(operation: string, cause: unknown): ContextViewError {
+function storeError(operation: string, cause: unknown, more: Record<string, unknown> = {}): ContextViewError {
   if (ContextViewError.isInstance(cause) && cause.code === "STORE_ERROR") return cause as ContextViewError;
   const code = (cause as { code?: unknown })?.code;
   return new ContextViewError(
     "STORE_ERROR",
     `PostgreSQL context store could not ${operation}: ${(cause as Error)?.message ?? String(cause)}`,
-    { operation, ...(typeof code === "string" ? { pgCode: code } : {}) },
+    { operation, ...(typeof code === "string" ? { pgCode: code } : {}), ...more },
     { cause },
   );
 }
@@ -118,6 +119,30 @@ function storeError(operation: string, cause: unknown): ContextViewError {
  */
 function causeOf(error: unknown, lost: Error | undefined): unknown {
   return lost === undefined || typeof (error as { code?: unknown } | null)?.code === "string" ? error : lost;
+}
+
+/**
+ * Attempts of one `recordView` when the connection is lost under it, and the pause
+ * before the second (doubled before each next one: 50, 100, 200, 400 ms).
+ */
+const RECORD_ATTEMPTS = 5;
+const FIRST_RETRY_MS = 50;
+
+/** Errors thrown by a transaction whose connection the server ended (see `PostgresContextStore.transaction`). */
+const lostConnections = new WeakSet<object>();
+
+/**
+ * Whether a failed transaction may succeed when sent again on another connection: the
+ * connection was lost (SQLSTATE class 08, a server shutting down or starting `57P01`–`57P03`,
+ * a socket error, or an 'error' event on the client), or the server chose this
+ * transaction to give way (`40001` serialization failure, `40P01` deadlock). A
+ * statement timeout (`57014`) or a missing table is not retried.
+ */
+function isTransient(error: unknown): boolean {
+  if (typeof error === "object" && error !== null && lostConnections.has(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return false;
+  return /^(08...|57P0[123]|40001|40P01)$/.test(code) || ["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT"].includes(code);
 }
 
 /** PostgreSQL text holds no NUL character: such a key is refused before it reaches the server. */
@@ -354,54 +379,25 @@ export class PostgresContextStore implements ContextStore {
   /**
    * Numbers, writes and evicts in one transaction holding an advisory lock on the
    * conversation, so concurrent recorders of one conversation (from any process)
-   * take consecutive sequences; other conversations never wait.
+   * take consecutive sequences; other conversations never wait. A transaction that
+   * loses its connection (or is chosen to give way) is tried again, up to 5 times in
+   * about a second; every attempt carries the call's own key (`record_key`), so an
+   * attempt whose COMMIT went through but whose reply was lost is found, not written
+   * twice. `STORE_ERROR` (with `details.attempts`) when every attempt failed or the
+   * failure is not one a new connection can fix.
    */
   async recordView(key: ConversationKey, entry: ViewRecordEntry): Promise<ViewRecord> {
-    const { userId, conversationId } = pgKey(checkConversationKey(key));
+    const checked = pgKey(checkConversationKey(key));
     const parsed = parseViewRecordEntry(entry);
-    const max = this.maxViewRecords;
-    const t = this.quoted;
-    try {
-      const sequence = await this.transaction(async (client) => {
-        await client.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [`contextview_views:${this.schema}`, JSON.stringify([userId, conversationId])]);
-        const { rows } = await client.query<{ sequence: number | null }>(
-          `SELECT MAX(sequence) AS sequence FROM ${t}.contextview_views WHERE user_id = $1 AND conversation_id = $2`,
-          [userId, conversationId],
-        );
-        const next = (rows[0]?.sequence ?? 0) + 1;
-        if (max === 0) return next;
-        const hashes = Object.values(parsed.record.inputs).filter((hash): hash is string => hash !== null);
-        await client.query(
-          `INSERT INTO ${t}.contextview_views (user_id, conversation_id, sequence, record, input_hashes, recorded_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [userId, conversationId, next, JSON.stringify({ ...parsed.record, sequence: next }), hashes, parsed.record.recordedAt],
-        );
-        const inputs = Object.entries(parsed.inputs);
-        if (inputs.length > 0) {
-          await client.query(
-            `INSERT INTO ${t}.contextview_view_inputs (user_id, conversation_id, hash, text)
-             SELECT $1, $2, hash, text FROM unnest($3::text[], $4::text[]) AS i (hash, text)
-             ON CONFLICT (user_id, conversation_id, hash) DO NOTHING`,
-            [userId, conversationId, inputs.map(([hash]) => hash), inputs.map(([, text]) => text)],
-          );
-        }
-        const evicted = await client.query(`DELETE FROM ${t}.contextview_views WHERE user_id = $1 AND conversation_id = $2 AND sequence <= $3`, [
-          userId,
-          conversationId,
-          next - max,
-        ]);
-        if ((evicted.rowCount ?? 0) > 0) {
-          await client.query(
-            `DELETE FROM ${t}.contextview_view_inputs AS i WHERE i.user_id = $1 AND i.conversation_id = $2
-             AND NOT EXISTS (SELECT 1 FROM ${t}.contextview_views AS v
-               WHERE v.user_id = i.user_id AND v.conversation_id = i.conversation_id AND i.hash = ANY (v.input_hashes))`,
-            [userId, conversationId],
-          );
-        }
-        return next;
-      });
-      return { ...parsed.record, sequence };
-    } catch (cause) {
-      throw storeError("record a view", cause);
+    const recordKey = randomUUID();
+    for (let attempts = 1; ; attempts++) {
+      try {
+        const sequence = await this.transaction((client) => this.writeView(client, checked, parsed, recordKey, attempts > 1));
+        return { ...parsed.record, sequence };
+      } catch (cause) {
+        if (attempts >= RECORD_ATTEMPTS || !isTransient(cause)) throw storeError("record a view", cause, { attempts });
+      }
+      await new Promise((resolve) => setTimeout(resolve, FIRST_RETRY_MS * 2 ** (attempts - 1)));
     }
   }
 
@@ -434,6 +430,60 @@ export class PostgresContextStore implements ContextStore {
     return { store: "PostgresContextStore", schema: this.schema };
   }
 
+
+  /**
+   * One attempt of `recordView`, inside its transaction; returns the sequence given.
+   * A retry first looks for the record an earlier attempt of the same call committed.
+   */
+  private async writeView(client: PoolClient, key: Readonly<ConversationKey>, parsed: ViewRecordEntry, recordKey: string, retry: boolean): Promise<number> {
+    const { userId, conversationId } = key;
+    const max = this.maxViewRecords;
+    const t = this.quoted;
+    const lock = [`contextview_views:${this.schema}`, JSON.stringify([userId, conversationId])];
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", lock);
+    if (retry && max > 0) {
+      const earlier = await client.query<{ sequence: number }>(
+        `SELECT sequence FROM ${t}.contextview_views WHERE user_id = $1 AND conversation_id = $2 AND record_key = $3`,
+        [userId, conversationId, recordKey],
+      );
+      if (earlier.rows[0] !== undefined) return earlier.rows[0].sequence;
+    }
+    const { rows } = await client.query<{ sequence: number | null }>(
+      `SELECT MAX(sequence) AS sequence FROM ${t}.contextview_views WHERE user_id = $1 AND conversation_id = $2`,
+      [userId, conversationId],
+    );
+    const next = (rows[0]?.sequence ?? 0) + 1;
+    if (max === 0) return next;
+    const hashes = Object.values(parsed.record.inputs).filter((hash): hash is string => hash !== null);
+    await client.query(
+      `INSERT INTO ${t}.contextview_views (user_id, conversation_id, sequence, record, input_hashes, recorded_at, record_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [userId, conversationId, next, JSON.stringify({ ...parsed.record, sequence: next }), hashes, parsed.record.recordedAt, recordKey],
+    );
+    const inputs = Object.entries(parsed.inputs);
+    if (inputs.length > 0) {
+      await client.query(
+        `INSERT INTO ${t}.contextview_view_inputs (user_id, conversation_id, hash, text)
+         SELECT $1, $2, hash, text FROM unnest($3::text[], $4::text[]) AS i (hash, text)
+         ON CONFLICT (user_id, conversation_id, hash) DO NOTHING`,
+        [userId, conversationId, inputs.map(([hash]) => hash), inputs.map(([, text]) => text)],
+      );
+    }
+    const evicted = await client.query(`DELETE FROM ${t}.contextview_views WHERE user_id = $1 AND conversation_id = $2 AND sequence <= $3`, [
+      userId,
+      conversationId,
+      next - max,
+    ]);
+    if ((evicted.rowCount ?? 0) > 0) {
+      await client.query(
+        `DELETE FROM ${t}.contextview_view_inputs AS i WHERE i.user_id = $1 AND i.conversation_id = $2
+         AND NOT EXISTS (SELECT 1 FROM ${t}.contextview_views AS v
+           WHERE v.user_id = i.user_id AND v.conversation_id = i.conversation_id AND i.hash = ANY (v.input_hashes))`,
+        [userId, conversationId],
+      );
+    }
+    return next;
+  }
 
   private async readEvidence(key: Readonly<ConversationKey>): Promise<EvidenceRecord | null> {
     let row: EvidenceRow | undefined;
@@ -504,7 +554,9 @@ export class PostgresContextStore implements ContextStore {
           broken = rollbackError;
         });
       }
-      throw causeOf(error, lost());
+      const cause = causeOf(error, lost());
+      if (lost() !== undefined && typeof cause === "object" && cause !== null) lostConnections.add(cause);
+      throw cause;
     } finally {
       // A connection whose rollback failed is in an unknown state: the pool discards it.
       release(broken);

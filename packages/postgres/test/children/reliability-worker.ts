@@ -4,10 +4,11 @@
 // For each worker index in <workers> (comma-separated) and each of its <conversations>
 // conversations, <steps> evidence updates of a growing history, each followed by the
 // record of a view (as the LangGraph node keeps one per model call), all conversations
-// at once. A call that fails with STORE_ERROR (a connection ended under it) is retried;
-// any other failure ends the process with exit code 1. <statementTimeoutMs> 0 means none:
+// at once. An update that fails with STORE_ERROR (a connection ended under it) is retried
+// here; a view record is not (the store retries it itself), and one that fails anyway is
+// counted as lost. Any other failure ends the process with exit code 1. <statementTimeoutMs> 0 means none:
 // statements then go through pool.query, and only view records through a transaction.
-// Prints one JSON line: {"updates": n, "records": n, "retries": n, "pgCodes": {...}}.
+// Prints one JSON line: {"updates": n, "records": n, "lostRecords": n, "retries": n, "pgCodes": {...}}.
 import { PostgresContextStore } from "@contextview/postgres";
 import { storeHistory, viewRecordEntry } from "@contextview/test-support";
 import { reliabilityConversations } from "../support/reliability.js";
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   if (!url || !schema || !userId || !workersArg) throw new Error("usage: reliability-worker.ts <url> <schema> <userId> <workers> <conversations> <steps> <statementTimeoutMs>");
   const timeout = Number(timeoutArg);
   const store = PostgresContextStore.fromConnString(url, { schema, ...(timeout > 0 ? { statementTimeoutMs: timeout } : {}) });
-  const counts = { updates: 0, records: 0, retries: 0, pgCodes: {} as Record<string, number> };
+  const counts = { updates: 0, records: 0, lostRecords: 0, retries: 0, pgCodes: {} as Record<string, number> };
 
   /** `call` until it does not fail with STORE_ERROR; bounded, so a store that never recovers fails the run. */
   const retrying = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -43,8 +44,13 @@ async function main(): Promise<void> {
         await retrying(() => store.update(userId, conversationId, storeHistory(n, 200)));
         counts.updates++;
         const entry = await viewRecordEntry(step + 1, key);
-        await retrying(() => store.recordView(key, entry));
-        counts.records++;
+        try {
+          await store.recordView(key, entry);
+          counts.records++;
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== "STORE_ERROR") throw error;
+          counts.lostRecords++;
+        }
       }
     }),
   );
