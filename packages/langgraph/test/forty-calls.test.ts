@@ -36,9 +36,9 @@ it("keeps a 40-call turn in the next question's view, its results cleared, withi
     middleware: [contextMiddleware({ store: new InMemoryContextStore(), budget: { promptBudget: 8000 }, onReport: (r) => void reports.push({ total: r.tokens.total, limit: r.limit, dropped: r.turns.dropped }) })],
   });
   const config = { configurable: { thread_id: "forty", user_id: "u1" }, recursionLimit: 200 };
-  await agent.invoke({ messages: [{ role: "user", content: "Reconcile every account for March." }] }, config);
+  const first = await agent.invoke({ messages: [{ role: "user", content: "Reconcile every account for March." }] }, config);
   expect(model.calls).toHaveLength(41);
-  const history = (await agent.getState(config)).values.messages as BaseMessage[];
+  const history: BaseMessage[] = first.messages;
   reports = [];
   const stateless = createAgent({
     model,
