@@ -1,6 +1,6 @@
 import { PREFIX_DIGEST_DOMAIN } from "./limits.js";
+import { feedRememberedInSlices, REMEMBERED_HASH_CHARS } from "../remembered-hash.js";
 import { Sha256 } from "../sha256.js";
-import { safeCutBefore } from "../text.js";
 import { leaveTrail, TRAIL_POINTS } from "./prefix-trail.js";
 import type { Slicer } from "./slicer.js";
 import type { SnapshotMessage } from "./snapshot.js";
@@ -9,8 +9,6 @@ import type { SnapshotMessage } from "./snapshot.js";
 const INLINE_UNITS = 1024;
 /** Size of a batch of joined short strings. */
 const BATCH_UNITS = 16 * 1024;
-/** A long string is hashed in pieces this long so a slice can end inside it. */
-const CHUNK_UNITS = 256 * 1024;
 
 /**
  * Feeds length-prefixed strings to SHA-256. Each string is preceded by its length
@@ -18,7 +16,7 @@ const CHUNK_UNITS = 256 * 1024;
  * cut between surrogate pairs, so hashing them is hashing the whole string.
  */
 export class PrefixHasher {
-  private readonly hash: Sha256;
+  private hash: Sha256;
   private pending = "";
 
   /** A hasher from the start of a prefix, or resumed from a state of {@link PrefixHasher.state}. */
@@ -26,9 +24,9 @@ export class PrefixHasher {
     this.hash = resumed ?? Sha256.create(PREFIX_DIGEST_DOMAIN);
   }
 
-  /** Whether {@link PrefixHasher.addLong} must be used: strings long enough to deserve slicing. */
+  /** Whether {@link PrefixHasher.addLong} must be used: strings long enough to deserve slicing, and remembering. */
   static isLong(part: string): boolean {
-    return part.length >= CHUNK_UNITS;
+    return part.length >= REMEMBERED_HASH_CHARS;
   }
 
   add(part: string): void {
@@ -46,12 +44,8 @@ export class PrefixHasher {
   async addLong(part: string, slicer: Slicer): Promise<void> {
     this.pending += `${part.length}:`;
     this.flush();
-    for (let start = 0; start < part.length; ) {
-      const end = safeCutBefore(part, Math.min(part.length, start + CHUNK_UNITS));
-      this.hash.update(part.slice(start, end));
-      start = end;
-      if (slicer.due()) await slicer.pause();
-    }
+    // The same large text after the same prefix (every later call of a conversation) is hashed once.
+    this.hash = await feedRememberedInSlices(this.hash, part, slicer);
   }
 
   digest(): string {

@@ -1,8 +1,8 @@
 import { safeJson } from "../estimate.js";
 import { kindOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { Slicer } from "../evidence/slicer.js";
+import { feedRemembered, feedRememberedInSlices } from "../remembered-hash.js";
 import { Sha256 } from "../sha256.js";
-import { safeCutBefore } from "../text.js";
 import { markedIndices } from "../view/pin-message.js";
 
 const DOMAIN = "contextview.view-record.v1\n";
@@ -46,13 +46,11 @@ function remember(value: MessageInput, digest: string): string {
 function messageDigest(value: MessageInput, index: number): string {
   const hit = cachedDigest(value);
   if (hit !== undefined) return hit;
-  const hash = Sha256.create();
-  for (const part of digestParts(value, index)) hash.update(part);
+  let hash = Sha256.create();
+  for (const part of digestParts(value, index)) hash = feedRemembered(hash, part);
   return remember(value, hash.hex());
 }
 
-/** Characters hashed between two checks for a pause. */
-const SLICE_CHARS = 1 << 18;
 /** Messages with more content than this are hashed ahead by {@link warmMessageDigests}. */
 const LARGE_CONTENT_CHARS = 1 << 18;
 
@@ -75,16 +73,9 @@ export async function warmMessageDigests(messages: readonly MessageInput[], indi
     const content = (value as { content?: unknown } | null)?.content;
     const large = typeof content === "string" ? content.length > LARGE_CONTENT_CHARS : Array.isArray(content) && content.length > 0;
     if (!large || cachedDigest(value) !== undefined) continue;
-    const hash = Sha256.create();
-    for (const part of digestParts(value, i)) {
-      // Cut at a character boundary: the UTF-8 bytes, and so the digest, are the same.
-      for (let at = 0; at < part.length; ) {
-        const end = part.length - at <= SLICE_CHARS ? part.length : Math.max(at + 1, safeCutBefore(part, at + SLICE_CHARS));
-        hash.update(part.slice(at, end));
-        at = end;
-        if (slicer.due()) await slicer.pause();
-      }
-    }
+    // A copy of a message read anew (the next call's checkpoint) finds its content's hash remembered.
+    let hash = Sha256.create();
+    for (const part of digestParts(value, i)) hash = await feedRememberedInSlices(hash, part, slicer);
     remember(value, hash.hex());
   }
 }

@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { readMessagesHash, warmMessageDigests } from "../../src/record/hash";
+import { clearRememberedHashes } from "../../src/remembered-hash";
 
 /** A conversation with one large tool result (6 MB of text with multibyte characters) among small messages. */
 function conversation() {
@@ -13,6 +14,9 @@ function conversation() {
 }
 
 describe("warmMessageDigests", () => {
+  // A text hashed once is not hashed again (remembered-hash.ts): each test hashes it afresh.
+  beforeEach(() => clearRememberedHashes());
+
   it("makes the digests readMessagesHash makes at once", async () => {
     const cold = readMessagesHash(conversation(), 0, 0, 4);
     const messages = conversation();
