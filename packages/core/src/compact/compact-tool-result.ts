@@ -8,7 +8,7 @@ import { compactionMarkerOf, withCompaction, type CompactionMarker, type Compact
 import { isSharedResolution, resolveCompactOptions, type CompactToolResultOptions, type ResolvedCompactOptions } from "./options.js";
 import { createProjector, type ReferenceMode } from "./project.js";
 import { checkRecallToolName, RECALL_LINES, recallSentenceFor, recallValueFor, withoutRecallKey, withRecallKey, type RecallLine } from "./recall-notes.js";
-import { attemptOf, freshMemo, keepTree, memoOf, pickFromLadder, type Attempt, type ResultMemo } from "./result-memo.js";
+import { attemptOf, freshMemo, keepTree, knownNotJson, memoOf, pickFromLadder, rememberNotJson, type Attempt, type ResultMemo } from "./result-memo.js";
 import { fitTextExcerpt, parseTextExcerpt, renderTextExcerpt, sourceOfExcerpt, sourceOfText, type ExcerptSource } from "./text-excerpt.js";
 import { inlineName } from "../inline-text.js";
 
@@ -33,12 +33,24 @@ type Source =
 /** A structured payload to project. */
 export type TreeSource = Extract<Source, { kind: "tree" }>;
 
+/** Where reading an artifact starts: the value to walk, its origin, and whether its `toJSON` was already called. */
+export interface ArtifactPayload {
+  readonly root: unknown;
+  readonly origin: Exclude<PayloadOrigin, "content">;
+  readonly rootToJsonDone: boolean;
+}
+
 /**
- * The artifact as JSON.stringify reads it: its own `toJSON` first, then its
- * `model_context` when it has one, then every value below (see {@link readPayloadAsJson}).
- * What compaction may show of an artifact, and so all the recall tool reads of it.
+ * The part of an artifact compaction reads, before any value below is: its own
+ * `toJSON` is called, then its `model_context` is taken when it has one. Undefined
+ * for an artifact that is no object; throws `INVALID_TOOL_RESULT` when either throws.
+ *
+ * @example
+ * ```ts
+ * const payload = artifactPayload(message.artifact); // { root: artifact.model_context, origin: "model_context", ... }
+ * ```
  */
-export function readArtifactSource(artifact: unknown, options: ResolvedCompactOptions): { value: unknown; origin: PayloadOrigin } | undefined {
+export function artifactPayload(artifact: unknown): ArtifactPayload | undefined {
   if (typeof artifact !== "object" || artifact === null) return undefined;
   let top: unknown = artifact;
   let focus: unknown;
@@ -50,20 +62,81 @@ export function readArtifactSource(artifact: unknown, options: ResolvedCompactOp
   } catch (cause) {
     throw new ContextViewError("INVALID_TOOL_RESULT", `The tool result artifact could not be read: ${describeValue(cause)} thrown`, { origin: "artifact" }, { cause });
   }
-  if (focus !== undefined && focus !== null) return { value: readPayloadAsJson(focus, "model_context", options), origin: "model_context" };
-  return { value: readPayloadAsJson(top, "artifact", options, true), origin: "artifact" };
+  if (focus !== undefined && focus !== null) return { root: focus, origin: "model_context", rootToJsonDone: false };
+  return { root: top, origin: "artifact", rootToJsonDone: true };
 }
 
-/** The value of a JSON content, or undefined when it is not an object or array, nests too deep, or does not parse. */
+/**
+ * The artifact as JSON.stringify reads it: its own `toJSON` first, then its
+ * `model_context` when it has one, then every value below (see {@link readPayloadAsJson}).
+ * What compaction may show of an artifact, and so all the recall tool reads of it.
+ */
+export function readArtifactSource(artifact: unknown, options: ResolvedCompactOptions): { value: unknown; origin: PayloadOrigin } | undefined {
+  const payload = artifactPayload(artifact);
+  if (payload === undefined) return undefined;
+  return { value: readPayloadAsJson(payload.root, payload.origin, options, payload.rootToJsonDone), origin: payload.origin };
+}
+
+/**
+ * True when `text`, past any JSON white space (however long: it is scanned, not
+ * copied), starts an object or an array: the only contents compaction projects.
+ *
+ * @example
+ * ```ts
+ * startsJsonTree(" ".repeat(100) + "[1]"); // true
+ * ```
+ */
+export function startsJsonTree(text: string): boolean {
+  let at = 0;
+  let code = text.charCodeAt(0);
+  // JSON's white space: space, tab, line feed, carriage return (JSON.parse refuses any other).
+  while (code === 32 || code === 9 || code === 10 || code === 13) code = text.charCodeAt(++at);
+  return code === 123 || code === 91;
+}
+
+/**
+ * The value of a JSON content, or undefined when it is not an object or array, nests
+ * too deep, or does not parse. A large text that does not parse is remembered as
+ * such (see `rememberNotJson`): it is never parsed again, in any view.
+ */
 export function parseJsonContent(text: string, options: ResolvedCompactOptions): unknown {
-  const first = text.trimStart().charCodeAt(0);
-  if (first !== 123 && first !== 91) return undefined;
+  if (!startsJsonTree(text) || knownNotJson(text)) return undefined;
+  const value = parseJsonTree(text, options);
+  if (value === NOT_JSON) {
+    rememberNotJson(text);
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * What {@link parseJsonTree} returns for a text JSON.parse refuses.
+ *
+ * @example
+ * ```ts
+ * if (parseJsonTree(text, options) === NOT_JSON) return { kind: "text", notJson: true };
+ * ```
+ */
+export const NOT_JSON: unique symbol = Symbol("not JSON");
+
+/**
+ * {@link parseJsonContent} without its memory (a worker's job reports instead
+ * what it found): the value, undefined for a text that is no object or array or
+ * nests too deep, {@link NOT_JSON} for one that does not parse.
+ *
+ * @example
+ * ```ts
+ * const value = parseJsonTree(job.text, options); // in a worker thread
+ * ```
+ */
+export function parseJsonTree(text: string, options: ResolvedCompactOptions): unknown {
+  if (!startsJsonTree(text)) return undefined;
   // Content is only text the model would read anyway: too deep to project, it is excerpted as text.
   if (jsonNestsDeeperThan(text, options.maxDepth)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    return NOT_JSON;
   }
 }
 
@@ -112,18 +185,19 @@ function sourceOf(memo: Memo, message: ToolMessage, text: string, options: Resol
 }
 
 /**
- * The source of a result, except that a JSON content whose projections were
- * computed elsewhere (see `precomputeLargeResults`) is parsed only when a
- * projection that was not computed is asked for: its value is read on first use.
+ * The source of a result, except that a JSON payload (content or artifact) whose
+ * projections were computed elsewhere (see `precomputeLargeResults`) is read only
+ * when a projection that was not computed is asked for: its value is read on first use.
  */
 function lazySourceOf(memo: Memo, message: ToolMessage, text: string, options: ResolvedCompactOptions): Source {
   if (memo.tree !== undefined || memo.precomputed === undefined) return sourceOf(memo, message, text, options);
+  const { origin } = memo.precomputed;
   const read = (): unknown => {
     const source = sourceOf(memo, message, text, options);
-    if (source.kind !== "tree") throw new ContextViewError("INVALID_TOOL_RESULT", "A tool result computed as JSON elsewhere did not parse as JSON here", { origin: "content" });
-    return source.value;
+    if (source.kind === "tree") return source.value;
+    throw new ContextViewError("INVALID_TOOL_RESULT", "A tool result computed as JSON elsewhere did not read as JSON here", { origin });
   };
-  return { kind: "tree", origin: "content", trusted: false, get value() { return read(); } };
+  return { kind: "tree", origin, trusted: false, get value() { return read(); } };
 }
 
 /** The projection of a tree source at `level` in `mode`, tried once per memo. */

@@ -2,6 +2,7 @@
 // current results several times (shares, slack, room for history) and every later view
 // compacts the same results again, so a 1,000,000-row payload would be parsed and
 // projected a dozen times per view otherwise.
+import type { PayloadOrigin } from "./inspect.js";
 import type { CompactionMarker } from "./marker.js";
 import type { ResolvedCompactOptions } from "./options.js";
 import type { Projector, ReferenceMode } from "./project.js";
@@ -49,10 +50,12 @@ export interface ResultMemo<S> {
   precomputed?: Precomputed;
 }
 
-/** What was computed of a JSON content off the main thread: its projections by mode, level 0 up. */
+/** What was computed of a JSON payload off the main thread: its projections by mode, level 0 up. */
 export interface Precomputed {
   /** Per reference mode, the levels computed from 0 on. */
   readonly ladders: ReadonlyMap<ReferenceMode, Ladder>;
+  /** What was projected: the content, or what compaction reads of the artifact. */
+  readonly origin: PayloadOrigin;
 }
 
 /**
@@ -95,8 +98,27 @@ interface Keyed<S> {
   readonly memo: ResultMemo<S>;
 }
 
-/** Text → the memos of results with that text (a copy of a message, or a later call, finds the same one). */
-const results = new Map<string, Array<Keyed<unknown>>>();
+/** What is remembered of one text: the memos of results with it, and whether it failed to parse as JSON. */
+interface TextEntry {
+  readonly variants: Array<Keyed<unknown>>;
+  notJson: boolean;
+}
+
+/** Text → what is remembered of it (a copy of a message, or a later call, finds the same entry). */
+const results = new Map<string, TextEntry>();
+
+/** The entry of `text`, now the newest used; created when `create`, else undefined when there is none. */
+function entryOf(text: string, create: true): TextEntry;
+function entryOf(text: string, create: false): TextEntry | undefined;
+function entryOf(text: string, create: boolean): TextEntry | undefined {
+  let entry = results.get(text);
+  if (entry === undefined && !create) return undefined;
+  entry ??= { variants: [], notJson: false };
+  results.delete(text);
+  results.set(text, entry);
+  while (results.size > MEMO_RESULTS) results.delete(results.keys().next().value as string);
+  return entry;
+}
 
 /** A memo used once: a small result, or options resolved afresh (never seen again). */
 export function freshMemo<S>(chars: number): ResultMemo<S> {
@@ -111,16 +133,41 @@ export function freshMemo<S>(chars: number): ResultMemo<S> {
 export function memoOf<S>(text: string, artifact: unknown, marker: CompactionMarker | undefined, options: ResolvedCompactOptions): ResultMemo<S> {
   if (text.length < MEMO_RESULT_CHARS) return freshMemo(text.length);
   const markerKey = marker === undefined ? "" : JSON.stringify(marker);
-  const variants = results.get(text) ?? [];
-  results.delete(text);
-  results.set(text, variants);
+  const { variants } = entryOf(text, true);
   let found = variants.find((entry) => entry.artifact === artifact && entry.marker === markerKey && entry.options === options);
   if (found === undefined) {
     found = { artifact, marker: markerKey, options, memo: freshMemo<unknown>(text.length) };
     variants.push(found);
   }
-  while (results.size > MEMO_RESULTS) results.delete(results.keys().next().value as string);
   return found.memo as ResultMemo<S>;
+}
+
+/**
+ * True when `text` was found not to parse as JSON (see {@link rememberNotJson}):
+ * no view, and no worker, needs to parse it again. Only texts of
+ * {@link MEMO_RESULT_CHARS} characters or more are remembered.
+ *
+ * @example
+ * ```ts
+ * if (!knownNotJson(text)) value = JSON.parse(text);
+ * ```
+ */
+export function knownNotJson(text: string): boolean {
+  return text.length >= MEMO_RESULT_CHARS && entryOf(text, false)?.notJson === true;
+}
+
+/**
+ * Remember that `text` does not parse as JSON, beside the memos of its results
+ * (kept for the texts used last), so that no view, and no worker's job, parses it
+ * again; texts under {@link MEMO_RESULT_CHARS} characters are not remembered.
+ *
+ * @example
+ * ```ts
+ * try { return JSON.parse(text); } catch { rememberNotJson(text); }
+ * ```
+ */
+export function rememberNotJson(text: string): void {
+  if (text.length >= MEMO_RESULT_CHARS) entryOf(text, true).notJson = true;
 }
 
 /** Keep `memo`'s parsed source, dropping the oldest others' while parsed payloads exceed their budget. */
@@ -129,7 +176,7 @@ export function keepTree<S>(memo: ResultMemo<S>, tree: NonNullable<ResultMemo<S>
   if (memo.chars < MEMO_RESULT_CHARS) return;
   let total = 0;
   const holding: Array<ResultMemo<unknown>> = [];
-  for (const variants of results.values()) {
+  for (const { variants } of results.values()) {
     for (const entry of variants) {
       if (entry.memo.tree === undefined || entry.memo === (memo as ResultMemo<unknown>)) continue;
       holding.push(entry.memo);
