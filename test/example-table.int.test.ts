@@ -43,7 +43,7 @@ describe("the example's table", () => {
     // messages have no ids, so LangGraph gives them random UUIDs: their estimated tokens (and the turns'
     // anchors, hashed from ids) differ by a few tokens from run to run, which could lose that one.
     const rows = exampleTable({ CONTEXTVIEW_EXAMPLE_TURNS: "30" });
-    expect(Object.keys(rows[0] ?? {})).toEqual(["call", "tokens/limit", "checkpoint", "summarized", "kept", "dropped", "unread", "turns kept/dropped", "results compacted/cleared", "history", "compaction"]);
+    expect(Object.keys(rows[0] ?? {})).toEqual(["call", "tokens/limit", "no contextview", "checkpoint", "summarized", "kept", "dropped", "unread", "turns kept/dropped", "results compacted/cleared", "history", "compaction"]);
     expect(column(rows, "call").slice(0, 3)).toEqual(["1.1", "1.2", "2.1"]);
     // With the summarizer, older turns are summarized (not dropped) and results compacted.
     expect(Math.max(...column(rows, "summarized").map(Number))).toBeGreaterThan(0);
@@ -51,6 +51,8 @@ describe("the example's table", () => {
     expect(column(rows, "history")).toContain("summary+evidence");
     // Every message of the checkpoint is summarized, kept, dropped or unread (no pins here).
     for (const row of rows) {
+      // The prompt without contextview (every message as it is) never fits in less than the view.
+      expect(Number(row["no contextview"])).toBeGreaterThanOrEqual(first(row["tokens/limit"] ?? ""));
       expect(Number(row["summarized"]) + Number(row["kept"]) + Number(row["dropped"]) + Number(row["unread"])).toBe(Number(row["checkpoint"]));
     }
   });
@@ -61,5 +63,9 @@ describe("the example's table", () => {
     expect(Math.max(...column(rows, "turns kept/dropped").map(second))).toBeGreaterThan(0);
     expect(column(rows, "summarized").every((value) => value === "0")).toBe(true);
     expect(column(rows, "compaction")).toContain("drop");
+    // Later calls would have sent more than the limit without contextview; the view stayed within it.
+    const last = rows[rows.length - 1] ?? {};
+    expect(Number(last["no contextview"])).toBeGreaterThan(second(last["tokens/limit"] ?? ""));
+    for (const row of rows) expect(first(row["tokens/limit"] ?? "")).toBeLessThanOrEqual(second(row["tokens/limit"] ?? ""));
   });
 });
