@@ -1,53 +1,12 @@
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, computeLargeResultFloors, createEstimator, LARGE_RESULT_CHARS, type LargeResultComputer, type LargeResultJob } from "@contextview/core";
+import { buildContext, createEstimator, LARGE_RESULT_CHARS } from "@contextview/core";
 import { precomputeLargeResults } from "@contextview/core/internal";
 import { artifactJsonInSlices } from "../../src/compact/artifact-json.js";
 import { readArtifactSource } from "../../src/compact/compact-tool-result.js";
 import { resolveCompactOptions } from "../../src/compact/options.js";
 import { clearResultMemo } from "../../src/compact/result-memo.js";
 import { Slicer } from "../../src/evidence/slicer.js";
-
-/** Rows enough for about `chars` characters of JSON; `prefix` keeps each test's text its own. */
-function rows(chars: number, prefix: string): Array<{ id: string; date: string; amount: number; payee: string }> {
-  const row = (i: number) => ({ id: `${prefix}-${i}`, date: `2024-01-${String((i % 28) + 1).padStart(2, "0")}`, amount: i * 1.25, payee: `Payee ${i % 40}` });
-  return Array.from({ length: Math.ceil(chars / 70) }, (_, i) => row(i));
-}
-
-function rowsJson(chars: number, prefix: string): string {
-  return JSON.stringify(rows(chars, prefix));
-}
-
-function conversation(content: string, artifact?: unknown): BaseMessage[] {
-  return [
-    new HumanMessage({ id: "h1", content: "List them all." }),
-    new AIMessage({ id: "a1", content: "", tool_calls: [{ id: "c1", name: "search", args: { q: "all" }, type: "tool_call" }] }),
-    new ToolMessage({ id: "t1", tool_call_id: "c1", name: "search", content, ...(artifact === undefined ? {} : { artifact }) }),
-  ];
-}
-
-/** JSON.parse calls on `text` while `run` runs. */
-function parsesOf<T>(text: string, run: () => T): { value: T; parses: number } {
-  const spy = jest.spyOn(JSON, "parse");
-  try {
-    const value = run();
-    return { value, parses: spy.mock.calls.filter(([arg]) => arg === text).length };
-  } finally {
-    spy.mockRestore();
-  }
-}
-
-/** Computes in this thread, as the worker would (through structured clones), counting jobs. */
-function inThread(): LargeResultComputer & { jobs: LargeResultJob[] } {
-  const jobs: LargeResultJob[] = [];
-  return Object.assign(
-    async (job: LargeResultJob) => {
-      jobs.push(job);
-      return structuredClone(computeLargeResultFloors(structuredClone(job)));
-    },
-    { jobs },
-  );
-}
+import { conversation, inThread, parsesOf, rows, rowsJson } from "./large-results.js";
 
 const budget = { promptBudget: 6000 };
 

@@ -1,4 +1,3 @@
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   buildContext,
   computeLargeResultFloors,
@@ -10,46 +9,11 @@ import {
 } from "@contextview/core";
 import { portableEstimatorSpec, precomputeLargeResults } from "@contextview/core/internal";
 import { clearResultMemo } from "../../src/compact/result-memo.js";
-
-/** Rows enough for about `chars` characters of JSON; `prefix` keeps each test's text its own. */
-function rowsJson(chars: number, prefix: string): string {
-  const count = Math.ceil(chars / 70);
-  return JSON.stringify(Array.from({ length: count }, (_, i) => ({ id: `${prefix}-${i}`, date: `2024-01-${String((i % 28) + 1).padStart(2, "0")}`, amount: i * 1.25, payee: `Payee ${i % 40}` })));
-}
+import { conversation, inThread, parsesOf, rowsJson } from "./large-results.js";
 
 /** Few rows of long text: their identifiers fit a prompt, so the levels above 0 are what the view picks from. */
 function notesJson(count: number, prefix: string): string {
   return JSON.stringify({ query: "all notes", notes: Array.from({ length: count }, (_, i) => ({ id: `${prefix}-${i}`, date: "2024-02-01", title: `Note ${i}`, text: `word${i % 13} `.repeat(1200) })) });
-}
-
-function conversation(content: string, artifact?: unknown): BaseMessage[] {
-  return [
-    new HumanMessage({ id: "h1", content: "List them all." }),
-    new AIMessage({ id: "a1", content: "", tool_calls: [{ id: "c1", name: "search", args: { q: "all" }, type: "tool_call" }] }),
-    new ToolMessage({ id: "t1", tool_call_id: "c1", name: "search", content, ...(artifact === undefined ? {} : { artifact }) }),
-  ];
-}
-
-/** JSON.parse calls on `text` while `run` runs. */
-function parsesOf<T>(text: string, run: () => T): { value: T; parses: number } {
-  const spy = jest.spyOn(JSON, "parse");
-  try {
-    const value = run();
-    return { value, parses: spy.mock.calls.filter(([arg]) => arg === text).length };
-  } finally {
-    spy.mockRestore();
-  }
-}
-
-/** Computes in this thread, as the worker would, counting jobs. */
-function inThread(): LargeResultComputer & { jobs: LargeResultJob[] } {
-  const jobs: LargeResultJob[] = [];
-  const compute = Object.assign(async (job: LargeResultJob) => {
-    jobs.push(job);
-    // Through structured clone, as a worker's answer arrives.
-    return structuredClone(computeLargeResultFloors(structuredClone(job)));
-  }, { jobs });
-  return compute;
 }
 
 const budget = { promptBudget: 6000 };

@@ -1,0 +1,49 @@
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { computeLargeResultFloors, type LargeResultComputer, type LargeResultJob } from "@contextview/core";
+
+// Shared by the large-result tests (floors computed in another thread, and their edges).
+
+export type Row = { id: string; date: string; amount: number; payee: string };
+
+/** Rows enough for about `chars` characters of JSON; `prefix` keeps each test's text its own. */
+export function rows(chars: number, prefix: string): Row[] {
+  const row = (i: number): Row => ({ id: `${prefix}-${i}`, date: `2024-01-${String((i % 28) + 1).padStart(2, "0")}`, amount: i * 1.25, payee: `Payee ${i % 40}` });
+  return Array.from({ length: Math.ceil(chars / 70) }, (_, i) => row(i));
+}
+
+/** {@link rows} as one JSON text. */
+export function rowsJson(chars: number, prefix: string): string {
+  return JSON.stringify(rows(chars, prefix));
+}
+
+/** One question, one tool call and its result (`content`, and `artifact` when given). */
+export function conversation(content: string, artifact?: unknown): BaseMessage[] {
+  return [
+    new HumanMessage({ id: "h1", content: "List them all." }),
+    new AIMessage({ id: "a1", content: "", tool_calls: [{ id: "c1", name: "search", args: { q: "all" }, type: "tool_call" }] }),
+    new ToolMessage({ id: "t1", tool_call_id: "c1", name: "search", content, ...(artifact === undefined ? {} : { artifact }) }),
+  ];
+}
+
+/** JSON.parse calls on `text` while `run` runs. */
+export function parsesOf<T>(text: string, run: () => T): { value: T; parses: number } {
+  const spy = jest.spyOn(JSON, "parse");
+  try {
+    const value = run();
+    return { value, parses: spy.mock.calls.filter(([arg]) => arg === text).length };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** Computes in this thread, as the worker would (job and answer through structured clones), counting jobs. */
+export function inThread(): LargeResultComputer & { jobs: LargeResultJob[] } {
+  const jobs: LargeResultJob[] = [];
+  return Object.assign(
+    async (job: LargeResultJob) => {
+      jobs.push(job);
+      return structuredClone(computeLargeResultFloors(structuredClone(job)));
+    },
+    { jobs },
+  );
+}
