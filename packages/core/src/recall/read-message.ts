@@ -1,7 +1,8 @@
 import { splitContent } from "../compact/compact-tool-result.js";
 import { textOf, toolCallsOf } from "../messages.js";
 import { fenced } from "../inline-text.js";
-import { longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, referenceOf, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
+import { longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, referenceOf } from "./recalled-text.js";
+import type { RecallAnswer, RecallContext, RecalledMessage } from "./recalled-text.js";
 
 /** What `read` asks for: one message, and a character range of its text. */
 export interface ReadRequest {

@@ -1,6 +1,7 @@
 import { resolveCompactOptions, type ResolvedCompactOptions } from "../compact/options.js";
 import { isRecord } from "../compact/earlier-nodes.js";
-import { echoList, fits, referenceOf, longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
+import { echoList, fits, referenceOf, longestFitting, messageLabel, nextCall, RECALLED_LABEL, recallError } from "./recalled-text.js";
+import type { RecallAnswer, RecallContext, RecalledMessage } from "./recalled-text.js";
 import { clipEcho, inlineName } from "../inline-text.js";
 import { asRanges, indexOf, parsedResultOf, parseRowNumbers, pathName, rowsWithId, type ParsedResult, type RowCollection } from "./tool-result-rows.js";
 
@@ -34,7 +35,9 @@ export function readRows(selected: RecalledMessage, request: RowsRequest, contex
   const parsed = parsedResultOf(selected.message, options, context.wholeArtifacts === true);
   const { payload, collections } = parsed;
   if (typeof payload === "string") return recallError(`message ${selected.index} has no rows to read: ${payload}.`);
-  if (collections.length === 0) return recallError(`the ${ORIGIN[payload.origin]} of message ${selected.index} holds no array of rows; \`read\` reads its text.`);
+  if (collections.length === 0) {
+    return recallError(`the ${ORIGIN[payload.origin]} of message ${selected.index} holds no array of rows; \`read\` reads its text.`);
+  }
   const ids = request.ids ?? [];
   const numbers = parseRowNumbers(request.rows ?? []);
   if (numbers === undefined) return recallError('`rows` takes row numbers from 1 and ranges such as "13-20" (at most 100000 rows).');
@@ -51,7 +54,8 @@ export function readRows(selected: RecalledMessage, request: RowsRequest, contex
   const missing: string[] = [];
   if (missingIds.length > 0) {
     const listed = echoList(missingIds.map((id) => JSON.stringify(typeof id === "string" ? clipEcho(id, 80) : id)));
-    missing.push(`[Not found in \`${shownName}\` (${total} rows): ${listed} — no row holds ${missingIds.length === 1 ? "it" : "them"} in an identifying field.]`);
+    const pronoun = missingIds.length === 1 ? "it" : "them";
+    missing.push(`[Not found in \`${shownName}\` (${total} rows): ${listed} — no row holds ${pronoun} in an identifying field.]`);
   }
   if (missingRows.length > 0) missing.push(`[Not found: rows ${echoList(asRanges(missingRows).map(String))} — \`${shownName}\` has ${total} rows.]`);
   if (wanted.length === 0) return recallError(`message ${selected.index}: ${missing.map((line) => line.slice(1, -1)).join(" ")}`);
@@ -60,7 +64,8 @@ export function readRows(selected: RecalledMessage, request: RowsRequest, contex
   const others = collections.filter((c) => c !== collection).slice(0, 8).map((c) => `\`${inlineName(pathName(c.path), 200)}\` (${c.rows.length})`);
   const header = [
     RECALLED_LABEL,
-    `${messageLabel(selected, context)} · \`${shownName}\`: ${total} rows, read from the ${ORIGIN[payload.origin]} as the tool returned them, one JSON line a row ({"row": number from 1, "value": the row}):`,
+    `${messageLabel(selected, context)} · \`${shownName}\`: ${total} rows, read from the ${ORIGIN[payload.origin]} as the tool returned them, ` +
+      `one JSON line a row ({"row": number from 1, "value": the row}):`,
   ];
   if (others.length > 0) header.push(`[Other arrays in this result: ${others.join(", ")}; name one in \`collection\`.]`);
   const footer = (rest: readonly number[], restOffset: number): string[] => {
@@ -97,7 +102,13 @@ export function readRows(selected: RecalledMessage, request: RowsRequest, contex
 }
 
 /** The row numbers (from 1) a request names in a collection, in its order without repeats, and the references that name none. */
-function rowsAsked(parsed: ParsedResult, collection: RowCollection, ids: ReadonlyArray<string | number>, numbers: readonly number[], options: ResolvedCompactOptions) {
+function rowsAsked(
+  parsed: ParsedResult,
+  collection: RowCollection,
+  ids: ReadonlyArray<string | number>,
+  numbers: readonly number[],
+  options: ResolvedCompactOptions,
+) {
   const total = collection.rows.length;
   const wanted: number[] = [];
   const seen = new Set<number>();
@@ -145,14 +156,20 @@ function collectionAt(collections: readonly RowCollection[], named: string): Row
  * its identifiers, else the largest recognised collection (`collectionKeys`, or a
  * top-level array) and then the largest array.
  */
-function chooseCollection(parsed: ParsedResult, named: string | undefined, ids: ReadonlyArray<string | number>, options: ResolvedCompactOptions): RowCollection | string {
+function chooseCollection(
+  parsed: ParsedResult,
+  named: string | undefined,
+  ids: ReadonlyArray<string | number>,
+  options: ResolvedCompactOptions,
+): RowCollection | string {
   const { collections } = parsed;
   const list = echoList(collections.map((c) => `\`${inlineName(pathName(c.path), 200)}\` (${c.rows.length} rows)`));
   if (named !== undefined && named !== "") {
     const exact = collections.find((c) => pathName(c.path) === named);
     const byKey = collections.filter((c) => c.path[c.path.length - 1] === named);
     const found = exact ?? (byKey.length === 1 ? byKey[0] : undefined) ?? collectionAt(collections, named);
-    if (found === undefined) return `no array ${inlineName(named, 80)} in this result${byKey.length > 1 ? " (several have that key; give its path)" : ""}; it has ${list}.`;
+    const several = byKey.length > 1 ? " (several have that key; give its path)" : "";
+    if (found === undefined) return `no array ${inlineName(named, 80)} in this result${several}; it has ${list}.`;
     return found;
   }
   if (ids.length > 0) {

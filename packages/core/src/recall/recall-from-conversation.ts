@@ -129,7 +129,11 @@ export function recallFromConversation(messages: readonly MessageInput[], reques
  * recallFromMessage({ index: 2, kind: "tool", message }, { action: "rows", message: "call_7", rows: ["13-20"] }, resolveRecallOptions());
  * ```
  */
-export function recallFromMessage(selected: RecalledMessage, request: Extract<RecallRequest, { action: "read" | "rows" }>, context: RecallContext): RecallAnswer {
+export function recallFromMessage(
+  selected: RecalledMessage,
+  request: Extract<RecallRequest, { action: "read" | "rows" }>,
+  context: RecallContext,
+): RecallAnswer {
   const tooLong = overLimits(request);
   if (tooLong !== undefined) return recallError(tooLong);
   return withinBound(context, request.action === "read" ? readMessage(selected, request, context) : readRows(selected, request, context));

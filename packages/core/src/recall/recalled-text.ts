@@ -76,7 +76,8 @@ export function selectMessage(messages: readonly MessageInput[], reference: numb
     const kind = kindOf(messages[i], i);
     return kind === "system" ? undefined : { index: i, kind, message: toBaseMessage(messages[i] as MessageInput, i) };
   };
-  const missing = recallError(`no message ${typeof reference === "string" ? inlineName(reference, 80) : reference} can be read; \`search\` finds messages by their words.`);
+  const named = typeof reference === "string" ? inlineName(reference, 80) : reference;
+  const missing = recallError(`no message ${named} can be read; \`search\` finds messages by their words.`);
   if (typeof reference === "string") {
     const shortened: number[] = [];
     for (let i = 0; i < messages.length; i++) {
@@ -88,7 +89,10 @@ export function selectMessage(messages: readonly MessageInput[], reference: numb
     }
     // A long id as a recalled line shows it ("…" and its last characters), when one message's id ends so.
     if (shortened.length === 1) return readable(shortened[0] as number) ?? missing;
-    if (shortened.length > 1) return recallError(`the ids of messages ${echoList(shortened.map(String))} all end ${jsonLine(clipEcho(reference.slice(1), 80))}; \`message\` takes an index or a whole id.`);
+    if (shortened.length > 1) {
+      const ending = jsonLine(clipEcho(reference.slice(1), 80));
+      return recallError(`the ids of messages ${echoList(shortened.map(String))} all end ${ending}; \`message\` takes an index or a whole id.`);
+    }
     if (!/^\d+$/.test(reference)) return missing;
   }
   const index = Number(reference);

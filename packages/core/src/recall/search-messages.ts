@@ -38,8 +38,9 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
   // The request the model is answering is in its view already: a search never lists it first.
   const answering = newestRequest(messages);
   const ranked = conversationIndex(messages).rank(terms, (index) => own[index] !== true && index !== answering, messages.length);
-  if (ranked.length === 0) return { text: [RECALLED_LABEL, `No message of this conversation matches ${jsonLine(clipEcho(query, 200))}.`].join("\n"), error: false };
-  if (offset >= ranked.length) return recallError(`\`offset\` ${offset} is past the last match (${ranked.length} messages match ${jsonLine(clipEcho(query, 200))}).`);
+  const echoed = jsonLine(clipEcho(query, 200));
+  if (ranked.length === 0) return { text: [RECALLED_LABEL, `No message of this conversation matches ${echoed}.`].join("\n"), error: false };
+  if (offset >= ranked.length) return recallError(`\`offset\` ${offset} is past the last match (${ranked.length} messages match ${echoed}).`);
 
   const lines = [RECALLED_LABEL, `Messages matching ${jsonLine(clipEcho(query, 200))}, best first (${ranked.length} match):`];
   const footer = (shownTo: number): string[] => {

@@ -79,7 +79,8 @@ export function parsedResultOf(message: BaseMessage, options: ResolvedCompactOpt
   const known = parsedResults.get(message);
   if (known !== undefined && known.length === length && known.artifact === artifact && known.whole === wholeArtifact) return known.parsed;
   const payload = originalPayloadOf(message, options, wholeArtifact);
-  const parsed: ParsedResult = { payload, collections: typeof payload === "string" ? [] : collectionsOf(payload.value, options.maxDepth), indexes: new WeakMap() };
+  const collections = typeof payload === "string" ? [] : collectionsOf(payload.value, options.maxDepth);
+  const parsed: ParsedResult = { payload, collections, indexes: new WeakMap() };
   if (length >= 0) parsedResults.set(message, { length, artifact, whole: wholeArtifact, parsed });
   return parsed;
 }

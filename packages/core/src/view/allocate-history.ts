@@ -136,7 +136,8 @@ function recencyIn(older: OlderTurns, room: number, summaryTokens: number, optio
   const reserve = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);
   const left = avail - reserve;
   const kept = chooseKept(older.prepared, reserve > 0 ? older.fitting(left).fit : fitted.fit, left, options.dropStep);
-  return { kept, all: false, summaryIncluded, headTokens, reserve, cleared: summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options, estimator) };
+  const cleared = summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options, estimator);
+  return { kept, all: false, summaryIncluded, headTokens, reserve, cleared };
 }
 
 /** Room for excerpts of dropped turns with their label, within `avail`; 0 when `excerptBudget` is 0. */

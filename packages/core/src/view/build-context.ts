@@ -105,7 +105,8 @@ export function buildContext(input: BuildContextInput): ContextView {
     const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
     return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary }) };
   };
-  const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels, excerpted } = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
+  const fitted = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
+  const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels, excerpted } = fitted;
   tally.labels += labels;
   tally.older.excerpted += excerpted;
 

@@ -65,7 +65,12 @@ export function fitLongTurn(input: LongTurnInput): LongTurnFit | LongTurnShortfa
   const { current, room, estimator } = input;
   const { head, steps } = splitSteps(current.messages);
   const mandatoryOf = (exchange: BaseMessage[]) =>
-    fitCurrentTurn({ ...current, messages: [...head, ...exchange], tokens: estimator.estimateMessages([...head, ...exchange]) }, room, estimator, input.options.recallToolName);
+    fitCurrentTurn(
+      { ...current, messages: [...head, ...exchange], tokens: estimator.estimateMessages([...head, ...exchange]) },
+      room,
+      estimator,
+      input.options.recallToolName,
+    );
   let newest = steps.at(-1) ?? [];
   let mandatory = mandatoryOf(newest);
   // Prose is bounded like an older exchange's before the view gives up (the call's arguments stay whole).
@@ -99,7 +104,8 @@ export function fitLongTurn(input: LongTurnInput): LongTurnFit | LongTurnShortfa
   if (tokens <= room) return longTurnFit(current, messages, tokens, mandatory, chosen, steps.length, excerpted, summary);
   // The mandatory part alone fits by construction.
   const bare = chooseForms(older, 0, input, older.length);
-  return longTurnFit(current, mandatory.turn.messages, mandatory.turn.tokens, mandatory, bare, steps.length, excerpted, undefined, (summary?.steps ?? 0) + older.length);
+  const stepsOutside = (summary?.steps ?? 0) + older.length;
+  return longTurnFit(current, mandatory.turn.messages, mandatory.turn.tokens, mandatory, bare, steps.length, excerpted, undefined, stepsOutside);
 }
 
 /** The newest exchange with its assistant message's prose bounded as an older exchange's is; undefined when that changes nothing. */

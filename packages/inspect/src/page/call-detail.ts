@@ -80,8 +80,12 @@ function recallFact(report: Omit<ManagedReport, "elapsedMs">): Markup | null {
   const outcome = r.outcome ?? (r.recalled > 0 ? "recalled" : "none");
   const at = r.brief === true ? ", a brief" : "";
   const recent = outcome === "recent" ? `, ${RECALL_OUTCOME["recent"]}` : "";
-  const shown = outcome === "recalled" || outcome === "recent" ? `${count(r.recalled)} (${count(r.tokens)} tokens${at}${recent})` : RECALL_OUTCOME[outcome] ?? `none (${outcome})`;
-  return fact("Recalled messages", shown, "messages outside the view that match the request, in a block before the current turn (after an agent's tool turns a brief, on the first call of the turn only)");
+  const listed = outcome === "recalled" || outcome === "recent";
+  const shown = listed ? `${count(r.recalled)} (${count(r.tokens)} tokens${at}${recent})` : (RECALL_OUTCOME[outcome] ?? `none (${outcome})`);
+  const meaning =
+    "messages outside the view that match the request, in a block before the current turn " +
+    "(after an agent's tool turns a brief, on the first call of the turn only)";
+  return fact("Recalled messages", shown, meaning);
 }
 
 function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextReport | undefined): Markup {
