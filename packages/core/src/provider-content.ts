@@ -167,3 +167,46 @@ export function withOutputMatchingContent(message: BaseMessage): BaseMessage {
   copy.response_metadata = { ...copy.response_metadata, output: withOutputText(output, texts) };
   return copy;
 }
+
+/** The `encrypted_content` of a reasoning item, when it has one. */
+function encryptedOf(item: unknown): string | undefined {
+  if (!isReasoningBlock(item)) return undefined;
+  const encrypted = (unwrapped(item) as { encrypted_content?: unknown }).encrypted_content;
+  return typeof encrypted === "string" && encrypted !== "" ? encrypted : undefined;
+}
+
+/**
+ * The encrypted reasoning an assistant message sends beside its content: the
+ * `encrypted_content` of the reasoning items of `response_metadata.output` (which
+ * LangChain's OpenAI converter sends instead of the content when present), else of
+ * `additional_kwargs.reasoning`. The provider decrypts it into the reasoning tokens it
+ * stands for, which take room in the prompt like any other input; no content block
+ * shows them, so the estimator charges them from here (see {@link reasoningTokensOf}).
+ *
+ * @example
+ * ```ts
+ * encryptedReasoningOf(loopStep); // ["gAAAAB…"] for an OpenAI step sent with its reasoning item
+ * ```
+ */
+export function encryptedReasoningOf(message: BaseMessage): string[] {
+  if (message.type !== "ai") return [];
+  const output = responsesOutput(message.response_metadata);
+  const items: readonly unknown[] = output ?? [message.additional_kwargs["reasoning"]];
+  const found: string[] = [];
+  for (const item of items) {
+    const encrypted = encryptedOf(item);
+    if (encrypted !== undefined) found.push(encrypted);
+  }
+  return found;
+}
+
+/**
+ * The reasoning tokens the provider reported for the response an assistant message
+ * holds (`usage_metadata.output_token_details.reasoning`), when it reported a positive
+ * whole number: what its encrypted reasoning decrypts to.
+ */
+export function reasoningTokensOf(message: BaseMessage): number | undefined {
+  const usage = (message as { usage_metadata?: { output_token_details?: { reasoning?: unknown } } }).usage_metadata;
+  const reasoning = usage?.output_token_details?.reasoning;
+  return typeof reasoning === "number" && Number.isInteger(reasoning) && reasoning > 0 ? reasoning : undefined;
+}
