@@ -15,6 +15,12 @@ export interface ContextBudgetRecord {
   source: ContextSource;
   /** LangGraph `thread_id`. The user id is left out of records on purpose. */
   conversationId: string;
+  /**
+   * What keyed the stored state (`report.scope`): `user` (thread of one user), `thread`
+   * (no user id) or `stateless` (no thread id: nothing read or written); `null` when the
+   * view was built outside an integration.
+   */
+  scope: "user" | "thread" | "stateless" | null;
   /** Estimated tokens of the whole view. */
   estimatedTokens: number;
   /** The prompt limit the view fits, in estimated tokens. */
@@ -49,6 +55,8 @@ export interface ContextBudgetRecord {
   /** Excerpt lines of dropped turns shown because no summary was given (transient, not stored). */
   droppedTurnExcerpts: number;
   imagesReplaced: number;
+  /** Reasoning blocks and items of older turns' assistant messages left out, neither sent nor charged (`report.reasoningCleared`). */
+  reasoningCleared: number;
   /** Tool results of older turns cleared to a marker, compacted, and current results narrowed to their totals (`report.toolResults`). */
   toolResultsCleared: number;
   toolResultsCompacted: number;
@@ -140,6 +148,7 @@ export function budgetRecords(
       event: "context_budget",
       source: meta.source,
       conversationId: meta.conversationId,
+      scope: report.scope ?? null,
       estimatedTokens: tokens.total,
       limit: report.limit,
       messagesInCheckpoint: messages.inCheckpoint,
@@ -158,6 +167,7 @@ export function budgetRecords(
       excerptedMessages: report.excerpted,
       droppedTurnExcerpts: report.droppedTurnExcerpts,
       imagesReplaced: report.imagesReplaced,
+      reasoningCleared: report.reasoningCleared,
       toolResultsCleared: report.toolResults.cleared,
       toolResultsCompacted: report.toolResults.compacted,
       toolResultsNarrowed: report.toolResults.narrowed,

@@ -38,14 +38,15 @@ const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boo
   ["historyIncluded", (r) => r.history.included, "history.included"],
   ["historySummary", (r) => r.history.summary, "history.summary"],
   ["historyEvidence", (r) => r.history.evidence, "history.evidence"],
+  ["reasoningCleared", (r) => r.reasoningCleared, "reasoningCleared"],
 ];
 
-async function run(options: Parameters<typeof createContextNode>[0], messages = searchConversation(40)) {
+async function run(options: Parameters<typeof createContextNode>[0], messages = searchConversation(40), given: object = config) {
   const records: ContextLogRecord[] = [];
   const reports: ManagedReport[] = [];
   const logger = { info: (record: ContextLogRecord) => void records.push(record), warn: () => {} };
   const node = createContextNode({ ...options, logger, onReport: (report) => void reports.push(report) });
-  await node.invoke({ messages }, config);
+  await node.invoke({ messages }, given);
   const record = records.find((r): r is ContextBudgetRecord => r.event === "context_budget");
   if (!record || !reports[0]) throw new Error("no record");
   return { record, report: reports[0], messages };
@@ -83,6 +84,20 @@ describe("the context_budget record's vocabulary", () => {
     expect(record.messagesSummarized).toBeGreaterThan(0);
     expect(record.messagesRead + record.messagesUnread).toBeLessThan(messages.length);
     expect(record).toMatchObject({ historyIncluded: true, historySummary: true });
+  });
+
+  it("says what keyed the stored state (`scope`) and how many older reasoning blocks were cleared", async () => {
+    const thinking = (i: number) => [{ type: "thinking", thinking: `Weighing turn ${i}.`, signature: `sig-${i}` }, { type: "text", text: `Answer ${i}.` }];
+    const chat = Array.from({ length: 3 }, (_, i) => [new HumanMessage({ id: `u${i}`, content: `Question ${i}?` }), new AIMessage({ id: `a${i}`, content: thinking(i) as never })]).flat();
+    const messages = [...chat, new HumanMessage({ id: "now", content: "And now?" })];
+    const user = await run({ budget: { promptBudget: 3000 }, store: new InMemoryContextStore() }, messages);
+    expect(user.record.scope).toBe("user");
+    expect(user.report.reasoningCleared).toBe(3);
+    expect(user.record.reasoningCleared).toBe(3);
+    const thread = await run({ budget: { promptBudget: 3000 }, store: new InMemoryContextStore() }, messages, { configurable: { thread_id: "t-2" } });
+    expect(thread.record.scope).toBe("thread");
+    const stateless = await run({ budget: { promptBudget: 3000 } }, messages, {});
+    expect(stateless.record.scope).toBe("stateless");
   });
 
   it("names every count after its report field, and docs/observability.md lists each pair", async () => {
