@@ -7,7 +7,7 @@ import { safeJson, summingEstimator, toolSchemaOf } from "./estimators/tool-sche
 
 export { safeJson } from "./estimators/tool-schema.js";
 import { blockText, isImageBlock, toolCallIdOf, toolCallsOf } from "./messages.js";
-import { encryptedReasoningOf, reasoningTokensOf } from "./provider-content.js";
+import { encryptedSentOf, reasoningTokensOf } from "./provider-content.js";
 import { settingOrDefault } from "./settings/check.js";
 import { SETTINGS_SPEC } from "./settings/spec.js";
 
@@ -115,9 +115,9 @@ const portable = new WeakMap<Estimator, PortableEstimatorSpec>();
  * Create the default estimator: {@link estimateTextTokens} per text (digit- and
  * symbol-aware, within 0.95 of js-tiktoken on the eval's views), a per-message
  * overhead, a fixed allowance per image, tool-call names and arguments,
- * `tool_call_id`, content-block arrays and tool schemas, and the encrypted reasoning
- * an assistant message sends beside its content (OpenAI's reasoning items: the reported
- * reasoning tokens, else the encrypted text).
+ * `tool_call_id`, content-block arrays and tool schemas, and what an assistant message
+ * sends encrypted beside its content (OpenAI's reasoning items: the reported reasoning
+ * tokens, else the encrypted text; a compaction item: its encrypted text).
  *
  * Results are cached per message object (and rechecked against its content), so
  * estimating the same checkpoint messages again is cheap; texts of 64 Ki characters
@@ -162,13 +162,15 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
     return total;
   };
 
-  // Encrypted reasoning sent beside the content (OpenAI's reasoning items in a tool loop) is
-  // decrypted into the tokens it stands for: the reported reasoning tokens when the message
-  // has them, else its encrypted text counted as text (longer than what it stands for).
-  const encryptedReasoningTokens = (message: BaseMessage): number => {
-    const encrypted = encryptedReasoningOf(message);
-    if (encrypted.length === 0) return 0;
-    return reasoningTokensOf(message) ?? encrypted.reduce((sum, text) => sum + count(text), 0);
+  // Encrypted items sent beside the content (OpenAI's reasoning items in a tool loop, a
+  // compaction item) are decrypted into what they stand for: reasoning costs the reported
+  // reasoning tokens when the message has them, else — and a compaction item always — its
+  // encrypted text counted as text (longer than what it stands for).
+  const encryptedTokens = (message: BaseMessage): number => {
+    const { reasoning, compaction } = encryptedSentOf(message);
+    const counted = (texts: readonly string[]) => texts.reduce((sum, text) => sum + count(text), 0);
+    const reasoningTokens = reasoning.length === 0 ? 0 : (reasoningTokensOf(message) ?? counted(reasoning));
+    return reasoningTokens + counted(compaction);
   };
 
   const cache = new WeakMap<object, { content: unknown; calls: unknown; tokens: number }>();
@@ -183,7 +185,7 @@ export function createEstimator(options: EstimatorOptions = {}): Estimator {
     });
     const toolCallId = toolCallIdOf(message);
     if (toolCallId !== undefined) tokens += count(toolCallId);
-    tokens += encryptedReasoningTokens(message);
+    tokens += encryptedTokens(message);
     tokens = scaled(tokens);
     cache.set(message, { content: message.content, calls, tokens });
     return tokens;

@@ -168,34 +168,43 @@ export function withOutputMatchingContent(message: BaseMessage): BaseMessage {
   return copy;
 }
 
-/** The `encrypted_content` of a reasoning item, when it has one. */
+/** The `encrypted_content` of an item, when it has one. */
 function encryptedOf(item: unknown): string | undefined {
-  if (!isReasoningBlock(item)) return undefined;
-  const encrypted = (unwrapped(item) as { encrypted_content?: unknown }).encrypted_content;
+  const encrypted = (unwrapped(item) as { encrypted_content?: unknown } | null | undefined)?.encrypted_content;
   return typeof encrypted === "string" && encrypted !== "" ? encrypted : undefined;
 }
 
+/** What an assistant message sends encrypted beside its content, as {@link encryptedSentOf} finds it. */
+export interface EncryptedItems {
+  /** The `encrypted_content` of its reasoning items: the reasoning tokens they decrypt to take room. */
+  reasoning: string[];
+  /** The `encrypted_content` of OpenAI `compaction` items of `response_metadata.output`. */
+  compaction: string[];
+}
+
 /**
- * The encrypted reasoning an assistant message sends beside its content: the
- * `encrypted_content` of the reasoning items of `response_metadata.output` (which
- * LangChain's OpenAI converter sends instead of the content when present), else of
- * `additional_kwargs.reasoning`. The provider decrypts it into the reasoning tokens it
- * stands for, which take room in the prompt like any other input; no content block
- * shows them, so the estimator charges them from here (see {@link reasoningTokensOf}).
+ * What an assistant message sends encrypted beside its content: the `encrypted_content`
+ * of the reasoning and compaction items of `response_metadata.output` (which LangChain's
+ * OpenAI converter sends instead of the content when present), else of
+ * `additional_kwargs.reasoning`. The provider decrypts it into what it stands for, which
+ * takes room in the prompt like any other input; no text block shows it, so the
+ * estimator charges it from here (see {@link reasoningTokensOf}). A compaction block in
+ * the content (Anthropic's) is charged with the content.
  *
  * @example
  * ```ts
- * encryptedReasoningOf(loopStep); // ["gAAAAB…"] for an OpenAI step sent with its reasoning item
+ * encryptedSentOf(loopStep).reasoning; // ["gAAAAB…"] for an OpenAI step sent with its reasoning item
  * ```
  */
-export function encryptedReasoningOf(message: BaseMessage): string[] {
-  if (message.type !== "ai") return [];
+export function encryptedSentOf(message: BaseMessage): EncryptedItems {
+  const found: EncryptedItems = { reasoning: [], compaction: [] };
+  if (message.type !== "ai") return found;
   const output = responsesOutput(message.response_metadata);
-  const items: readonly unknown[] = output ?? [message.additional_kwargs["reasoning"]];
-  const found: string[] = [];
-  for (const item of items) {
+  for (const item of output ?? [message.additional_kwargs["reasoning"]]) {
     const encrypted = encryptedOf(item);
-    if (encrypted !== undefined) found.push(encrypted);
+    if (encrypted === undefined) continue;
+    if (isReasoningBlock(item)) found.reasoning.push(encrypted);
+    else if (output !== undefined && isCompactionBlock(item)) found.compaction.push(encrypted);
   }
   return found;
 }

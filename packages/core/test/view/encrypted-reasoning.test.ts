@@ -6,7 +6,7 @@ import { assistantStep, resultText } from "../support/provider-shapes";
 // which the provider decrypts into the reasoning tokens they stand for. No content block
 // shows them, so they were sent and never charged: a view "within its limit" could send
 // thousands of tokens more. They are charged now — the reported reasoning tokens, else the
-// encrypted text as text.
+// encrypted text as text; a compaction item sent in `output`, by its encrypted text.
 
 const estimator = createEstimator();
 /** An assistant message from fields read off another one (ids and tool calls as LangChain typed them). */
@@ -51,6 +51,15 @@ describe("encrypted reasoning sent in a tool loop is charged", () => {
     const kwargsOnly = ai({ id: "a1", content: both.content, tool_calls: both.tool_calls, additional_kwargs: both.additional_kwargs, usage_metadata: both.usage_metadata });
     expect(estimator.estimateMessage(both) - estimator.estimateMessage(withoutEncrypted(both))).toBe(700);
     expect(estimator.estimateMessage(kwargsOnly) - estimator.estimateMessage(withoutEncrypted(both))).toBe(700);
+  });
+
+  it("charges an OpenAI compaction item sent in `output` by its encrypted text", () => {
+    const step = assistantStep("openai", "a1", "Carrying on from the compacted history.");
+    const encrypted = `gAAAAB${"Y29tcGFjdA==".repeat(400)}`;
+    const output = [{ type: "compaction", id: "cmp_1", encrypted_content: encrypted }, ...(step.response_metadata["output"] as object[])];
+    const compacted = ai({ id: "a1", content: step.content, response_metadata: { ...step.response_metadata, output } });
+    const extra = estimator.estimateMessage(compacted) - estimator.estimateMessage(step);
+    expect(extra).toBe(estimator.estimateText(encrypted));
   });
 
   it("does not charge a human message or an item with no encrypted content", () => {
