@@ -75,6 +75,8 @@ export type ContextConfig = z.infer<typeof contextConfigSchema>;
 
 /** The keys of {@link ContextConfig}: the settings a factory option may also set. */
 export const CONTEXT_SETTING_KEYS: readonly (keyof ContextConfig)[] = Object.freeze(Object.keys(contextConfigSchema.shape) as (keyof ContextConfig)[]);
+/** The fields of a request's `budget` (`promptBudget`, `contextWindow`, …), which belong inside it. */
+export const BUDGET_SETTING_KEYS: readonly string[] = Object.freeze(Object.keys(contextConfigSchema.shape.budget.unwrap().shape));
 
 /**
  * Validate per-request settings and return them as core `ContextSettings`.
@@ -104,7 +106,7 @@ export function parseContextConfig(value: unknown, prefix = "context", code: "IN
   const path = issue.path.map(String);
   if (issue.code === "unrecognized_keys") {
     const field = fieldName(prefix, [...path, issue.keys[0] ?? ""]);
-    const allowed = path.length === 0 ? CONTEXT_SETTING_KEYS : Object.keys(contextConfigSchema.shape.budget.unwrap().shape);
+    const allowed = path.length === 0 ? CONTEXT_SETTING_KEYS : BUDGET_SETTING_KEYS;
     throw unknownSetting(code, field, allowed);
   }
   const field = fieldName(prefix, path);
@@ -122,7 +124,7 @@ export function parseContextConfig(value: unknown, prefix = "context", code: "IN
 export function unknownSetting(code: "INVALID_REQUEST_CONFIG" | "INVALID_OPTION", field: string, allowed: readonly string[]): ContextIntegrationError {
   const leaf = field.slice(field.lastIndexOf(".") + 1);
   const parent = field.slice(0, field.length - leaf.length);
-  const inBudget = !field.endsWith(`budget.${leaf}`) && Object.keys(contextConfigSchema.shape.budget.unwrap().shape).includes(leaf);
+  const inBudget = !field.endsWith(`budget.${leaf}`) && BUDGET_SETTING_KEYS.includes(leaf);
   const hint = inBudget ? ` (budget fields go inside \`budget\`: \`budget: { ${leaf}: … }\`)` : "";
   const closest = inBudget ? undefined : closestName(leaf, allowed);
   const guess = closest === undefined ? "expected" : `did you mean \`${parent}${closest}\`? Expected`;

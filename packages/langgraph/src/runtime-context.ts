@@ -2,7 +2,7 @@ import type { ContextSettings } from "@contextview/core";
 import { describeValue, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ContextIntegrationError } from "./errors.js";
-import { CONTEXT_SETTING_KEYS, contextConfigSchema, parseContextConfig } from "./request-config.js";
+import { BUDGET_SETTING_KEYS, CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
 
 /**
  * A request's config as the integrations read it: LangGraph's runtime `context`
@@ -14,7 +14,6 @@ export type RequestConfig = RunnableConfig & { context?: unknown };
 /** Where per-request settings go, for error messages. */
 export const SETTINGS_BELONG = "put per-request settings in `context` (runtime: `invoke(input, { context: { budget } })`) or in `configurable.context`";
 
-const BUDGET_FIELDS: readonly string[] = Object.keys(contextConfigSchema.shape.budget.unwrap().shape);
 /** contextview settings a factory sets once: a request (runtime context or configurable) cannot change them. */
 const FACTORY_ONLY: readonly string[] = (Object.keys(SETTINGS_SPEC) as SettingName[]).filter((name) => {
   const spec: SettingSpec = SETTINGS_SPEC[name];
@@ -41,7 +40,7 @@ function runtimeSettings(context: Record<string, unknown>): Record<string, unkno
   for (const [key, value] of Object.entries(context)) {
     if (value === undefined) continue;
     if ((CONTEXT_SETTING_KEYS as readonly string[]).includes(key)) picked[key] = value;
-    else if (BUDGET_FIELDS.includes(key)) {
+    else if (BUDGET_SETTING_KEYS.includes(key)) {
       const inside = `\`context: { budget: { ${key}: ${describeValue(value)} } }\``;
       throw misplaced(`context.${key}`, `\`context.${key}\` is a budget field: put it inside \`budget\` (${inside})`);
     } else if (key === "context" && typeof value === "object" && value !== null) {
@@ -59,7 +58,7 @@ function runtimeSettings(context: Record<string, unknown>): Record<string, unkno
 function refuseSettingsInConfigurable(configurable: Record<string, unknown>): void {
   for (const key of Object.keys(configurable)) {
     if (configurable[key] === undefined) continue;
-    const inBudget = BUDGET_FIELDS.includes(key);
+    const inBudget = BUDGET_SETTING_KEYS.includes(key);
     if (!inBudget && !(CONTEXT_SETTING_KEYS as readonly string[]).includes(key)) continue;
     const where = inBudget ? `\`context: { budget: { ${key} } }\`` : `\`context: { ${key} }\``;
     throw misplaced(`configurable.${key}`, `\`configurable.${key}\` is not read: ${SETTINGS_BELONG}, e.g. ${where}`);

@@ -1,6 +1,6 @@
 import { closestName } from "./closest-name.js";
 import { ContextIntegrationError } from "./errors.js";
-import { contextConfigSchema } from "./request-config.js";
+import { BUDGET_SETTING_KEYS } from "./request-config.js";
 
 /**
  * The options most agents set, in the order an unknown-option error lists them. Every
@@ -37,7 +37,6 @@ const EQUIVALENTS: Readonly<Record<string, string>> = Object.freeze({
   llm: "did you mean `model`? (the node's chat model, for its profile)",
 });
 
-const BUDGET_FIELDS: readonly string[] = Object.keys(contextConfigSchema.shape.budget.unwrap().shape);
 
 /**
  * The error for a factory option no factory has: the closest option first
@@ -55,11 +54,11 @@ export function unknownOption(field: string, optionKeys: readonly string[]): Con
   const everyday = `Everyday options: ${EVERYDAY_OPTIONS.map((key) => `\`${key}\``).join(", ")} (all of them: docs/configuration.md)`;
   const equivalent = Object.hasOwn(EQUIVALENTS, field) ? EQUIVALENTS[field] : undefined;
   if (equivalent !== undefined) return new ContextIntegrationError("INVALID_OPTION", `Unknown option \`${field}\`: ${equivalent}. ${everyday}`, { field });
-  if (BUDGET_FIELDS.includes(field)) {
+  if (BUDGET_SETTING_KEYS.includes(field)) {
     const inside = `(budget fields go inside \`budget\`: \`budget: { ${field}: … }\`)`;
     return new ContextIntegrationError("INVALID_OPTION", `Unknown option \`${field}\`; did you mean \`budget.${field}\`? ${inside}. ${everyday}`, { field });
   }
-  const candidates = [...EVERYDAY_OPTIONS, ...BUDGET_FIELDS.map((name) => `budget.${name}`), ...optionKeys];
+  const candidates = [...EVERYDAY_OPTIONS, ...BUDGET_SETTING_KEYS.map((name) => `budget.${name}`), ...optionKeys];
   // A budget field is matched by its own name: `promptBudgt` means `budget.promptBudget`.
   const closest = closestName(field, candidates.map((name) => name.replace(/^budget\./, "")));
   const suggestion = closest === undefined ? undefined : candidates.find((name) => name === closest || name === `budget.${closest}`);

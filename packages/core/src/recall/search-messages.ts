@@ -1,6 +1,6 @@
 import { conversationIndex } from "../lexical/conversation-index.js";
 import { searchTerms, termOccurrences } from "../lexical/search-terms.js";
-import { kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
+import { kindOf, newestRequestIndex, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { clipEcho, jsonLine } from "../inline-text.js";
 import { readableText } from "./read-message.js";
 import { fits, messageLabel, nextCall, RECALLED_LABEL, recallError, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
@@ -36,13 +36,13 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
 
   const own = messages.map((message, index) => isOwnMessage(message, index, context.toolName));
   // The request the model is answering is in its view already: a search never lists it first.
-  const answering = newestRequest(messages);
+  const answering = newestRequestIndex(messages);
   const ranked = conversationIndex(messages).rank(terms, (index) => own[index] !== true && index !== answering, messages.length);
   const echoed = jsonLine(clipEcho(query, 200));
   if (ranked.length === 0) return { text: [RECALLED_LABEL, `No message of this conversation matches ${echoed}.`].join("\n"), error: false };
   if (offset >= ranked.length) return recallError(`\`offset\` ${offset} is past the last match (${ranked.length} messages match ${echoed}).`);
 
-  const lines = [RECALLED_LABEL, `Messages matching ${jsonLine(clipEcho(query, 200))}, best first (${ranked.length} match):`];
+  const lines = [RECALLED_LABEL, `Messages matching ${echoed}, best first (${ranked.length} match):`];
   const footer = (shownTo: number): string[] => {
     const out: string[] = [];
     if (shownTo < ranked.length) out.push(`[Matches ${shownTo + 1}-${ranked.length} not shown. For more, ${nextCall(context, { action: "search", query, offset: shownTo })}.]`);
@@ -64,11 +64,6 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
 }
 
 /** Index of the newest user message (the request being answered), or -1. */
-function newestRequest(messages: readonly MessageInput[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (kindOf(messages[i], i) === "human") return i;
-  return -1;
-}
-
 /** A tool result of the recall tool itself, or an assistant message whose only calls are to it. */
 function isOwnMessage(value: MessageInput, index: number, toolName: string): boolean {
   const kind = kindOf(value, index);

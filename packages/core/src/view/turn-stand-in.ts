@@ -5,10 +5,9 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { textOf, toolCallIdOf, toolCallsOf } from "../messages.js";
-import { safeCutBefore } from "../text.js";
 import { invalidOption } from "../errors.js";
 import type { TurnSummary } from "./types.js";
-import { inlineName, oneLine } from "../inline-text.js";
+import { clipEcho, inlineName, oneLine } from "../inline-text.js";
 
 /** Longest rendering of one tool call's arguments, or of one result, in an excerpt line (characters). */
 const EXCERPT_ARGS_CHARS = 300;
@@ -57,21 +56,17 @@ function standIn(content: string): AIMessage {
   return message;
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, safeCutBefore(text, max))}…`;
-}
-
 /** `- name(args) → result` for each call of an exchange; `- assistant: text` for prose. */
 function stepLine(step: readonly BaseMessage[]): string {
   const ai = step.find((m) => m.type === "ai");
   if (ai === undefined) return "- (empty step)";
   const calls = toolCallsOf(ai);
-  if (calls.length === 0) return `- assistant: ${clip(oneLine(textOf(ai.content)), EXCERPT_RESULT_CHARS * 2)}`;
+  if (calls.length === 0) return `- assistant: ${clipEcho(oneLine(textOf(ai.content)), EXCERPT_RESULT_CHARS * 2)}`;
   return calls
     .map((call) => {
       const result = step.find((m) => m.type === "tool" && toolCallIdOf(m) === call.id);
-      const text = result === undefined ? "" : clip(oneLine(textOf(result.content)), EXCERPT_RESULT_CHARS);
-      return `- ${inlineName(call.name)}(${clip(JSON.stringify(call.args ?? {}), EXCERPT_ARGS_CHARS)}) → ${text}`;
+      const text = result === undefined ? "" : clipEcho(oneLine(textOf(result.content)), EXCERPT_RESULT_CHARS);
+      return `- ${inlineName(call.name)}(${clipEcho(JSON.stringify(call.args ?? {}), EXCERPT_ARGS_CHARS)}) → ${text}`;
     })
     .join("\n");
 }
