@@ -6,7 +6,7 @@ import { readArtifactSource } from "../../src/compact/compact-tool-result.js";
 import { resolveCompactOptions } from "../../src/compact/options.js";
 import { clearResultMemo } from "../../src/compact/result-memo.js";
 import { Slicer } from "../../src/evidence/slicer.js";
-import { conversation, inThread, parsesOf, rows, rowsJson } from "./large-results.js";
+import { conversation, inThread, parsesOf, rows, rowsJson, viewReadOff } from "./large-results.js";
 
 const budget = { promptBudget: 6000 };
 
@@ -15,13 +15,9 @@ afterEach(() => clearResultMemo());
 describe("large results that once missed the worker", () => {
   it("JSON behind 100 spaces goes to `largeResults`, and the view reads it off as it would have computed it", async () => {
     const content = " ".repeat(100) + rowsJson(LARGE_RESULT_CHARS, "spaced");
-    const estimator = createEstimator();
-    const expected = buildContext({ messages: conversation(content), budget, estimator });
-    clearResultMemo();
-    const compute = inThread();
-    expect(await precomputeLargeResults(conversation(content), estimator, 6000, compute)).toBe(1);
+    const { expected, compute, precomputed, view, parses } = await viewReadOff(content, budget);
+    expect(precomputed).toBe(1);
     expect(compute.jobs).toHaveLength(1);
-    const { value: view, parses } = parsesOf(content, () => buildContext({ messages: conversation(content), budget, estimator }));
     expect(parses).toBe(0);
     expect(view.messages).toEqual(expected.messages);
   });

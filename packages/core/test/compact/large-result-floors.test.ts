@@ -9,7 +9,7 @@ import {
 } from "@contextview/core";
 import { portableEstimatorSpec, precomputeLargeResults } from "@contextview/core/internal";
 import { clearResultMemo } from "../../src/compact/result-memo.js";
-import { conversation, inThread, parsesOf, rowsJson } from "./large-results.js";
+import { conversation, inThread, parsesOf, rowsJson, viewReadOff } from "./large-results.js";
 
 /** Few rows of long text: their identifiers fit a prompt, so the levels above 0 are what the view picks from. */
 function notesJson(count: number, prefix: string): string {
@@ -27,14 +27,9 @@ describe("large JSON results computed in another thread", () => {
   ])("%s: the view reads them off without parsing, and is the view computed in place", async (_name, make) => {
     const content = make();
     expect(content.length).toBeGreaterThanOrEqual(LARGE_RESULT_CHARS);
-    const estimator = createEstimator();
-    const expected = buildContext({ messages: conversation(content), budget, estimator });
-    clearResultMemo();
-
-    const compute = inThread();
-    expect(await precomputeLargeResults(conversation(content), estimator, 6000, compute)).toBe(1);
+    const { estimator, expected, compute, precomputed, view, parses } = await viewReadOff(content, budget);
+    expect(precomputed).toBe(1);
     expect(compute.jobs).toHaveLength(1);
-    const { value: view, parses } = parsesOf(content, () => buildContext({ messages: conversation(content), budget, estimator }));
     expect(parses).toBe(0);
     expect(view.messages).toEqual(expected.messages);
     expect(view.report.toolResults).toEqual(expected.report.toolResults);

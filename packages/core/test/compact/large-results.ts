@@ -1,5 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { computeLargeResultFloors, type LargeResultComputer, type LargeResultJob } from "@contextview/core";
+import { buildContext, computeLargeResultFloors, createEstimator, type LargeResultComputer, type LargeResultJob } from "@contextview/core";
+import { precomputeLargeResults } from "@contextview/core/internal";
+import { clearResultMemo } from "../../src/compact/result-memo.js";
 
 // Shared by the large-result tests (floors computed in another thread, and their edges).
 
@@ -46,4 +48,19 @@ export function inThread(): LargeResultComputer & { jobs: LargeResultJob[] } {
     },
     { jobs },
   );
+}
+
+/**
+ * The view of `conversation(content)` computed in place, then again after the result was
+ * computed off the thread (`inThread`): both views, the precompute count, the jobs and
+ * how often the second build parsed `content`.
+ */
+export async function viewReadOff(content: string, budget: { promptBudget: number }) {
+  const estimator = createEstimator();
+  const expected = buildContext({ messages: conversation(content), budget, estimator });
+  clearResultMemo();
+  const compute = inThread();
+  const precomputed = await precomputeLargeResults(conversation(content), estimator, budget.promptBudget, compute);
+  const { value: view, parses } = parsesOf(content, () => buildContext({ messages: conversation(content), budget, estimator }));
+  return { estimator, expected, compute, precomputed, view, parses };
 }
