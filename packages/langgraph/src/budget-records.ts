@@ -20,7 +20,7 @@ export interface ContextBudgetRecord {
    * (no user id) or `stateless` (no thread id: nothing read or written); `null` when the
    * view was built outside an integration.
    */
-  scope: "user" | "thread" | "stateless" | null;
+  scope: NonNullable<ManagedReport["scope"]> | null;
   /** Estimated tokens of the whole view. */
   estimatedTokens: number;
   /** The prompt limit the view fits, in estimated tokens. */
