@@ -1,3 +1,4 @@
+import { jsonText } from "../estimate.js";
 import { kindOf, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { countMatches, FREQUENT_TERM, rankMessages, type Postings, type RankedMessage } from "./bm25.js";
 import { ImpactList } from "./impact-order.js";
@@ -31,7 +32,8 @@ function searchableParts(message: MessageInput, index: number): string[] {
   if (kind === "system") return [];
   const base = toBaseMessage(message, index);
   const parts = [textOf(base.content).slice(0, MAX_INDEXED_CHARS)];
-  if (kind === "ai") for (const call of toolCallsOf(base)) parts.push(call.name, JSON.stringify(call.args ?? {}).slice(0, MAX_INDEXED_CHARS));
+  // Arguments JSON refuses (a BigInt, a cycle) could never reach a model: INVALID_MESSAGES, as the estimator says.
+  if (kind === "ai") toolCallsOf(base).forEach((call, k) => parts.push(call.name, jsonText(call.args ?? {}, `messages[${index}].tool_calls[${k}].args`).slice(0, MAX_INDEXED_CHARS)));
   if (kind === "tool" && typeof base.name === "string") parts.unshift(base.name);
   return parts.filter((part) => part !== "");
 }
