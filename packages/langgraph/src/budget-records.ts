@@ -82,6 +82,8 @@ export interface ContextBudgetRecord {
   historyEvidence: boolean;
   /** Evidence excerpts left out to keep the evidence within `evidenceShare` (`report.history.evidenceOmitted`). */
   historyEvidenceOmitted: number;
+  /** Evidence excerpts left out because the view shows the message they quote (`report.history.evidenceShown`). */
+  historyEvidenceShown: number;
   /** @deprecated Use `historyGiven` (true for evidence too, not only a summary). Kept for one release. */
   summaryGiven: boolean;
   /** @deprecated Use `historyIncluded`, and `historySummary` to know whether a summary was shown. Kept for one release. */
@@ -138,6 +140,7 @@ export interface PromptBudgetRecord {
  * const { context_budget, prompt_budget } = budgetRecords(view.report, { source: "wrapper", conversationId: "t-1", overflowRecovery: false });
  * ```
  */
+// size: one object literal, a field per line as the record's vocabulary lists them
 export function budgetRecords(
   report: ManagedReport,
   meta: { source: ContextSource; conversationId: string; overflowRecovery: boolean },
@@ -185,6 +188,7 @@ export function budgetRecords(
       historySummary: history.summary,
       historyEvidence: history.evidence,
       historyEvidenceOmitted: history.evidenceOmitted ?? 0,
+      historyEvidenceShown: history.evidenceShown ?? 0,
       summaryGiven: history.given,
       summaryIncluded: history.included,
       compaction: compaction.kind,

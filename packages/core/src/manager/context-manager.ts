@@ -206,18 +206,15 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       evidence = fresh;
       shown = show();
     }
-    // Evidence never repeats what the view shows: excerpts of the messages it keeps go, and
-    // the view is built again with the room they held — kept only when it still shows every
-    // message they quoted. The whole evidence is what is held for the next call.
+    // Evidence never repeats what the view shows: the view leaves out the excerpts of the
+    // messages it keeps (see placeHistory). Built once more without them, the room they held
+    // may bring older turns back (whose excerpts that view leaves out in turn) — kept only
+    // when it still shows every message they quoted. The whole evidence is held for the next call.
     shownEvidence.remember(key, evidence);
-    // The room freed may bring older messages back; those leave the evidence too (at most three passes).
-    for (let pass = 0; pass < 3 && evidence !== null; pass++) {
+    if (evidence !== null) {
       const { message: trimmed, removed } = evidenceWithout(evidence, shownBy(shown, lead));
-      if (removed.length === 0) break;
-      const again = showSummary(builder, summary, lead, trimmed, estimator);
-      if (!removed.every(shownBy(again, lead))) break;
-      shown = again;
-      evidence = trimmed;
+      const again = removed.length > 0 ? showSummary(builder, summary, lead, trimmed, estimator) : undefined;
+      if (again !== undefined && removed.every(shownBy(again, lead))) [shown, evidence] = [again, trimmed];
     }
     const { view, offset, text } = shown;
     const kind = compactionKind(outcome.summarized, view.report);

@@ -76,13 +76,16 @@ export function reportDifferences(recorded: unknown, rebuilt: unknown, path = ""
  * The rebuilt report in the counts a record made before issue 28 kept: no
  * `messages.inCheckpoint`, `summarized`, `read` nor `history`, and `messages.dropped`
  * then counted every message given and not shown; and one made before evidence had a
- * share (`evidenceShare`) kept no `history.evidenceOmitted`. A newer record is compared as is.
+ * share (`evidenceShare`) kept no `history.evidenceOmitted`, nor one made before a view left out
+ * the evidence excerpts of messages it shows `history.evidenceShown`. A newer record is compared as is.
  */
 function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T, recorded: { messages: Partial<ContextReport["messages"]>; history?: Partial<ContextReport["history"]> }): T | Record<string, unknown> {
   if (recorded.messages.read !== undefined) {
-    // Records made before evidence had a share kept no `history.evidenceOmitted` (always 0 then).
-    if (recorded.history === undefined || recorded.history.evidenceOmitted !== undefined || rebuilt.history.evidenceOmitted !== 0) return rebuilt;
-    const { evidenceOmitted: _omitted, ...history } = rebuilt.history;
+    // Records made before evidence had a share kept no `history.evidenceOmitted`, and those made
+    // before a view left out the excerpts of messages it shows no `history.evidenceShown` (0 then).
+    if (recorded.history === undefined) return rebuilt;
+    const history: Record<string, unknown> = { ...rebuilt.history };
+    for (const field of ["evidenceOmitted", "evidenceShown"] as const) if (recorded.history[field] === undefined && rebuilt.history[field] === 0) delete history[field];
     return { ...rebuilt, history };
   }
   const { history: _history, messages, ...rest } = rebuilt;

@@ -7,7 +7,7 @@ import { markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
 import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
 import { findTurns } from "./find-turns.js";
-import { asHistoryMessage, HISTORY_LABEL, labelMessage } from "./head.js";
+import { historyHead } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
 import { historyWithin } from "./history-evidence.js";
 import { OlderTurns } from "./older-turns.js";
@@ -88,7 +88,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   const within = summaryGiven ? historyWithin(checkHistoryMessage(given, historyField), Math.floor(options.evidenceShare * limit), estimator) : { message: null, evidenceOmitted: 0 };
   const history = within.message;
   const holds = history !== null ? historyHolds(history) : { summary: false, evidence: false };
-  const summaryHead: BaseMessage[] = history !== null ? [labelMessage(HISTORY_LABEL), asHistoryMessage(history, options.recallToolName)] : [];
+  const summaryHead: BaseMessage[] = history !== null ? historyHead(history, options.recallToolName) : [];
   // Counted once, for the compaction stage and the allocation; 0 without a summary, whatever a custom estimator says of no messages.
   const headTokens = history !== null ? estimator.estimateMessages(summaryHead) : 0;
   // Evidence alone does not stand for the dropped turns as a summary does: recall keeps the excerpts' room beside it.
@@ -111,10 +111,11 @@ export function buildContext(input: BuildContextInput): ContextView {
   tally.older.excerpted += excerpted;
 
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
-  const { chosen, assembled, block, recalled } = placeHistory({
-    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
+  const placed = placeHistory({
+    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, history, given: summaryGiven ? given : null, evidenceTokens: Math.floor(options.evidenceShare * limit), summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
     prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator,
   });
+  const { chosen, assembled, block, recalled, evidenceShown } = placed;
   assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
   tally.labels += block.labels;
   // Right before the current turn: the prefix before it is the one the previous call sent.
@@ -122,7 +123,7 @@ export function buildContext(input: BuildContextInput): ContextView {
   tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
   const report = reportView({
-    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds, evidenceOmitted: within.evidenceOmitted, summarized: (input.priorMessages ?? []).length, tally, compactor,
+    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds, evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown, summarized: (input.priorMessages ?? []).length, tally, compactor,
     olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.

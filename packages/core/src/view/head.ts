@@ -115,6 +115,19 @@ export function summaryRecallLine(toolName: string): string {
 }
 
 /**
+ * The head of a view that shows a history message: the label, then the message as
+ * the model reads it (see {@link asHistoryMessage}).
+ *
+ * @example
+ * ```ts
+ * const head = historyHead(summary, "recall"); // [label, summary with the recall line]
+ * ```
+ */
+export function historyHead(history: BaseMessage, recallToolName?: string): BaseMessage[] {
+  return [labelMessage(HISTORY_LABEL), asHistoryMessage(history, recallToolName)];
+}
+
+/**
  * The summary message in the assistant role (historical text never becomes system);
  * with a recall tool bound, it ends with {@link summaryRecallLine}.
  */

@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { evidenceWithin } from "../evidence/evidence-within.js";
+import { evidenceWithout, type QuotedMessage } from "../evidence/held-evidence.js";
 import { historyHolds, summaryMessage, summaryParts } from "../summarize/summary-message.js";
 
 /** The history message a view shows, and the evidence excerpts it left out (see {@link historyWithin}). */
@@ -37,4 +38,80 @@ export function historyWithin(history: BaseMessage, maxEvidenceTokens: number, e
   const { message: evidence, omitted } = evidenceWithin(parts.evidence, maxEvidenceTokens, estimator);
   if (omitted === 0) return { message: history, evidenceOmitted: 0 };
   return { message: summaryMessage(parts.text, parts.prefixN, evidence), evidenceOmitted: omitted };
+}
+
+/** The history message a view shows beside the messages it keeps (see {@link historyWithout}). */
+export interface HistoryWithout {
+  /** The history message to show, or null when it held evidence only and the view shows every message it quotes. */
+  message: BaseMessage | null;
+  /** Evidence excerpts left out because the view shows the message they quote (`report.history.evidenceShown`). */
+  evidenceShown: number;
+}
+
+/**
+ * The history message without the evidence excerpts whose message the view shows
+ * itself (`shown`, see {@link evidenceWithout}): an excerpt is never chosen beside the
+ * message it quotes. Evidence alone gives null once it quotes nothing else; a summary
+ * keeps its text whatever its evidence loses. Any other message is shown as given.
+ *
+ * @example
+ * ```ts
+ * const { message, evidenceShown } = historyWithout(history, (quoted) => viewIds.has(quoted.messageId));
+ * ```
+ */
+export function historyWithout(history: BaseMessage, shown: (quoted: QuotedMessage) => boolean): HistoryWithout {
+  const holds = historyHolds(history);
+  if (!holds.evidence) return { message: history, evidenceShown: 0 };
+  if (!holds.summary) {
+    const { message, removed } = evidenceWithout(history, shown);
+    return { message, evidenceShown: removed.length };
+  }
+  const parts = summaryParts(history);
+  if (parts === null) return { message: history, evidenceShown: 0 };
+  const { message: evidence, removed } = evidenceWithout(parts.evidence, shown);
+  if (removed.length === 0) return { message: history, evidenceShown: 0 };
+  return { message: summaryMessage(parts.text, parts.prefixN, evidence), evidenceShown: removed.length };
+}
+
+/** The history message a view shows once it left out the evidence of messages it shows (see {@link historyBeside}). */
+export interface HistoryBeside {
+  /** The history message to show, or null when it held evidence only and nothing else of it is left. */
+  message: BaseMessage | null;
+  /** Evidence excerpts left out because the view shows the message they quote. */
+  evidenceShown: number;
+  /** Evidence excerpts left out to keep it within its room (see {@link historyWithin}); absent when as the share left them. */
+  evidenceOmitted?: number;
+}
+
+/**
+ * The history message of a view that shows some messages its evidence quotes: the
+ * given message (`given`, before its share was applied) without the excerpts of those
+ * messages (see {@link historyWithout}), within the room the evidence shown (`shownHistory`)
+ * held and at most `maxEvidenceTokens` — so excerpts that left for the share may come back
+ * in the room the redundant ones held, and the view never grows. Undefined when the shown
+ * evidence quotes none of them.
+ *
+ * @example
+ * ```ts
+ * const beside = historyBeside(given, shownHistory, (q) => viewIds.has(q.messageId), Math.floor(0.1 * limit), estimator);
+ * ```
+ */
+export function historyBeside(given: BaseMessage, shownHistory: BaseMessage, shown: (quoted: QuotedMessage) => boolean, maxEvidenceTokens: number, estimator: Estimator): HistoryBeside | undefined {
+  const trimmed = historyWithout(shownHistory, shown);
+  if (trimmed.evidenceShown === 0) return undefined;
+  const rest = historyWithout(given, shown);
+  const before = evidencePartOf(shownHistory);
+  const bound = Math.min(maxEvidenceTokens, before === null ? 0 : estimator.estimateMessage(before));
+  const refilled = rest.message === null ? { message: null, evidenceOmitted: 0 } : historyWithin(rest.message, bound, estimator);
+  const tokens = (message: BaseMessage | null) => (message === null ? 0 : estimator.estimateMessage(message));
+  // Estimates of a part and of a whole may differ by a token: never more than the view held.
+  if (tokens(refilled.message) <= tokens(shownHistory)) return { message: refilled.message, evidenceShown: rest.evidenceShown, evidenceOmitted: refilled.evidenceOmitted };
+  return trimmed;
+}
+
+/** The evidence a history message holds, as a message of the envelope alone, or null. */
+function evidencePartOf(history: BaseMessage): BaseMessage | null {
+  const holds = historyHolds(history);
+  if (!holds.evidence) return null;
+  return holds.summary ? (summaryParts(history)?.evidence ?? null) : history;
 }

@@ -1,6 +1,9 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
-import { quotedMessageIds } from "../evidence/held-evidence.js";
+import { quotedMessageIds, type QuotedMessage } from "../evidence/held-evidence.js";
+import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
+import { historyHead } from "./head.js";
+import { historyBeside } from "./history-evidence.js";
 import type { MessageInput } from "../messages.js";
 import { assembleView, type AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
@@ -43,6 +46,12 @@ export interface PlaceHistoryInput {
   /** Room for history: the limit less the charged fixed part and the current turn. */
   room: number;
   summaryHead: BaseMessage[];
+  /** The history message `summaryHead` shows (before its head form), or null. */
+  history: BaseMessage | null;
+  /** The history message as given, before `evidenceShare` was applied (null when none). */
+  given: BaseMessage | null;
+  /** Most tokens the evidence may take: `evidenceShare` of the limit. */
+  evidenceTokens: number;
   /** Tokens of `summaryHead`, as the compaction stage counted them (0 when empty). */
   summaryTokens: number;
   /** `summaryHead` is durable evidence alone, no summary (see `AllocateHistoryInput.evidenceOnly`). */
@@ -76,6 +85,12 @@ export interface PlacedHistory {
   cut: number;
   block: PinnedBlock;
   recalled: RecalledBlock;
+  /** The history message shown, without the evidence excerpts of messages the view shows (null when none is). */
+  history: BaseMessage | null;
+  /** Evidence excerpts left out because the view shows the message they quote. */
+  evidenceShown: number;
+  /** Evidence excerpts left out for its room, when the view made its evidence again; absent when as `evidenceShare` left them. */
+  evidenceOmitted?: number;
 }
 
 /**
@@ -110,10 +125,13 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const recalls = input.options.recallBudget > 0 && !(brief && !firstCall);
   // A brief takes no reserve: the older turns stay exactly as without recall.
   const allocation = allocateHistory({ older, room, summaryTokens: input.summaryTokens, evidenceOnly: input.evidenceOnly, fit: input.fit, options: brief ? { ...input.options, recallBudget: 0 } : input.options, estimator });
-  const chosen = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
-  const assembled = assembleView(input.fixed, chosen, older.prepared, input.current, input.leadKept);
-  const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
-  const placed = { chosen, assembled, cut, block: pinnedBlock(input.pinned, cut, assembled.messages, estimator) };
+  const chosen0 = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
+  const whole = assembleView(input.fixed, chosen0, older.prepared, input.current, input.leadKept);
+  const cut = chosen0.kept > 0 ? (walk.starts[chosen0.kept - 1] as number) : walk.currentStart;
+  const block = pinnedBlock(input.pinned, cut, whole.messages, estimator);
+  // An evidence excerpt is never shown beside the message it quotes: the room it held goes to recall.
+  const { chosen, assembled, history: shownHistory, ...beside } = withoutShownEvidence(input, chosen0, whole, block, cut);
+  const placed = { chosen, assembled, cut, block, history: shownHistory, ...beside };
   if (input.options.recallBudget === 0) return { ...placed, recalled: noRecall("off") };
   if (!allocation.dropped && shift === 0) return { ...placed, recalled: noRecall("nothing-left-out") };
   if (!recalls) return { ...placed, recalled: noRecall("later-call") };
@@ -128,8 +146,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   for (const message of placed.block.messages) if (message.id !== undefined) shownIds.add(message.id);
   // Nor what the evidence at the head quotes: leaving it out of the evidence instead would
   // change the head of the view, and so the whole cached prefix, whenever recall changes.
-  const history = chosen.summaryIncluded ? input.summaryHead[1] : undefined;
-  if (history !== undefined) for (const id of quotedMessageIds(history)) shownIds.add(id);
+  if (chosen.summaryIncluded && shownHistory !== null) for (const id of quotedMessageIds(shownHistory)) shownIds.add(id);
   const recalled = recallBlock({
     conversation, lead: walk.lead, end: cut + shift, request, shownIds, estimator,
     budget: brief ? Math.min(left, briefBudget(input.options.recallBudget)) : firstCall ? left : Math.min(left, allocation.relevance),
@@ -139,4 +156,34 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
     recent: firstCall,
   });
   return { ...placed, recalled };
+}
+
+/**
+ * The view without the evidence excerpts of messages it shows (see {@link historyBeside}):
+ * a message with an id the view (or its pinned block) holds, or one without an id (quoted
+ * by its position) at or past the cut. The head is made again from the evidence left, in
+ * at most the room it held; what it frees goes to the recalled block.
+ */
+function withoutShownEvidence(input: PlaceHistoryInput, chosen: ChosenOlderTurns, assembled: AssembledView, block: PinnedBlock, cut: number) {
+  const same = { chosen, assembled, history: chosen.summaryIncluded ? input.history : null, evidenceShown: 0 };
+  if (!chosen.summaryIncluded || input.history === null || input.given === null) return same;
+  const ids = new Set<string>();
+  for (const message of assembled.messages) if (message.id !== undefined) ids.add(message.id);
+  for (const message of block.messages) if (message.id !== undefined) ids.add(message.id);
+  // Evidence quotes by position in the whole conversation: the summarized prefix comes before the walk's messages.
+  const from = cut >= input.walk.lead ? cut + input.prior.length : cut;
+  const shown = (quoted: QuotedMessage) => ids.has(quoted.messageId) || (quoted.index >= from && quoted.messageId.startsWith(DERIVED_ID_PREFIX));
+  const beside = historyBeside(input.given, input.history, shown, input.evidenceTokens, input.estimator);
+  if (beside === undefined) return same;
+  const { message } = beside;
+  const head = message === null ? [] : historyHead(message, input.options.recallToolName);
+  const headTokens = message === null ? 0 : input.estimator.estimateMessages(head);
+  const messages = [...assembled.messages];
+  messages.splice(input.fixed.systemMessage ? 1 : 0, chosen.head.length, ...head);
+  return {
+    ...beside,
+    chosen: { ...chosen, head, headTokens, summaryIncluded: message !== null },
+    assembled: { ...assembled, messages, historyTokens: assembled.historyTokens - chosen.headTokens + headTokens },
+    history: message,
+  };
 }

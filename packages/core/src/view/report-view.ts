@@ -7,7 +7,7 @@ import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
 import type { RecallReport } from "./recall.js";
-import type { ContextReport, CurrentTurnReport } from "./types.js";
+import type { ContextReport, CurrentTurnReport, HistoryReport } from "./types.js";
 
 /** Everything the stages of {@link buildContext} learned, for {@link reportView}. */
 export interface ViewFacts {
@@ -21,6 +21,8 @@ export interface ViewFacts {
   holds: { summary: boolean; evidence: boolean };
   /** Evidence excerpts left out to keep the evidence within `evidenceShare` (see `historyWithin`). */
   evidenceOmitted: number;
+  /** Evidence excerpts left out because the view shows the message they quote. */
+  evidenceShown: number;
   /** Messages before `messages` that the summary stands for (`priorMessages`). */
   summarized: number;
   tally: PrepareTally;
@@ -71,7 +73,7 @@ export function reportView(facts: ViewFacts): ContextReport {
   const history = facts.summaryGiven
     ? chosen.summaryIncluded
       ? { given: true, included: true }
-      : { given: true, included: false, reason: facts.evidenceOmitted > 0 && !facts.holds.evidence && !facts.holds.summary ? ("evidence-share" as const) : ("does-not-fit" as const) }
+      : { given: true, included: false, reason: historyLeftOut(facts) }
     : { given: false, included: false };
   const shown = chosen.summaryIncluded ? facts.holds : { summary: false, evidence: false };
   // Results of the older turns shown (as assembleView shows them), each once; the current turn's as its fit left them.
@@ -104,7 +106,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     excerpted: tally.older.excerpted,
     imagesReplaced: tally.older.imagesReplaced + facts.pinned.imagesReplaced,
     memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
-    history: { ...history, ...shown, evidenceOmitted: facts.evidenceOmitted },
+    history: { ...history, ...shown, evidenceOmitted: facts.evidenceOmitted, evidenceShown: facts.evidenceShown },
     summary: history,
     droppedTurnExcerpts: chosen.excerptCount,
     toolResults: { cleared: facts.compactor.cleared + older.cleared, compacted: facts.compactor.compacted + older.compacted, narrowed: facts.compactor.narrowed },
@@ -114,4 +116,10 @@ export function reportView(facts: ViewFacts): ContextReport {
     pinned: facts.pinned.report,
     elapsedMs: performance.now() - facts.started,
   };
+}
+
+/** Why a history message given is not in the view (see `HistoryReport.reason`). */
+function historyLeftOut(facts: ViewFacts): NonNullable<HistoryReport["reason"]> {
+  if (facts.evidenceShown > 0 && !facts.holds.summary) return "shown";
+  return facts.evidenceOmitted > 0 && !facts.holds.evidence && !facts.holds.summary ? "evidence-share" : "does-not-fit";
 }

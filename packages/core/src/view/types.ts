@@ -382,10 +382,12 @@ export interface HistoryReport {
   /**
    * It is shown; false when it would keep the current request from fitting (`reason`
    * `"does-not-fit"`), or when it held durable evidence alone and not one excerpt fits
-   * `evidenceShare` of the limit (`"evidence-share"`, the excerpts counted in `evidenceOmitted`).
+   * `evidenceShare` of the limit (`"evidence-share"`, the excerpts counted in `evidenceOmitted`),
+   * or when it held durable evidence alone and the view shows every message it quotes
+   * (`"shown"`, the excerpts counted in `evidenceShown`).
    */
   included: boolean;
-  reason?: "does-not-fit" | "evidence-share";
+  reason?: "does-not-fit" | "evidence-share" | "shown";
   /** The message shown holds a summary of older turns (one `summaryMessage` wrote). */
   summary: boolean;
   /** The message shown holds durable evidence (`EvidenceState.asMessage()`, alone or inside a summary message). */
@@ -395,6 +397,11 @@ export interface HistoryReport {
    * of the limit (also counted in the envelope's `omitted`); 0 when it fit.
    */
   evidenceOmitted: number;
+  /**
+   * Evidence excerpts left out of this view because it shows the message they quote
+   * (kept in its turn, or pinned): an excerpt is never shown beside its message. 0 when none.
+   */
+  evidenceShown: number;
 }
 
 /** What a view kept, dropped and changed. Counts and estimates only, never message content. */
@@ -442,7 +449,7 @@ export interface ContextReport {
    * @deprecated Use `history` (the same `given`, `included` and `reason`; `history.summary`
    * and `history.evidence` say which it held). Kept for one release.
    */
-  summary: { given: boolean; included: boolean; reason?: "does-not-fit" | "evidence-share" };
+  summary: { given: boolean; included: boolean; reason?: "does-not-fit" | "evidence-share" | "shown" };
   /** Excerpts of dropped turns included because no summary was given. */
   droppedTurnExcerpts: number;
   /**

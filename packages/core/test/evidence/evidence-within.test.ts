@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { buildContext, createEstimator, InMemoryContextStore } from "@contextview/core";
 import { evidenceWithin } from "../../src/evidence/evidence-within";
 import { largestBucket } from "../../src/evidence/extend";
+import { evidenceWithout } from "../../src/evidence/held-evidence";
 import { EVIDENCE_BUCKETS, type EvidenceBucket } from "../../src/evidence/state";
 import { summaryMessage, summaryParts } from "../../src/summarize/summary-message";
 import { historyWithin } from "../../src/view/history-evidence";
@@ -151,7 +152,13 @@ describe("a view with durable evidence (buildContext)", () => {
     // evidenceShare 1: all of it that fits, nothing counted.
     const whole = buildContext({ messages, budget: { contextWindow: 32768, promptBudget: limit }, historyMessage: evidenceMessage, evidenceShare: 1 });
     expect(whole.report.history.evidenceOmitted).toBe(0);
-    expect(whole.messages.some((m) => m.content === evidenceMessage.content)).toBe(true);
+    // All of it but the excerpts of messages the view shows itself, counted apart.
+    const inView = new Set(whole.messages.map((m) => m.id).filter((id) => id !== undefined));
+    const shownWhole = whole.messages.find((m) => String(m.content).includes("contextview_evidence")) as BaseMessage;
+    expect(evidenceWithout(shownWhole, (q) => inView.has(q.messageId)).removed).toEqual([]);
+    const expected = evidenceWithout(evidenceMessage, (q) => messages.slice(whole.report.cut).some((m) => m.id === q.messageId));
+    expect(whole.report.history.evidenceShown).toBe(expected.removed.length);
+    expect(whole.messages.some((m) => m.content === expected.message?.content)).toBe(true);
   });
 
   it("refuses an evidenceShare outside 0–1, naming it", () => {

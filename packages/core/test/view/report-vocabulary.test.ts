@@ -1,6 +1,7 @@
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createContextManager, InMemoryContextStore, pinMessage, type ContextReport, type Summarizer } from "@contextview/core";
 import { budget, longConversation } from "../manager/finance-turns";
+import { evidenceWithout } from "../../src/evidence/held-evidence";
 
 // Issue 28, item 8: one vocabulary of counts (see docs/observability.md, "The vocabulary").
 // Every message given is summarized, read or unread; what was read is kept or dropped.
@@ -60,11 +61,24 @@ describe("the report's vocabulary", () => {
     const evidence = (await new InMemoryContextStore().update("u1", "t0", messages)).asMessage();
     expect(evidence).not.toBeNull();
     const evidenceOnly = buildContext({ messages, budget, historyMessage: evidence, evidenceShare: 1 });
-    expect(evidenceOnly.report.history).toEqual({ given: true, included: true, summary: false, evidence: true, evidenceOmitted: 0 });
+    // The excerpts of messages the view shows itself are left out, counted in evidenceShown.
+    const inView = evidenceWithout(evidence as BaseMessage, (q) => messages.slice(evidenceOnly.report.cut).some((m) => m.id === q.messageId)).removed.length;
+    expect(inView).toBeGreaterThan(0);
+    expect(evidenceOnly.report.history).toEqual({ given: true, included: true, summary: false, evidence: true, evidenceOmitted: 0, evidenceShown: inView });
+    // Evidence that quotes only messages the view shows is left out, and why.
+    const recent = evidenceWithout(evidence as BaseMessage, (q) => !messages.slice(evidenceOnly.report.cut).some((m) => m.id === q.messageId)).message as BaseMessage;
+    const shownAll = buildContext({ messages, budget, historyMessage: recent, evidenceShare: 1 });
+    expect(shownAll.report.history).toMatchObject({ given: true, included: false, reason: "shown", evidence: false });
+    expect(shownAll.report.history.evidenceShown).toBeGreaterThan(0);
+    expect(shownAll.messages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(false);
     // The former name of the slot's flags, deprecated, says the same.
     expect(evidenceOnly.report.summary).toEqual({ given: true, included: true });
-    // Within its share of the limit (a tenth by default), the excerpts left out are counted, and in the envelope too.
-    const shared = buildContext({ messages, budget, historyMessage: evidence });
+    // Within its share of the limit, the excerpts left out are counted, and in the envelope too. (At the default
+    // tenth all of it fits once the excerpts of messages the view shows leave: a twentieth does not.)
+    const atDefault = buildContext({ messages, budget, historyMessage: evidence }).report;
+    const inDefault = evidenceWithout(evidence as BaseMessage, (q) => messages.slice(atDefault.cut).some((m) => m.id === q.messageId)).removed.length;
+    expect(atDefault.history).toMatchObject({ included: true, evidenceOmitted: 0, evidenceShown: inDefault });
+    const shared = buildContext({ messages, budget, historyMessage: evidence, evidenceShare: 0.05 });
     const omitted = shared.report.history.evidenceOmitted;
     expect(omitted).toBeGreaterThan(0);
     const envelope = (content: unknown) => JSON.parse(String(content)).contextview_evidence as { omitted: number };
@@ -75,10 +89,10 @@ describe("the report's vocabulary", () => {
     expect(none0.report.history.evidenceOmitted).toBeGreaterThan(omitted);
 
     const own = buildContext({ messages, budget, historyMessage: new AIMessage("Notes the application wrote.") });
-    expect(own.report.history).toEqual({ given: true, included: true, summary: false, evidence: false, evidenceOmitted: 0 });
+    expect(own.report.history).toEqual({ given: true, included: true, summary: false, evidence: false, evidenceOmitted: 0, evidenceShown: 0 });
 
     const none = buildContext({ messages: [new HumanMessage("hi")] });
-    expect(none.report.history).toEqual({ given: false, included: false, summary: false, evidence: false, evidenceOmitted: 0 });
+    expect(none.report.history).toEqual({ given: false, included: false, summary: false, evidence: false, evidenceOmitted: 0, evidenceShown: 0 });
 
     const store = new InMemoryContextStore();
     const summarizer: Summarizer = async () => "The user asked about item budgets; every item is fine.";

@@ -20,7 +20,10 @@ function fact(label: string, value: string | number, hint?: string): Markup {
 function historyShown(history: ContextReport["history"] | undefined, legacy: ContextReport["summary"]): string {
   if (history === undefined) return legacy.given ? (legacy.included ? "summary or evidence, shown (recorded before the two were told apart)" : "left out: does not fit") : "none";
   if (!history.given) return "none";
-  if (!history.included) return history.reason === "evidence-share" ? "left out: no evidence excerpt fits evidenceShare" : "left out: does not fit";
+  if (!history.included) {
+    if (history.reason === "shown") return "left out: the view shows every message it quotes";
+    return history.reason === "evidence-share" ? "left out: no evidence excerpt fits evidenceShare" : "left out: does not fit";
+  }
   const held = [history.summary ? "summary" : "", history.evidence ? "evidence" : ""].filter((part) => part !== "");
   return held.length > 0 ? held.join(" + ") : "shown (the application's message)";
 }
