@@ -73,6 +73,18 @@ describe("bad values get typed errors naming the field", () => {
     expect(error.message).toMatch(/tool_calls\[0\]\.args.*BigInt/);
   });
 
+  it("refuses them from the manager too, where the recall index reads the arguments first (fuzz seed 1206385453)", async () => {
+    const call = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "f", args: { n: 10n } }] });
+    // The view's walk stops long before the call (the budget is spent on the newer turns); the index reads every message.
+    const later = Array.from({ length: 20 }, (_, i) => [new HumanMessage(`question ${i} ${"about budgets ".repeat(20)}`), new AIMessage(`answer ${i} ${"about budgets ".repeat(20)}`)]).flat();
+    const messages = [new HumanMessage("q"), call, new ToolMessage({ tool_call_id: "c1", content: "r" }), ...later, new HumanMessage("what about budgets now")];
+    const manager = createContextManager({ budget: { promptBudget: 1000 } });
+    const error = await manager.build({ messages, key: { userId: "u", conversationId: "c" } }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ContextViewError);
+    expect((error as ContextViewError).code).toBe("INVALID_MESSAGES");
+    expect((error as ContextViewError).message).toMatch(/`messages\[1\]\.tool_calls\[0\]\.args`.*BigInt/);
+  });
+
   it.each([
     ["a cycle", () => {
       const block: Record<string, unknown> = { type: "data" };
