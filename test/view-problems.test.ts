@@ -31,6 +31,7 @@ describe("viewProblems", () => {
     ["tool calls answered", {}, [system, h0, a0, t1, a1, request], ["provider order"]],
     ["no orphan tool result", {}, [system, h0, t1, a1, request], ["provider order"]],
     ["no repeated tool call", {}, [system, h0, a0, t1, t2, a0, t1, t2, request]],
+    ["evidence not beside its message", {}, [system, new HumanMessage("[Earlier in this conversation]"), new AIMessage({ id: "ev", content: JSON.stringify({ contextview_evidence: { cursor: 2, recentContext: [{ role: "user", messageId: "h0", index: 1, excerpt: "Hello." }] } }) }), h0, a1, request]],
     ["within the limit", { limit: 5 }, conversation],
     ["provider order", {}, [system, a1, request]],
     ["known message types", {}, [system, h0, { type: "generic", content: "x" } as unknown as BaseMessage, request], ["provider order"]],

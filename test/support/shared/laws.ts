@@ -21,6 +21,7 @@ export const LAWS = [
   "tool calls answered",
   "no orphan tool result",
   "no repeated tool call",
+  "evidence not beside its message",
   "within the limit",
   "estimate is real",
   "omissions counted",
@@ -154,6 +155,7 @@ export function viewProblems(input: ViewLawInput, view: ContextView | readonly B
   if (input.messages !== undefined && input.before !== undefined && snapshot(input.messages) !== input.before) add("inputs untouched", "the input messages changed during the build");
   if (input.conversation) requestAndArguments(input.conversation, messages, add);
   toolExchanges(messages, add);
+  evidenceBeside(messages, report, add);
   budget(input, report, messages, add);
   order(input, messages, add);
   providerOrder(input, messages, add);
@@ -204,6 +206,34 @@ function toolExchanges(view: readonly BaseMessage[], add: Add): void {
       while (k >= 0 && view[k]?.type === "tool") k--;
       const caller = view[k];
       if (caller?.type !== "ai" || !callsOf(caller).some((c) => c.id === (message as ToolMessage).tool_call_id)) add("no orphan tool result", `message ${i}: orphan tool result`);
+    }
+  }
+}
+
+/**
+ * No durable evidence excerpt is shown beside the message it quotes: a quoted id is not
+ * another message of the view, and with a report, a message quoted by its position
+ * (no id) is not past the view's cut, where the view shows every message.
+ */
+function evidenceBeside(view: readonly BaseMessage[], report: ContextView["report"] | undefined, add: Add): void {
+  const marker = '{"contextview_evidence"';
+  const shown = view.find((m) => typeof m.content === "string" && m.content.includes(marker));
+  if (shown === undefined) return;
+  const text = shown.content as string;
+  let envelope: Record<string, unknown>;
+  try {
+    envelope = (JSON.parse(text.slice(text.indexOf(marker))) as { contextview_evidence: Record<string, unknown> }).contextview_evidence;
+  } catch {
+    return;
+  }
+  const ids = new Set(view.filter((m) => m !== shown).map((m) => m.id));
+  const from = report === undefined ? Infinity : report.cut + report.messages.summarized;
+  for (const entries of Object.values(envelope)) {
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as { messageId?: unknown; index?: unknown }[]) {
+      if (typeof entry?.messageId !== "string" || typeof entry.index !== "number") continue;
+      const byPosition = entry.messageId.startsWith("contextview:position:") && entry.index >= from;
+      if (ids.has(entry.messageId) || byPosition) add("evidence not beside its message", `evidence quotes message #${entry.index}, which the view shows`);
     }
   }
 }

@@ -21,8 +21,7 @@ import { limitFor } from "./limit-for.js";
 import { managedView } from "./managed-view.js";
 import { isContextOverflow } from "./overflow.js";
 import { retryOnOverflow } from "./overflow-retry.js";
-import { heldEvidenceOutlived, ShownEvidence, shownBy } from "./shown-evidence.js";
-import { evidenceWithout } from "../evidence/held-evidence.js";
+import { heldEvidenceOutlived, ShownEvidence } from "./shown-evidence.js";
 import { showSummary } from "./shown-summary.js";
 import { stateAfterFailure, stateAfterSummary, summarizeAttempt, summaryCut, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
 import { SummarizerBreaker, SummaryFlights, type FlightIdentity } from "./summary-flights.js";
@@ -166,7 +165,10 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     let { storeError, summary } = prepared;
     const fresh = request.evidence ?? null;
     const { evidence: shownFirst, held } = shownEvidence.choose(key, fresh, messages);
-    let evidence = shownFirst;
+    // A summary of messages past the held evidence's cursor leaves them out of the view: the
+    // fresh evidence takes its place before the view is built, not after.
+    const outlivedBy = (made: { prefixN: number } | null | undefined) => held !== null && made !== null && made !== undefined && made.prefixN > held.cursor;
+    let evidence = outlivedBy(summary) ? fresh : shownFirst;
     let builder = waitingViews;
     // The view with the whole summary decides whether to summarize: one that was given
     // and still left out is not summarized again on every call.
@@ -180,6 +182,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       if (outcome.summary) {
         summary = outcome.summary;
         whole = undefined;
+        if (outlivedBy(summary)) evidence = fresh;
       }
     }
     const show = () => showSummary(builder, summary, lead, evidence, estimator);
@@ -207,15 +210,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       shown = show();
     }
     // Evidence never repeats what the view shows: the view leaves out the excerpts of the
-    // messages it keeps (see placeHistory). Built once more without them, the room they held
-    // may bring older turns back (whose excerpts that view leaves out in turn) — kept only
-    // when it still shows every message they quoted. The whole evidence is held for the next call.
+    // messages it keeps (see placeHistory). The whole evidence is held for the next call.
     shownEvidence.remember(key, evidence);
-    if (evidence !== null) {
-      const { message: trimmed, removed } = evidenceWithout(evidence, shownBy(shown, lead));
-      const again = removed.length > 0 ? showSummary(builder, summary, lead, trimmed, estimator) : undefined;
-      if (again !== undefined && removed.every(shownBy(again, lead))) [shown, evidence] = [again, trimmed];
-    }
     const { view, offset, text } = shown;
     const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });

@@ -1,6 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { heldEvidence, type HeldEvidence, type QuotedMessage } from "../evidence/held-evidence.js";
-import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
+import { heldEvidence, type HeldEvidence } from "../evidence/held-evidence.js";
 import { ConversationMemo } from "../memo/conversation-memo.js";
 import type { MessageInput } from "../messages.js";
 import type { ConversationKey } from "../store/contracts.js";
@@ -67,21 +66,4 @@ export function heldEvidenceOutlived(held: HeldEvidence, cut: number, offset: nu
  */
 export function checkpointCut(cut: number, offset: number, lead: number): number {
   return offset > lead && cut >= lead ? offset + (cut - lead) : cut;
-}
-
-/**
- * Whether a view shows a message an evidence excerpt quotes: a message with its id is
- * in the view (kept, or pinned), or a message without one (quoted by its position
- * key) is past the view's cut, where the view shows every message.
- *
- * @example
- * ```ts
- * const { removed } = evidenceWithout(evidence, shownBy({ view, offset }, lead));
- * ```
- */
-export function shownBy(shown: { view: { messages: readonly BaseMessage[]; report: { cut: number } }; offset: number }, lead: number): (quoted: QuotedMessage) => boolean {
-  const ids = new Set<string>();
-  for (const message of shown.view.messages) if (message.id !== undefined) ids.add(message.id);
-  const cut = checkpointCut(shown.view.report.cut, shown.offset, lead);
-  return (quoted) => ids.has(quoted.messageId) || (quoted.index >= cut && quoted.messageId.startsWith(DERIVED_ID_PREFIX));
 }

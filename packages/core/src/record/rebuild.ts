@@ -3,7 +3,7 @@ import { createEstimator, type Estimator } from "../estimate.js";
 import { kindOf, type MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
-import { historyWithin } from "../view/history-evidence.js";
+import { historyBeside, historyWithin, quotedIn } from "../view/history-evidence.js";
 import type { BuildContextInput, ContextReport, ContextView, TurnSummary } from "../view/types.js";
 import { pinnedReadIndices, readMessagesHash } from "./hash.js";
 import type { StoredView, ViewInputHashes, ViewRecord } from "./types.js";
@@ -90,6 +90,23 @@ function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T,
   }
   const { history: _history, messages, ...rest } = rebuilt;
   return { ...rest, messages: { in: messages.in, kept: messages.kept, dropped: messages.in - messages.kept, unread: messages.unread } };
+}
+
+/**
+ * The history message as the view showed it: its evidence within `evidenceShare`, without
+ * the excerpts of messages the view shows itself, as buildContext bounds it (see placeHistory).
+ * `lead` counts the checkpoint's leading system messages; `offset` is the first message after the summarized prefix.
+ */
+function historyAsShown(history: BaseMessage, view: ContextView, evidenceShare: number, { lead, offset }: { lead: number; offset: number }, estimator: Estimator): BaseMessage | null {
+  const bound = Math.floor(evidenceShare * view.report.limit);
+  const within = historyWithin(history, bound, estimator).message;
+  if (within === null) return null;
+  const ids = new Set<string>();
+  for (const message of view.messages) if (message.id !== undefined) ids.add(message.id);
+  const cut = view.report.cut;
+  // Evidence quotes by position in the checkpoint: the summarized prefix comes before the view's messages.
+  const beside = historyBeside(history, within, quotedIn(ids, offset > lead && cut >= lead ? cut + offset - lead : cut), bound, estimator);
+  return beside === undefined ? within : beside.message;
 }
 
 /** Leading system messages. */
@@ -203,7 +220,6 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const { compaction: _compaction, budgetSources: _sources, evidence: _evidence, scope: _scope, ...recorded } = record.report;
   const { elapsedMs: _elapsed, ...rebuilt } = view.report;
   problems.push(...reportDifferences(recorded, inRecordedTerms(rebuilt, recorded)));
-  // The history message as the view showed it: its evidence within `evidenceShare`, as buildContext bounds it.
-  const shownHistory = historyMessage === null ? null : historyWithin(historyMessage, Math.floor((input.evidenceShare ?? 1) * view.report.limit), options.estimator ?? createEstimator()).message;
+  const shownHistory = historyMessage === null ? null : historyAsShown(historyMessage, view, input.evidenceShare ?? 1, { lead, offset }, options.estimator ?? createEstimator());
   return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText, historyMessage: shownHistory };
 }

@@ -2,6 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { evidenceWithin } from "../evidence/evidence-within.js";
 import { evidenceWithout, type QuotedMessage } from "../evidence/held-evidence.js";
+import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
 import { historyHolds, summaryMessage, summaryParts } from "../summarize/summary-message.js";
 
 /** The history message a view shows, and the evidence excerpts it left out (see {@link historyWithin}). */
@@ -114,4 +115,19 @@ function evidencePartOf(history: BaseMessage): BaseMessage | null {
   const holds = historyHolds(history);
   if (!holds.evidence) return null;
   return holds.summary ? (summaryParts(history)?.evidence ?? null) : history;
+}
+
+/**
+ * Whether a view shows the message an evidence excerpt quotes: one with an id among
+ * `ids` (the view's messages, its pinned block included), or one without an id (quoted
+ * by its derived position key) at or past `from`, the view's cut in the conversation's
+ * positions, past which the view shows every message.
+ *
+ * @example
+ * ```ts
+ * historyWithout(history, quotedIn(new Set(view.messages.map((m) => m.id ?? "")), view.report.cut));
+ * ```
+ */
+export function quotedIn(ids: ReadonlySet<string>, from: number): (quoted: QuotedMessage) => boolean {
+  return (quoted) => ids.has(quoted.messageId) || (quoted.index >= from && quoted.messageId.startsWith(DERIVED_ID_PREFIX));
 }

@@ -1,9 +1,8 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
-import { quotedMessageIds, type QuotedMessage } from "../evidence/held-evidence.js";
-import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
+import { quotedMessageIds } from "../evidence/held-evidence.js";
 import { historyHead } from "./head.js";
-import { historyBeside } from "./history-evidence.js";
+import { historyBeside, quotedIn } from "./history-evidence.js";
 import type { MessageInput } from "../messages.js";
 import { assembleView, type AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
@@ -172,8 +171,7 @@ function withoutShownEvidence(input: PlaceHistoryInput, chosen: ChosenOlderTurns
   for (const message of block.messages) if (message.id !== undefined) ids.add(message.id);
   // Evidence quotes by position in the whole conversation: the summarized prefix comes before the walk's messages.
   const from = cut >= input.walk.lead ? cut + input.prior.length : cut;
-  const shown = (quoted: QuotedMessage) => ids.has(quoted.messageId) || (quoted.index >= from && quoted.messageId.startsWith(DERIVED_ID_PREFIX));
-  const beside = historyBeside(input.given, input.history, shown, input.evidenceTokens, input.estimator);
+  const beside = historyBeside(input.given, input.history, quotedIn(ids, from), input.evidenceTokens, input.estimator);
   if (beside === undefined) return same;
   const { message } = beside;
   const head = message === null ? [] : historyHead(message, input.options.recallToolName);

@@ -17,6 +17,8 @@ describe("buildContext laws (property)", () => {
   const cases: LawCase[] = [];
   /** Views whose evidence was cut to its share (the sample must reach that path). */
   let evidenceCut = 0;
+  /** Views that left out evidence excerpts of messages they show (the sample must reach that path too). */
+  let evidenceBeside = 0;
 
   beforeAll(async () => {
     for (const [{ turns, system }, { promptBudget, dropStep, clearStep, cacheBreakpoints, serialized, summary, evidenceShare, recallBudget }] of fc.sample(fc.tuple(conversationArb, budgetArb), { numRuns: 150, seed })) {
@@ -35,13 +37,14 @@ describe("buildContext laws (property)", () => {
         continue;
       }
       if (view.report.history.evidenceOmitted > 0) evidenceCut++;
+      if (view.report.history.evidenceShown > 0) evidenceBeside++;
       cases.push({ problems: viewProblems({ conversation: built, messages, before, estimator, rebuild: () => buildContext(input).messages }, view) });
     }
   });
 
   itHoldsOver(cases, seed, "over random conversations");
 
-  it("reaches views whose evidence is cut to its share", () => {
-    expect({ seed, evidenceCut: evidenceCut > 0 }).toEqual({ seed, evidenceCut: true });
+  it("reaches views whose evidence is cut to its share, and views that leave out excerpts of messages they show", () => {
+    expect({ seed, evidenceCut: evidenceCut > 0, evidenceBeside: evidenceBeside > 0 }).toEqual({ seed, evidenceCut: true, evidenceBeside: true });
   });
 });
