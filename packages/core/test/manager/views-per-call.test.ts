@@ -1,0 +1,63 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { createContextManager, InMemoryContextStore, type Summarizer } from "@contextview/core";
+import * as buildContextModule from "../../src/view/build-context";
+import { budget, financeTurns, upToRequest } from "./finance-turns";
+
+// Issue 48, "the manager as a straight line": the summary, the turn summary and the
+// evidence are decided first, then the view is built once — twice on the call that makes a
+// new summary. Before, the manager rebuilt until the evidence stopped repeating the view
+// (up to three passes) and again when a new summary outlived the held evidence.
+describe("views built per model call", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it("builds one view per call, two on a call that makes a summary, over a growing conversation with evidence", async () => {
+    const built = jest.spyOn(buildContextModule, "buildContext");
+    const store = new InMemoryContextStore();
+    const summarizer: Summarizer = async (transcript) => `Summary of ${transcript.length} characters: the user tracks item budgets; all are fine.`;
+    const manager = createContextManager({ budget, summarizer, store });
+    const key = { userId: "u1", conversationId: "views" };
+    const all = financeTurns(60);
+    const perCall: Array<{ builds: number; summarized: boolean; evidenceShown: number }> = [];
+    for (let turn = 4; turn <= 60; turn += 2) {
+      const messages: BaseMessage[] = upToRequest(all, turn);
+      const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
+      built.mockClear();
+      const view = await manager.build({ messages, key, evidence });
+      perCall.push({ builds: built.mock.calls.length, summarized: view.report.compaction.kind === "summary", evidenceShown: view.report.history.evidenceShown });
+    }
+    // The paths this test is about are reached: summaries are made, and views leave out evidence of messages they show.
+    expect(perCall.some((c) => c.summarized)).toBe(true);
+    expect(perCall.some((c) => c.evidenceShown > 0)).toBe(true);
+    for (const call of perCall) expect(call.builds).toBe(call.summarized ? 2 : 1);
+  });
+
+  it("builds one view per call without a summarizer, two only when the held evidence is outlived by the turns the view drops", async () => {
+    const built = jest.spyOn(buildContextModule, "buildContext");
+    const store = new InMemoryContextStore();
+    const manager = createContextManager({ budget, store });
+    const key = { userId: "u1", conversationId: "plain" };
+    const all = financeTurns(40);
+    const calls: Array<{ builds: number; replaced: boolean }> = [];
+    let previousCursor: number | undefined;
+    for (let turn = 4; turn <= 40; turn++) {
+      const messages = upToRequest(all, turn);
+      const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
+      built.mockClear();
+      const view = await manager.build({ messages, key, evidence });
+      const cursor = cursorOf(view.messages);
+      calls.push({ builds: built.mock.calls.length, replaced: previousCursor !== undefined && cursor !== previousCursor });
+      previousCursor = cursor;
+    }
+    expect(calls.some((c) => c.builds === 2)).toBe(true);
+    // The second view is the one with the fresh evidence in place of the held one.
+    for (const call of calls) expect(call.builds).toBe(call.replaced ? 2 : 1);
+  });
+});
+
+/** The cursor of the evidence a view shows (the held one's, or the fresh one's). */
+function cursorOf(messages: readonly BaseMessage[]): number | undefined {
+  const shown = messages.find((m) => typeof m.content === "string" && m.content.includes('{"contextview_evidence"'));
+  if (shown === undefined) return undefined;
+  const text = shown.content as string;
+  return (JSON.parse(text.slice(text.indexOf('{"contextview_evidence"'))) as { contextview_evidence: { cursor: number } }).contextview_evidence.cursor;
+}
