@@ -14,8 +14,9 @@ import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
 import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
-import { collectPinned, type PinnedCandidates } from "./pinned.js";
-import { withRoomForCurrent } from "./pinned-block.js";
+import { collectPinned } from "./pinned.js";
+import { fitPinned } from "./pinned-block.js";
+import { currentTurnMinimum } from "./long-turn.js";
 import { placeHistory } from "./place-history.js";
 import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
@@ -93,20 +94,19 @@ export function buildContext(input: BuildContextInput): ContextView {
   const headTokens = history !== null ? estimator.estimateMessages(summaryHead) : 0;
   // Evidence alone does not stand for the dropped turns as a summary does: recall keeps the excerpts' room beside it.
   const evidenceOnly = holds.evidence && !holds.summary;
-  // The pinned block is fixed overhead; it gives way only when the current turn would not fit beside it.
-  const compactWithPinned = (pinned: PinnedCandidates) => {
-    const tally = emptyPrepareTally();
-    const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits: { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens } };
-    const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
-    const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
-    // A brief takes no reserve: the compaction stage counts the older turns as without recall.
-    const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
-    const compactor = new ToolResultCompactor(compactOptions, estimator);
-    const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
-    return { pinned, charged, tally, older, compactor, ...compactToFit({ fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary }) };
-  };
-  const fitted = withRoomForCurrent(pinnedAll, limit - fixed.tokens, compactWithPinned, estimator);
-  const { pinned, charged, tally, older, compactor, current, fit, currentTurn, labels, excerpted } = fitted;
+  const tally = emptyPrepareTally();
+  const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits: { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens } };
+  const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
+  // The pinned block is fixed overhead; it gives way only when the current turn, in the
+  // least form it can take, would not fit beside it (the oldest pins first, then the opening request).
+  const crowded = pinnedAll.reserve > 0 && fixed.tokens + pinnedAll.reserve + prepared.tokens > limit;
+  const pinned = crowded ? fitPinned(pinnedAll, Math.max(0, limit - fixed.tokens - currentTurnMinimum({ current: prepared, options, estimator })), estimator) : pinnedAll;
+  const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
+  // A brief takes no reserve: the compaction stage counts the older turns as without recall.
+  const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
+  const compactor = new ToolResultCompactor(compactOptions, estimator);
+  const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
+  const { current, fit, currentTurn, labels, excerpted } = compactToFit({ fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary });
   tally.labels += labels;
   tally.older.excerpted += excerpted;
 

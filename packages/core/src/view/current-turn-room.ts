@@ -87,6 +87,20 @@ export function currentTurnFloor(turn: PreparedTurn, estimator: Estimator): numb
   return floor;
 }
 
+/**
+ * The turn with every result at its smallest form (its totals or the notice to narrow
+ * the query; a result no larger than that kept whole): the least {@link fitCurrentTurn}
+ * can give it, in one pass.
+ *
+ * @example
+ * ```ts
+ * const least = smallestFit(turn, estimator).turn.tokens;
+ * ```
+ */
+export function smallestFit(turn: PreparedTurn, estimator: Estimator, recallToolName?: string): CurrentTurnFit {
+  return fitOnce(turn, 0, estimator, recallToolName);
+}
+
 /** Results up to this size are checked against their narrowing notice (see {@link fitOnce}). */
 const SMALL_RESULT_TOKENS = 256;
 

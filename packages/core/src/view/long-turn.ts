@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
 import { toolCallsOf, type MessageKind } from "../messages.js";
-import { fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
+import { fitCurrentTurn, smallestFit, type CurrentTurnFit } from "./current-turn-room.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { orderTurn } from "./order.js";
@@ -106,6 +106,28 @@ export function fitLongTurn(input: LongTurnInput): LongTurnFit | LongTurnShortfa
   const bare = chooseForms(older, 0, input, older.length);
   const stepsOutside = (summary?.steps ?? 0) + older.length;
   return longTurnFit(current, mandatory.turn.messages, mandatory.turn.tokens, mandatory, bare, steps.length, excerpted, undefined, stepsOutside);
+}
+
+/**
+ * The least the current turn takes in any form {@link fitLongTurn} and the compaction
+ * stage can give it: the request and the newest exchange — its assistant message's prose
+ * bounded, its results at their smallest (totals or a notice to narrow the query). A room
+ * of at least this fits the turn; a smaller one raises the budget error. Known before the
+ * turn is fitted, so what else claims the room (the pinned block) gives way first.
+ *
+ * @example
+ * ```ts
+ * const least = currentTurnMinimum({ current, options, estimator });
+ * const pinned = fitPinned(candidates, limit - fixed.tokens - least, estimator);
+ * ```
+ */
+export function currentTurnMinimum(input: Omit<LongTurnInput, "room" | "summary">): number {
+  const { current, estimator } = input;
+  const { head, steps } = splitSteps(current.messages);
+  const newest = steps.at(-1) ?? [];
+  const exchange = boundProse(newest, { ...input, room: 0 })?.exchange ?? newest;
+  const messages = [...head, ...exchange];
+  return smallestFit({ ...current, messages, tokens: estimator.estimateMessages(messages) }, estimator, input.options.recallToolName).turn.tokens;
 }
 
 /** The newest exchange with its assistant message's prose bounded as an older exchange's is; undefined when that changes nothing. */

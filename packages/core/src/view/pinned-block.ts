@@ -1,5 +1,4 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
-import { ContextBudgetError } from "../errors.js";
 import type { Estimator } from "../estimate.js";
 import { blockText, textOf, type MessageKind } from "../messages.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
@@ -43,35 +42,6 @@ export function fitPinned(candidates: PinnedCandidates, room: number, estimator:
     reserve = reserveOf(next, estimator);
   }
   return { ...next, reserve };
-}
-
-/**
- * Run the compaction stage with the pinned reserve charged as fixed overhead. When
- * the current turn does not fit beside it (a {@link ContextBudgetError}), run it
- * again with the pins fitted to the room the current turn leaves (see
- * {@link fitPinned}), and at last with nothing pinned, whose error is the real one.
- * `room` is the limit less the fixed part without pins.
- *
- * @example
- * ```ts
- * const stage = withRoomForCurrent(pinned, limit - fixed.tokens, (p) => compactToFit({ … fixed: { ...fixed, tokens: fixed.tokens + p.reserve } }), estimator);
- * ```
- */
-export function withRoomForCurrent<T>(pinned: PinnedCandidates, room: number, compact: (pinned: PinnedCandidates) => T, estimator: Estimator): T {
-  try {
-    return compact(pinned);
-  } catch (error) {
-    if (pinned.reserve === 0 || !ContextBudgetError.isBudgetError(error)) throw error;
-    const fitted = fitPinned(pinned, room - (error.parts["current"] ?? 0), estimator);
-    if (fitted.reserve > 0) {
-      try {
-        return compact(fitted);
-      } catch (again) {
-        if (!ContextBudgetError.isBudgetError(again)) throw again;
-      }
-    }
-    return compact(fitPinned(pinned, 0, estimator));
-  }
 }
 
 /**
