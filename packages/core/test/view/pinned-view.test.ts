@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   buildContext,
   ContextViewError,
@@ -10,6 +10,7 @@ import {
 } from "@contextview/core";
 import { IMAGE_PLACEHOLDER, isSummaryMessage, OPENING_REQUEST_LABEL, PINNED_LABEL } from "@contextview/core/internal";
 import { resolveViewOptions } from "../../src/view/options.js";
+import * as compactToFitModule from "../../src/view/compact-to-fit.js";
 import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";
 
 const estimator = createEstimator();
@@ -119,6 +120,35 @@ describe("buildContext: pinned context", () => {
     const roomy = buildContext({ messages, budget: { ...limit, promptBudget: 2200 } });
     expect(roomy.report.pinned.openingRequest?.placement).toBe("pinned");
     expect(roomy.report.pinned.messages.map((m) => m.id)).toEqual(["p"]);
+  });
+
+  it("keeps the pins while the current turn fits beside them in its least form, fitting the turn once", () => {
+    const fitted = jest.spyOn(compactToFitModule, "compactToFit");
+    const rows = JSON.stringify({ total: 400, rows: Array.from({ length: 400 }, (_, i) => ({ id: `r${i}`, note: `row ${i} of the ledger export` })) });
+    const turn = (request: string) => [
+      new HumanMessage({ id: "goal", content: `${GOAL} ${"spec ".repeat(300)}` }),
+      new AIMessage(`ok ${"noted ".repeat(300)}`),
+      pinMessage(new HumanMessage({ id: "p", content: DETAIL })),
+      new AIMessage(`ok ${"noted ".repeat(300)}`),
+      new HumanMessage({ id: "now", content: request }),
+      new AIMessage({ id: "a", content: "", tool_calls: [{ id: "c1", name: "ledger", args: { month: "March" }, type: "tool_call" }] }),
+      new ToolMessage({ id: "t", tool_call_id: "c1", content: rows }),
+    ];
+    // The result alone is ~7,000 tokens: it is compacted to make room, and the pins stay.
+    const limit = { contextWindow: 32768, promptBudget: 1500, responseReserve: 4096 };
+    const kept = buildContext({ messages: turn("Which rows are in March?"), budget: limit });
+    expect(fitted).toHaveBeenCalledTimes(1);
+    expect(kept.report.tokens.total).toBeLessThanOrEqual(kept.report.limit);
+    expect(kept.report.pinned.openingRequest?.placement).toBe("pinned");
+    expect(kept.report.pinned.messages.map((m) => m.id)).toEqual(["p"]);
+    // A request so long that its least form leaves no room beside it: the pins give way, still fitted once.
+    fitted.mockClear();
+    const crowded = buildContext({ messages: turn(`Which rows are in March? ${"context ".repeat(1100)}`), budget: limit });
+    expect(fitted).toHaveBeenCalledTimes(1);
+    expect(crowded.report.tokens.total).toBeLessThanOrEqual(crowded.report.limit);
+    expect(crowded.report.pinned.openingRequest?.placement).toBe("no-room");
+    expect(crowded.report.pinned.dropped).toBe(1);
+    fitted.mockRestore();
   });
 
   it("validates the options with typed errors naming the field", () => {
