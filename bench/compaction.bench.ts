@@ -2,7 +2,8 @@
 // one JSON.stringify of the same payload. Run: npx tsx bench/compaction.bench.ts
 import { performance } from "node:perf_hooks";
 import { ToolMessage } from "@langchain/core/messages";
-import { ContextViewError, compactOrNarrow, compactToolResult, createEstimator } from "@contextview/core";
+import { ContextViewError, createEstimator } from "@contextview/core";
+import { compactOrNarrow, compactToolResult } from "@contextview/core/tool-results";
 import { githubIssuesList, githubSearch, slackRtmStart, stripeObjects } from "../test/fixtures/api/apiPayloads.js";
 
 const MB = 1024 * 1024;

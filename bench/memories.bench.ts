@@ -4,7 +4,7 @@
 // with a 6,000-word request (a pasted document), medians of several runs in one
 // process. Target: the large request costs at most 20× the small one (selection is
 // linear in memories + request words, not their product).
-import { selectMemories, type SavedMemory } from "@contextview/core";
+import { selectMemories, type SavedMemory } from "@contextview/core/routing";
 
 const VOCABULARY = Array.from({ length: 4000 }, (_, i) => `word${i.toString(36)}`);
 

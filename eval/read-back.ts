@@ -3,7 +3,8 @@
 // a scripted agent that, for each result a view cleared or shortened, follows the recall
 // call the note printed — never the source tool.
 import { printedRecallCall, readAnswerPart } from "@contextview/test-support";
-import { buildContext, compactionMarkerOf, createEstimator } from "@contextview/core";
+import { buildContext, createEstimator } from "@contextview/core";
+import { compactionMarkerOf } from "@contextview/core/tool-results";
 import { asRanges, recallFromConversation, type RecallRequest } from "@contextview/core/internal";
 import { createRecallTool } from "@contextview/langgraph";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";

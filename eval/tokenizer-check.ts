@@ -1,4 +1,5 @@
-import { createEstimator, createTiktokenEstimator, DEFAULT_BUDGET, type Estimator } from "@contextview/core";
+import { createEstimator, DEFAULT_BUDGET, type Estimator } from "@contextview/core";
+import { createTiktokenEstimator } from "@contextview/core/estimators";
 import { countImages } from "@contextview/core/internal";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Tiktoken } from "js-tiktoken/lite";

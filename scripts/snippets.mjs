@@ -46,7 +46,8 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { ContextStore, SavedMemory } from "@contextview/core";
+import type { ContextStore } from "@contextview/core";
+import type { SavedMemory } from "@contextview/core/routing";
 
 /** Your chat model (ChatOpenAI, ChatAnthropic, …). */
 export declare const model: BaseChatModel & Required<Pick<BaseChatModel, "bindTools">>;

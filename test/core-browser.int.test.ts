@@ -37,6 +37,7 @@ if (!available) process.stderr.write(`core-browser.int.test.ts skipped: no ${CHR
       alias: {
         "@contextview/core": join(ROOT, "packages/core/src/index.ts"),
         "@contextview/core/internal": join(ROOT, "packages/core/src/internal.ts"),
+        "@contextview/core/tool-results": join(ROOT, "packages/core/src/tool-results.ts"),
       },
       logLevel: "silent",
     });

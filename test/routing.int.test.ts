@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { DISCOVER_TOOL_NAME } from "@contextview/core";
+import { DISCOVER_TOOL_NAME } from "@contextview/core/routing";
 import { countingTools, routedConfig, routedGraph, scriptedToolModel, type ToolScript } from "./support/routing-graph.js";
 import { useTempDir } from "./support/thread.js";
 

@@ -1,5 +1,5 @@
 import { tool } from "@langchain/core/tools";
-import { readNoteLines } from "@contextview/core";
+import { readNoteLines } from "@contextview/core/tool-results";
 import { z } from "zod";
 import { LEDGER, NOTES } from "./data";
 

@@ -7,7 +7,7 @@ import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Annotation, END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
-import { MEMORY_BLOCK_HEADER } from "@contextview/core";
+import { MEMORY_BLOCK_HEADER } from "@contextview/core/routing";
 import { ContextViewAnnotation, createContextNode } from "@contextview/langgraph";
 import { PostgresContextStore } from "@contextview/postgres";
 import { EVIDENCE_MARKERS, type TurnResult } from "./protocol";

@@ -1,7 +1,8 @@
 // Core's two main entry points on LangChain messages, as plain data: run in headless Chromium
 // (bundled from browser-entry.ts) and in Node by core-browser.int.test.ts, which compares them.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import { buildContext, compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
+import { buildContext, createEstimator } from "@contextview/core";
+import { compactToolResult, compactionMarkerOf } from "@contextview/core/tool-results";
 import { summaryPrefixHash } from "@contextview/core/internal";
 
 export const COMPACT_LIMIT = 1500;

@@ -8,7 +8,7 @@ import { Annotation, END, MessagesAnnotation, START, StateGraph, type BaseCheckp
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 // Imported by path until the routing exports are added to @contextview/core's index.
-import { bindSelection, createToolRouter, type ToolRouter, type ToolSelection } from "@contextview/core";
+import { bindSelection, createToolRouter, type ToolRouter, type ToolSelection } from "@contextview/core/routing";
 import { RecordingChatModel } from "@contextview/test-support";
 
 /** Scripted tool calls, keyed by the id of the user message that asks for them (so no marker text can steer routing). */

@@ -1,16 +1,16 @@
 // @contextview/core: pure functions that build a bounded model view. No I/O.
 //
-// The root exports what an application calls. Store implementers import from
-// `@contextview/core/store`; `@contextview/core/internal` serves this repository's sibling
-// packages, tests, eval and bench and is not covered by semver. Everything else is private.
+// The root exports what an application calls to build views and manage them. Tool-result
+// compaction is `@contextview/core/tool-results`, tool routing and saved memories
+// `@contextview/core/routing`, the other estimators `@contextview/core/estimators`; store
+// implementers import from `@contextview/core/store`; `@contextview/core/internal` serves this
+// repository's sibling packages, tests, eval and bench and is not covered by semver.
+// Everything else is private.
 
 export { ContextViewBaseError, ContextViewError, ContextBudgetError, type ContextViewErrorCode, type BudgetShortfall } from "./errors.js";
 export { DEFAULT_BUDGET, resolveBudget, type Budget, type ResolvedBudget } from "./budget.js";
 export { budgetFromProfile, resolveBudgetSources, type BudgetSource, type BudgetSources, type ModelLimits } from "./budget-sources.js";
 export { createEstimator, type Estimator, type EstimatorOptions, type PortableEstimatorSpec } from "./estimate.js";
-export { estimateTextTokens } from "./estimators/text-tokens.js";
-export { createTiktokenEstimator, type TiktokenEncoding, type TiktokenEstimatorOptions } from "./estimators/tiktoken.js";
-export { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
 export type { MessageInput } from "./messages.js";
 
 // -- the view --
@@ -32,28 +32,5 @@ export type {
 } from "./manager/types.js";
 export { chatModelSummarizer, type ChatModelSummarizerOptions, type Summarizer } from "./summarize/summarizer.js";
 
-// -- tool results --
-export {
-  compactToolResult,
-  compactOrNarrow,
-  microCompact,
-  compactionMarkerOf,
-  readNoteLines,
-  DEFAULT_COLLECTION_KEYS,
-  DEFAULT_PRESERVED_KEYS,
-  DEFAULT_REFERENCE_FIELDS,
-  DEFAULT_TEXT_FIELDS,
-  type CompactToolResultOptions,
-  type MicroCompactOptions,
-  type MicroCompactResult,
-  type CompactionMarker,
-} from "./compact/index.js";
-export { computeLargeResultFloors, LARGE_RESULT_CHARS, type LargeResultComputer, type LargeResultFloors, type LargeResultJob } from "./compact/large-result-floors.js";
-
 // -- stores: the in-memory one; implementing another is `@contextview/core/store` --
 export { InMemoryContextStore, type ContextStore } from "./store/index.js";
-
-// -- tool routing and saved memories --
-export { createToolRouter, bindSelection, routingRecord, DISCOVER_TOOL_NAME, type ToolGroup, type ToolRouter, type ToolRouterOptions, type ToolSelection } from "./routing/index.js";
-export { selectMemories, MEMORY_BLOCK_HEADER, type SavedMemory, type SelectMemoriesOptions } from "./memories/index.js";
-export { requestText } from "./lexical/index.js";

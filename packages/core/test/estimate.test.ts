@@ -1,7 +1,8 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { buildContext, createEstimator, estimateTextTokens } from "@contextview/core";
+import { buildContext, createEstimator } from "@contextview/core";
+import { estimateTextTokens } from "@contextview/core/estimators";
 import { utf8Length } from "@contextview/core/internal";
 import { checkEstimator } from "../src/estimate.js";
 

@@ -2,7 +2,8 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";
 import o200k from "js-tiktoken/ranks/o200k_base";
-import { buildContext, ContextViewError, createEstimator, createTiktokenEstimator, estimateTextTokens, type TiktokenEncoding } from "@contextview/core";
+import { buildContext, ContextViewError, createEstimator } from "@contextview/core";
+import { createTiktokenEstimator, estimateTextTokens, type TiktokenEncoding } from "@contextview/core/estimators";
 
 const o200kEncoding = new Tiktoken(o200k);
 const cl100kEncoding = new Tiktoken(cl100k);

@@ -4,7 +4,8 @@
 // across copies; AIMessageChunk.isInstance does not, which is why nothing of ours uses it.
 import * as messages from "@langchain/core/messages";
 import * as errors from "@langchain/core/errors";
-import { buildContext, compactToolResult, compactionMarkerOf, createEstimator, isContextOverflow } from "@contextview/core";
+import { buildContext, createEstimator, isContextOverflow } from "@contextview/core";
+import { compactToolResult, compactionMarkerOf } from "@contextview/core/tool-results";
 
 type Messages = typeof messages;
 let other: Messages;

@@ -3,7 +3,7 @@
 // (core's computeLargeResultFloors), or a recall answer on it (recall-in-worker.ts),
 // posted back with the job's id.
 import { parentPort } from "node:worker_threads";
-import { computeLargeResultFloors, type LargeResultJob } from "@contextview/core";
+import { computeLargeResultFloors, type LargeResultJob } from "@contextview/core/tool-results";
 import type { WorkerJobKind } from "./large-results.js";
 import { answerRecallJob, type RecallJob } from "./recall-in-worker.js";
 

@@ -2,7 +2,7 @@
 // after a while without one, that computes the compaction of large results for every
 // context node, wrapper and middleware of the process (see core's precomputeLargeResults),
 // and the recall tool's answers on them (recall-in-worker.ts).
-import type { LargeResultComputer, LargeResultFloors, LargeResultJob } from "@contextview/core";
+import type { LargeResultComputer, LargeResultFloors, LargeResultJob } from "@contextview/core/tool-results";
 import { Worker } from "node:worker_threads";
 
 /** An idle worker ends after this long; the next large result starts another. */

@@ -1,4 +1,5 @@
-import { requestText, selectMemories, type Estimator, type MessageInput, type SavedMemory } from "@contextview/core";
+import { type Estimator, type MessageInput } from "@contextview/core";
+import { requestText, selectMemories, type SavedMemory } from "@contextview/core/routing";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore, Item } from "@langchain/langgraph";
 import { z } from "zod";

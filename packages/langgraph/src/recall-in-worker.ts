@@ -2,7 +2,8 @@
 // thread (large-results.ts): parsing 40 MB of JSON takes the event loop half a second or
 // more, so the worker parses it once and keeps it for the calls that follow, which send
 // only their request. The main thread keeps a handle per message object.
-import { createEstimator, LARGE_RESULT_CHARS, type PortableEstimatorSpec } from "@contextview/core";
+import { createEstimator, type PortableEstimatorSpec } from "@contextview/core";
+import { LARGE_RESULT_CHARS } from "@contextview/core/tool-results";
 import { portableEstimatorSpec, recallFromMessage, resolveRecallOptions, type RecallAnswer, type RecallContext, type RecalledMessage, type RecallRequest } from "@contextview/core/internal";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { runInWorker } from "./large-results.js";

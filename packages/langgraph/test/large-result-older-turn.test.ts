@@ -1,4 +1,5 @@
-import { InMemoryContextStore, LARGE_RESULT_CHARS } from "@contextview/core";
+import { InMemoryContextStore } from "@contextview/core";
+import { LARGE_RESULT_CHARS } from "@contextview/core/tool-results";
 import { createContextNode } from "@contextview/langgraph";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { sha256BytesHashed } from "../../core/src/sha256.js";

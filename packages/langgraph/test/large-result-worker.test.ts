@@ -1,4 +1,5 @@
-import { computeLargeResultFloors, createEstimator, InMemoryContextStore, LARGE_RESULT_CHARS, type LargeResultJob } from "@contextview/core";
+import { createEstimator, InMemoryContextStore } from "@contextview/core";
+import { computeLargeResultFloors, LARGE_RESULT_CHARS, type LargeResultJob } from "@contextview/core/tool-results";
 import { portableEstimatorSpec } from "@contextview/core/internal";
 import { ContextIntegrationError, createContextNode } from "@contextview/langgraph";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";

@@ -1,4 +1,5 @@
-import { createEstimator, MEMORY_BLOCK_HEADER } from "@contextview/core";
+import { createEstimator } from "@contextview/core";
+import { MEMORY_BLOCK_HEADER } from "@contextview/core/routing";
 import { memoryLine } from "@contextview/core/internal";
 import { ContextIntegrationError, ContextViewAnnotation, createContextNode, type ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage } from "@langchain/core/messages";

@@ -2,7 +2,7 @@
 // tool froze the event loop, parsing 40 MB of JSON on every call): the answer is the one
 // the calling thread would give, the graph's thread never parses the result, and a second
 // call on the same messages reuses what the worker parsed.
-import { LARGE_RESULT_CHARS } from "@contextview/core";
+import { LARGE_RESULT_CHARS } from "@contextview/core/tool-results";
 import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
 import { createRecallTool } from "@contextview/langgraph";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";

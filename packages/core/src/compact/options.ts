@@ -8,7 +8,7 @@ import { settingOrDefault } from "../settings/check.js";
  *
  * @example
  * ```ts
- * import { compactToolResult, DEFAULT_TEXT_FIELDS } from "@contextview/core";
+ * import { compactToolResult, DEFAULT_TEXT_FIELDS } from "@contextview/core/tool-results";
  * compactToolResult(message, 1500, { textFields: [...DEFAULT_TEXT_FIELDS, "body"] });
  * ```
  */

@@ -1,12 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { COMPACTION_METADATA_KEY, isCompactedToolResult } from "../../src/compact/index.js";
-import {
-  ContextViewError,
-  compactToolResult,
-  compactionMarkerOf,
-  createEstimator,
-  readNoteLines,
-} from "@contextview/core";
+import { ContextViewError, createEstimator } from "@contextview/core";
+import { compactToolResult, compactionMarkerOf, readNoteLines } from "@contextview/core/tool-results";
 import { textOf } from "../../src/messages.js";
 import { financeReport } from "../fixtures/compaction/finance.js";
 import { apiPage, mixedArrays, topLevelRows } from "../fixtures/compaction/mixed-arrays.js";

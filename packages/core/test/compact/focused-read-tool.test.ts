@@ -4,7 +4,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { compactToolResult, compactionMarkerOf, readNoteLines } from "@contextview/core";
+import { compactToolResult, compactionMarkerOf, readNoteLines } from "@contextview/core/tool-results";
 import { noteRead } from "../fixtures/compaction/notes.js";
 
 const note = noteRead(30);

@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { buildContext, compactOrNarrow, compactToolResult, compactionMarkerOf, microCompact } from "@contextview/core";
+import { buildContext } from "@contextview/core";
+import { compactOrNarrow, compactToolResult, compactionMarkerOf, microCompact } from "@contextview/core/tool-results";
 import { COMPACTION_METADATA_KEY } from "../../src/compact/index.js";
 import { textOf } from "../../src/messages.js";
 import { sha256BytesHashed } from "../../src/sha256.js";

@@ -1,5 +1,6 @@
 import { ToolMessage } from "@langchain/core/messages";
-import { ContextViewError, compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
+import { ContextViewError, createEstimator } from "@contextview/core";
+import { compactToolResult, compactionMarkerOf } from "@contextview/core/tool-results";
 import { textOf } from "../../src/messages.js";
 import { contentJson } from "./laws.js";
 import { thrownBy } from "@contextview/test-support";

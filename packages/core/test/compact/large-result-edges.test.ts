@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { buildContext, createEstimator, LARGE_RESULT_CHARS } from "@contextview/core";
+import { buildContext, createEstimator } from "@contextview/core";
+import { LARGE_RESULT_CHARS } from "@contextview/core/tool-results";
 import { precomputeLargeResults } from "@contextview/core/internal";
 import { artifactJsonInSlices } from "../../src/compact/artifact-json.js";
 import { readArtifactSource } from "../../src/compact/compact-tool-result.js";

@@ -1,12 +1,10 @@
+import { buildContext, createContextManager, createEstimator } from "@contextview/core";
 import {
-  buildContext,
   computeLargeResultFloors,
-  createContextManager,
-  createEstimator,
   LARGE_RESULT_CHARS,
   type LargeResultComputer,
   type LargeResultJob,
-} from "@contextview/core";
+} from "@contextview/core/tool-results";
 import { portableEstimatorSpec, precomputeLargeResults } from "@contextview/core/internal";
 import { clearResultMemo } from "../../src/compact/result-memo.js";
 import { conversation, inThread, parsesOf, rowsJson, viewReadOff } from "./large-results.js";

@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, compactToolResult, createEstimator } from "@contextview/core";
+import { buildContext, createEstimator } from "@contextview/core";
+import { compactToolResult } from "@contextview/core/tool-results";
 import { SAMPLED_TEXT_CHARS } from "../../src/estimators/large-text.js";
 import { estimateTextTokens } from "../../src/estimators/text-tokens.js";
 

@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, computeLargeResultFloors, createEstimator, type LargeResultComputer, type LargeResultJob } from "@contextview/core";
+import { buildContext, createEstimator } from "@contextview/core";
+import { computeLargeResultFloors, type LargeResultComputer, type LargeResultJob } from "@contextview/core/tool-results";
 import { precomputeLargeResults } from "@contextview/core/internal";
 import { clearResultMemo } from "../../src/compact/result-memo.js";
 

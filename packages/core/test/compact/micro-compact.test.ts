@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { compactionMarkerOf, createEstimator, microCompact } from "@contextview/core";
+import { createEstimator } from "@contextview/core";
+import { compactionMarkerOf, microCompact } from "@contextview/core/tool-results";
 import { isClearedToolResult } from "../../src/compact/index.js";
 import { textOf } from "../../src/messages.js";
 import { financeReport } from "../fixtures/compaction/finance.js";

@@ -1,4 +1,4 @@
-import { readNoteLines } from "@contextview/core";
+import { readNoteLines } from "@contextview/core/tool-results";
 import { indexHeadings, splitFrontmatter } from "../../src/compact/note-lines.js";
 
 const note = ["---", "title: T", "---", "# One", "a", "## Two", "b", "```", "# code", "```", "### Three"].join("\n");

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { ToolMessage } from "@langchain/core/messages";
-import { ContextViewError, compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
+import { ContextViewError, createEstimator } from "@contextview/core";
+import { compactToolResult, compactionMarkerOf } from "@contextview/core/tool-results";
 import { textOf } from "../../src/messages.js";
 import { deepFreeze } from "@contextview/test-support";
 import { contentJson, omissionTotals, omittedReferences, projectionProblems } from "./laws.js";

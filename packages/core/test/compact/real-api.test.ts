@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, compactOrNarrow, compactToolResult, compactionMarkerOf, ContextViewError, createEstimator } from "@contextview/core";
+import { buildContext, ContextViewError, createEstimator } from "@contextview/core";
+import { compactOrNarrow, compactToolResult, compactionMarkerOf } from "@contextview/core/tool-results";
 import { githubIssuesList, githubSearch, githubSearchIssues, slackRtmStart, stripeObjects } from "../../../../test/fixtures/api/apiPayloads";
 import { textOf } from "../../src/messages.js";
 import { contentJson, projectionProblems } from "./laws.js";

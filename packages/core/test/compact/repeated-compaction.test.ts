@@ -1,5 +1,6 @@
 import { ToolMessage } from "@langchain/core/messages";
-import { compactToolResult, compactionMarkerOf, createEstimator } from "@contextview/core";
+import { createEstimator } from "@contextview/core";
+import { compactToolResult, compactionMarkerOf } from "@contextview/core/tool-results";
 import { textOf } from "../../src/messages.js";
 import { deepFreeze } from "@contextview/test-support";
 import { contentJson, omissionTotals, omittedReferences, projectionProblems } from "./laws.js";

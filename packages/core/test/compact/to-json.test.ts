@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { buildContext, ContextViewError, compactToolResult } from "@contextview/core";
+import { buildContext, ContextViewError } from "@contextview/core";
+import { compactToolResult } from "@contextview/core/tool-results";
 import { readPayloadAsJson } from "../../src/compact/inspect.js";
 import { textOf } from "../../src/messages.js";
 import { contentJson } from "./laws.js";

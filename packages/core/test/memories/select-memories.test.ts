@@ -1,6 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { ContextViewError, buildContext, createEstimator, requestText, MEMORY_BLOCK_HEADER, selectMemories, type SavedMemory } from "@contextview/core";
+import { ContextViewError, buildContext, createEstimator } from "@contextview/core";
+import { requestText, MEMORY_BLOCK_HEADER, selectMemories, type SavedMemory } from "@contextview/core/routing";
 import { renderMemoryBlock } from "../../src/memories/index";
 
 const NOW = Date.UTC(2025, 5, 1);

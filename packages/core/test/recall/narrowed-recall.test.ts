@@ -3,7 +3,8 @@
 // one when the longest does not — and that call, run on the conversation, gives every row back.
 import { printedRecallCall, readAnswerPart } from "@contextview/test-support";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { compactOrNarrow, createEstimator } from "@contextview/core";
+import { createEstimator } from "@contextview/core";
+import { compactOrNarrow } from "@contextview/core/tool-results";
 import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
 
 const estimator = createEstimator();

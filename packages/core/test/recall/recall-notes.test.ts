@@ -1,7 +1,8 @@
 // With a recall tool bound, every note of what the view left out names the recall call
 // that brings it back, and that call, run on the conversation, returns exactly it.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, compactOrNarrow, compactToolResult, createEstimator, microCompact } from "@contextview/core";
+import { buildContext, createEstimator } from "@contextview/core";
+import { compactOrNarrow, compactToolResult, microCompact } from "@contextview/core/tool-results";
 import { recallFromConversation, recallToolNameIn, type RecallRequest } from "@contextview/core/internal";
 import { readAnswerPart, viewProblems } from "@contextview/test-support";
 

@@ -2,8 +2,8 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
-import { createToolRouter } from "@contextview/core";
-import type { ToolGroup, ToolRouter, ToolRouterOptions } from "@contextview/core";
+import { createToolRouter } from "@contextview/core/routing";
+import type { ToolGroup, ToolRouter, ToolRouterOptions } from "@contextview/core/routing";
 
 /** A tool that counts its runs and answers with its name. */
 export function countingTool(name: string, runs: { count: number } = { count: 0 }): StructuredToolInterface & { runs: { count: number } } {

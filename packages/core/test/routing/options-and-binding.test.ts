@@ -1,7 +1,8 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { RecordingChatModel, thrownBy } from "@contextview/test-support";
-import { ContextViewError, bindSelection, createToolRouter, DISCOVER_TOOL_NAME } from "@contextview/core";
+import { ContextViewError } from "@contextview/core";
+import { bindSelection, createToolRouter, DISCOVER_TOOL_NAME } from "@contextview/core/routing";
 import { adminConfig, countingTool, financeGroups, financeRouter, userConfig } from "./fixtures";
 
 const errorOf = (run: () => unknown) => thrownBy<ContextViewError>(run, (error) => ContextViewError.isInstance(error));

@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { createEstimator, createToolRouter, DISCOVER_TOOL_NAME, routingRecord } from "@contextview/core";
+import { createEstimator } from "@contextview/core";
+import { createToolRouter, DISCOVER_TOOL_NAME, routingRecord } from "@contextview/core/routing";
 import { adminConfig, financeGroups, financeRouter, runToolCall, turn, userConfig } from "./fixtures";
 
 const { router } = financeRouter();

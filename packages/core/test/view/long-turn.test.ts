@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, compactionMarkerOf, ContextBudgetError, createEstimator } from "@contextview/core";
+import { buildContext, ContextBudgetError, createEstimator } from "@contextview/core";
+import { compactionMarkerOf } from "@contextview/core/tool-results";
 import { deepFreeze, providerOrderProblems, snapshot, thrownBy, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();

@@ -4,7 +4,8 @@
 // before; below the window (issue 48: one request answered by 40 tool calls, then a
 // question) it is kept cleared rather than leaving the view nearly empty.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { buildContext, compactionMarkerOf, createEstimator } from "@contextview/core";
+import { buildContext, createEstimator } from "@contextview/core";
+import { compactionMarkerOf } from "@contextview/core/tool-results";
 
 const estimator = createEstimator();
 

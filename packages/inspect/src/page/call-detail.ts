@@ -1,4 +1,5 @@
-import { compactionMarkerOf, type ContextReport, type ManagedReport, type MessageCounts } from "@contextview/core";
+import { type ContextReport, type ManagedReport, type MessageCounts } from "@contextview/core";
+import { compactionMarkerOf } from "@contextview/core/tool-results";
 import { EVERY_TOOL_RESULT } from "@contextview/core/internal";
 import type { InspectedCall } from "../inspect-thread.js";
 import { budgetBar, budgetLegend } from "./budget-bar.js";

@@ -1,5 +1,6 @@
 import { CONTINUATION_LABEL, HISTORY_LABEL, IMAGE_PLACEHOLDER, textOf } from "@contextview/core/internal";
-import { compactionMarkerOf, type ContextReport } from "@contextview/core";
+import { type ContextReport } from "@contextview/core";
+import { compactionMarkerOf } from "@contextview/core/tool-results";
 import type { ViewRecord } from "@contextview/core/store";
 import type { BaseMessage } from "@langchain/core/messages";
 import { count, html, type Markup } from "./html.js";

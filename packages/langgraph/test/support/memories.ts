@@ -1,6 +1,6 @@
 // Saved memories in a LangGraph store, read by the node, the wrapper and the middleware.
 // Shared by the InMemoryStore tests here and the PostgresStore tests in test/.
-import { MEMORY_BLOCK_HEADER } from "@contextview/core";
+import { MEMORY_BLOCK_HEADER } from "@contextview/core/routing";
 import { ContextViewAnnotation, createContextNode, withContext, type ContextOptions } from "@contextview/langgraph";
 import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
