@@ -26,5 +26,13 @@ export { memoryLine } from "./memories/index.js";
 export { ConversationMemo, prefixFingerprint, sameFingerprint, type PrefixFingerprint } from "./memo/conversation-memo.js";
 export { prepareViewRecord, viewRecordOf, rebuildView, recordedMessagesMatch, type RebuiltView } from "./record/index.js";
 export { asRanges } from "./recall/tool-result-rows.js";
-export { recallFromConversation, recallFromMessage, recallToolNameIn, resolveRecallOptions, selectMessage, RECALL_REQUEST_LIMITS, RECALLED_LABEL } from "./recall/index.js";
+export {
+  recallFromConversation,
+  recallFromMessage,
+  recallToolNameIn,
+  resolveRecallOptions,
+  selectMessage,
+  RECALL_REQUEST_LIMITS,
+  RECALLED_LABEL,
+} from "./recall/index.js";
 export type { RecallAnswer, RecallContext, RecallOptions, RecallRequest, RecalledMessage } from "./recall/index.js";

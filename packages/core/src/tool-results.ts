@@ -17,4 +17,10 @@ export {
   type MicroCompactResult,
   type CompactionMarker,
 } from "./compact/index.js";
-export { computeLargeResultFloors, LARGE_RESULT_CHARS, type LargeResultComputer, type LargeResultFloors, type LargeResultJob } from "./compact/large-result-floors.js";
+export {
+  computeLargeResultFloors,
+  LARGE_RESULT_CHARS,
+  type LargeResultComputer,
+  type LargeResultFloors,
+  type LargeResultJob,
+} from "./compact/large-result-floors.js";

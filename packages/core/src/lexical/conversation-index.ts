@@ -33,7 +33,11 @@ function searchableParts(message: MessageInput, index: number): string[] {
   const base = toBaseMessage(message, index);
   const parts = [textOf(base.content).slice(0, MAX_INDEXED_CHARS)];
   // Arguments JSON refuses (a BigInt, a cycle) could never reach a model: INVALID_MESSAGES, as the estimator says.
-  if (kind === "ai") toolCallsOf(base).forEach((call, k) => parts.push(call.name, jsonText(call.args ?? {}, `messages[${index}].tool_calls[${k}].args`).slice(0, MAX_INDEXED_CHARS)));
+  if (kind === "ai") {
+    toolCallsOf(base).forEach((call, k) => {
+      parts.push(call.name, jsonText(call.args ?? {}, `messages[${index}].tool_calls[${k}].args`).slice(0, MAX_INDEXED_CHARS));
+    });
+  }
   if (kind === "tool" && typeof base.name === "string") parts.unshift(base.name);
   return parts.filter((part) => part !== "");
 }

@@ -85,7 +85,9 @@ function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T,
     // before a view left out the excerpts of messages it shows no `history.evidenceShown` (0 then).
     if (recorded.history === undefined) return rebuilt;
     const history: Record<string, unknown> = { ...rebuilt.history };
-    for (const field of ["evidenceOmitted", "evidenceShown"] as const) if (recorded.history[field] === undefined && rebuilt.history[field] === 0) delete history[field];
+    for (const field of ["evidenceOmitted", "evidenceShown"] as const) {
+      if (recorded.history[field] === undefined && rebuilt.history[field] === 0) delete history[field];
+    }
     return { ...rebuilt, history };
   }
   const { history: _history, messages, ...rest } = rebuilt;
@@ -97,7 +99,13 @@ function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T,
  * the excerpts of messages the view shows itself, as buildContext bounds it (see placeHistory).
  * `lead` counts the checkpoint's leading system messages; `offset` is the first message after the summarized prefix.
  */
-function historyAsShown(history: BaseMessage, view: ContextView, evidenceShare: number, { lead, offset }: { lead: number; offset: number }, estimator: Estimator): BaseMessage | null {
+function historyAsShown(
+  history: BaseMessage,
+  view: ContextView,
+  evidenceShare: number,
+  { lead, offset }: { lead: number; offset: number },
+  estimator: Estimator,
+): BaseMessage | null {
   const bound = Math.floor(evidenceShare * view.report.limit);
   const within = historyWithin(history, bound, estimator).message;
   if (within === null) return null;
@@ -220,6 +228,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const { compaction: _compaction, budgetSources: _sources, evidence: _evidence, scope: _scope, ...recorded } = record.report;
   const { elapsedMs: _elapsed, ...rebuilt } = view.report;
   problems.push(...reportDifferences(recorded, inRecordedTerms(rebuilt, recorded)));
-  const shownHistory = historyMessage === null ? null : historyAsShown(historyMessage, view, input.evidenceShare ?? 1, { lead, offset }, options.estimator ?? createEstimator());
+  const estimator = options.estimator ?? createEstimator();
+  const shownHistory = historyMessage === null ? null : historyAsShown(historyMessage, view, input.evidenceShare ?? 1, { lead, offset }, estimator);
   return { status: problems.length === 0 ? "match" : "mismatch", problems, view, summaryText: summaryText ?? null, evidenceText, historyMessage: shownHistory };
 }

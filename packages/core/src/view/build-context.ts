@@ -15,8 +15,7 @@ import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
 import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { collectPinned } from "./pinned.js";
-import { fitPinned } from "./pinned-block.js";
-import { currentTurnMinimum } from "./long-turn.js";
+import { pinnedBeside } from "./pinned-block.js";
 import { placeHistory } from "./place-history.js";
 import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
@@ -95,24 +94,24 @@ export function buildContext(input: BuildContextInput): ContextView {
   // Evidence alone does not stand for the dropped turns as a summary does: recall keeps the excerpts' room beside it.
   const evidenceOnly = holds.evidence && !holds.summary;
   const tally = emptyPrepareTally();
-  const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits: { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens } };
+  const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
+  const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits };
   const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
-  // The pinned block is fixed overhead; it gives way only when the current turn, in the
-  // least form it can take, would not fit beside it (the oldest pins first, then the opening request).
-  const crowded = pinnedAll.reserve > 0 && fixed.tokens + pinnedAll.reserve + prepared.tokens > limit;
-  const pinned = crowded ? fitPinned(pinnedAll, Math.max(0, limit - fixed.tokens - currentTurnMinimum({ current: prepared, options, estimator })), estimator) : pinnedAll;
+  const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens, options, estimator);
   const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
   // A brief takes no reserve: the compaction stage counts the older turns as without recall.
   const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
   const compactor = new ToolResultCompactor(compactOptions, estimator);
   const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
-  const { current, fit, currentTurn, labels, excerpted } = compactToFit({ fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary });
-  tally.labels += labels;
-  tally.older.excerpted += excerpted;
+  const { current, fit, currentTurn, labels, excerpted } = compactToFit({
+    fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary,
+  });
+  [tally.labels, tally.older.excerpted] = [tally.labels + labels, tally.older.excerpted + excerpted];
 
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
   const placed = placeHistory({
-    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, history, given: summaryGiven ? given : null, evidenceTokens: Math.floor(options.evidenceShare * limit), summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
+    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, history, given: summaryGiven ? given : null,
+    evidenceTokens: Math.floor(options.evidenceShare * limit), summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
     prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator,
   });
   const { chosen, assembled, block, recalled, evidenceShown } = placed;
@@ -123,7 +122,8 @@ export function buildContext(input: BuildContextInput): ContextView {
   tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
   const report = reportView({
-    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds, evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown, summarized: (input.priorMessages ?? []).length, tally, compactor,
+    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
+    evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown, summarized: (input.priorMessages ?? []).length, tally, compactor,
     olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.

@@ -97,7 +97,13 @@ export interface HistoryBeside {
  * const beside = historyBeside(given, shownHistory, (q) => viewIds.has(q.messageId), Math.floor(0.1 * limit), estimator);
  * ```
  */
-export function historyBeside(given: BaseMessage, shownHistory: BaseMessage, shown: (quoted: QuotedMessage) => boolean, maxEvidenceTokens: number, estimator: Estimator): HistoryBeside | undefined {
+export function historyBeside(
+  given: BaseMessage,
+  shownHistory: BaseMessage,
+  shown: (quoted: QuotedMessage) => boolean,
+  maxEvidenceTokens: number,
+  estimator: Estimator,
+): HistoryBeside | undefined {
   const trimmed = historyWithout(shownHistory, shown);
   if (trimmed.evidenceShown === 0) return undefined;
   const rest = historyWithout(given, shown);
@@ -106,8 +112,8 @@ export function historyBeside(given: BaseMessage, shownHistory: BaseMessage, sho
   const refilled = rest.message === null ? { message: null, evidenceOmitted: 0 } : historyWithin(rest.message, bound, estimator);
   const tokens = (message: BaseMessage | null) => (message === null ? 0 : estimator.estimateMessage(message));
   // Estimates of a part and of a whole may differ by a token: never more than the view held.
-  if (tokens(refilled.message) <= tokens(shownHistory)) return { message: refilled.message, evidenceShown: rest.evidenceShown, evidenceOmitted: refilled.evidenceOmitted };
-  return trimmed;
+  if (tokens(refilled.message) > tokens(shownHistory)) return trimmed;
+  return { message: refilled.message, evidenceShown: rest.evidenceShown, evidenceOmitted: refilled.evidenceOmitted };
 }
 
 /** The evidence a history message holds, as a message of the envelope alone, or null. */

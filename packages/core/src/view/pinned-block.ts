@@ -1,5 +1,7 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
+import { currentTurnMinimum } from "./long-turn.js";
+import type { PreparedTurn } from "./prepare-turn.js";
 import { blockText, textOf, type MessageKind } from "../messages.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
 import { NO_IMAGE_INPUT_PLACEHOLDER } from "./images.js";
@@ -148,4 +150,27 @@ function separateModelTurns(part: BaseMessage[]): number {
 function ownText(content: MessageContent): string {
   if (typeof content === "string") return content;
   return textOf(content.filter((block) => blockText(block) !== IMAGE_PLACEHOLDER && blockText(block) !== NO_IMAGE_INPUT_PLACEHOLDER) as MessageContent);
+}
+
+/**
+ * The pinned block beside the current turn. It is fixed overhead and gives way only when
+ * the current turn, in the least form it can take (see {@link currentTurnMinimum}), would
+ * not fit beside it: then it is fitted to the room that form leaves (see {@link fitPinned}:
+ * the oldest pins first, then the opening request). `room` is the limit less the fixed part
+ * without pins. Known before the turn is fitted, so the turn is fitted once.
+ *
+ * @example
+ * ```ts
+ * const pinned = pinnedBeside(collected, prepared, limit - fixed.tokens, options, estimator);
+ * ```
+ */
+export function pinnedBeside(
+  pinned: PinnedCandidates,
+  current: PreparedTurn,
+  room: number,
+  options: Parameters<typeof currentTurnMinimum>[0]["options"],
+  estimator: Estimator,
+): PinnedCandidates {
+  if (pinned.reserve === 0 || pinned.reserve + current.tokens <= room) return pinned;
+  return fitPinned(pinned, Math.max(0, room - currentTurnMinimum({ current, options, estimator })), estimator);
 }
