@@ -4,4 +4,4 @@
 
 export { estimateTextTokens } from "./estimators/text-tokens.js";
 export { createTiktokenEstimator, type TiktokenEncoding, type TiktokenEstimatorOptions } from "./estimators/tiktoken.js";
-export { estimatorFromTokenCounter, type TokenCounter } from "./estimators/token-counter.js";
+export { estimatorFromTokenCounter } from "./estimators/token-counter.js";

@@ -11,6 +11,8 @@ export { ContextViewBaseError, ContextViewError, ContextBudgetError, type Contex
 export { DEFAULT_BUDGET, resolveBudget, type Budget, type ResolvedBudget } from "./budget.js";
 export { budgetFromProfile, resolveBudgetSources, type BudgetSource, type BudgetSources, type ModelLimits } from "./budget-sources.js";
 export { createEstimator, type Estimator, type EstimatorOptions, type PortableEstimatorSpec } from "./estimate.js";
+// The type of `createEstimator`'s `tokenCounter` option; `estimatorFromTokenCounter` is in `@contextview/core/estimators`.
+export type { TokenCounter } from "./estimators/token-counter.js";
 export type { MessageInput } from "./messages.js";
 
 // -- the view --
