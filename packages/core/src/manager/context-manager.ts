@@ -212,6 +212,12 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     // Evidence never repeats what the view shows: the view leaves out the excerpts of the
     // messages it keeps (see placeHistory). The whole evidence is held for the next call.
     shownEvidence.remember(key, evidence);
+    // Evidence that quoted only messages the view shows is left out whole: the view is built
+    // once more without it, so the room it held goes to older turns (and the record keeps none).
+    if (evidence !== null && shown.view.report.history.reason === "shown") {
+      evidence = null;
+      shown = show();
+    }
     const { view, offset, text } = shown;
     const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });

@@ -17,18 +17,19 @@ describe("views built per model call", () => {
     const manager = createContextManager({ budget, summarizer, store });
     const key = { userId: "u1", conversationId: "views" };
     const all = financeTurns(60);
-    const perCall: Array<{ builds: number; summarized: boolean; evidenceShown: number }> = [];
+    const perCall: Array<{ builds: number; summarized: boolean; evidenceShown: number; evidenceLeftOut: boolean }> = [];
     for (let turn = 4; turn <= 60; turn += 2) {
       const messages: BaseMessage[] = upToRequest(all, turn);
       const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
       built.mockClear();
       const view = await manager.build({ messages, key, evidence });
-      perCall.push({ builds: built.mock.calls.length, summarized: view.report.compaction.kind === "summary", evidenceShown: view.report.history.evidenceShown });
+      perCall.push({ builds: built.mock.calls.length, summarized: view.report.compaction.kind === "summary", evidenceShown: view.report.history.evidenceShown, evidenceLeftOut: !view.report.history.given });
     }
     // The paths this test is about are reached: summaries are made, and views leave out evidence of messages they show.
     expect(perCall.some((c) => c.summarized)).toBe(true);
     expect(perCall.some((c) => c.evidenceShown > 0)).toBe(true);
-    for (const call of perCall) expect(call.builds).toBe(call.summarized ? 2 : 1);
+    // A second view also when the evidence quoted only messages the view shows: built again without it.
+    for (const call of perCall) expect(call.builds).toBe(call.summarized || call.evidenceLeftOut ? 2 : 1);
   });
 
   it("builds one view per call without a summarizer, two only when the held evidence is outlived by the turns the view drops", async () => {
@@ -37,7 +38,7 @@ describe("views built per model call", () => {
     const manager = createContextManager({ budget, store });
     const key = { userId: "u1", conversationId: "plain" };
     const all = financeTurns(40);
-    const calls: Array<{ builds: number; replaced: boolean }> = [];
+    const calls: Array<{ builds: number; replaced: boolean; evidenceLeftOut: boolean }> = [];
     let previousCursor: number | undefined;
     for (let turn = 4; turn <= 40; turn++) {
       const messages = upToRequest(all, turn);
@@ -45,12 +46,12 @@ describe("views built per model call", () => {
       built.mockClear();
       const view = await manager.build({ messages, key, evidence });
       const cursor = cursorOf(view.messages);
-      calls.push({ builds: built.mock.calls.length, replaced: previousCursor !== undefined && cursor !== previousCursor });
+      calls.push({ builds: built.mock.calls.length, replaced: previousCursor !== undefined && cursor !== previousCursor, evidenceLeftOut: !view.report.history.given });
       previousCursor = cursor;
     }
     expect(calls.some((c) => c.builds === 2)).toBe(true);
     // The second view is the one with the fresh evidence in place of the held one.
-    for (const call of calls) expect(call.builds).toBe(call.replaced ? 2 : 1);
+    for (const call of calls) expect(call.builds).toBe(1 + (call.replaced ? 1 : 0) + (call.evidenceLeftOut ? 1 : 0));
   });
 });
 
