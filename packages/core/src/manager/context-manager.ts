@@ -21,7 +21,7 @@ import { limitFor } from "./limit-for.js";
 import { managedView } from "./managed-view.js";
 import { isContextOverflow } from "./overflow.js";
 import { retryOnOverflow } from "./overflow-retry.js";
-import { heldEvidenceOutlived, ShownEvidence } from "./shown-evidence.js";
+import { heldEvidenceOutlived, reclaimEvidence, ShownEvidence } from "./shown-evidence.js";
 import { showSummary } from "./shown-summary.js";
 import { stateAfterFailure, stateAfterSummary, summarizeAttempt, summaryCut, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
 import { SummarizerBreaker, SummaryFlights, type FlightIdentity } from "./summary-flights.js";
@@ -212,11 +212,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     // Evidence never repeats what the view shows: the view leaves out the excerpts of the
     // messages it keeps (see placeHistory). The whole evidence is held for the next call.
     shownEvidence.remember(key, evidence);
-    // Evidence that quoted only messages the view shows is left out whole: the view is built
-    // once more without it, so the room it held goes to older turns (and the record keeps none).
-    if (evidence !== null && shown.view.report.history.reason === "shown") {
-      evidence = null;
-      shown = show();
+    // Built once more without the evidence of messages the view shows (see reclaimEvidence).
+    if (evidence !== null && shown.view.report.history.evidenceShown > 0) {
+      [shown, evidence] = reclaimEvidence(shown, evidence, lead, (trimmed) => showSummary(builder, summary, lead, trimmed, estimator));
     }
     const { view, offset, text } = shown;
     const kind = compactionKind(outcome.summarized, view.report);
