@@ -79,7 +79,10 @@ export function checkpointCut(cut: number, offset: number, lead: number): number
  * const { removed } = evidenceWithout(evidence, shownBy({ view, offset }, lead));
  * ```
  */
-function shownBy(shown: { view: { messages: readonly BaseMessage[]; report: { cut: number } }; offset: number }, lead: number): (quoted: QuotedMessage) => boolean {
+/** A view of one request and the first message after the summarized prefix it shows. */
+type ShownView = { view: { messages: readonly BaseMessage[]; report: { cut: number } }; offset: number };
+
+function shownBy(shown: ShownView, lead: number): (quoted: QuotedMessage) => boolean {
   const ids = new Set<string>();
   for (const message of shown.view.messages) if (message.id !== undefined) ids.add(message.id);
   return quotedIn(ids, checkpointCut(shown.view.report.cut, shown.offset, lead));
@@ -97,7 +100,7 @@ function shownBy(shown: { view: { messages: readonly BaseMessage[]; report: { cu
  * [shown, evidence] = reclaimEvidence(shown, evidence, lead, (trimmed) => showSummary(views, summary, lead, trimmed, estimator));
  * ```
  */
-export function reclaimEvidence<T extends { view: { messages: readonly BaseMessage[]; report: { cut: number } }; offset: number }>(
+export function reclaimEvidence<T extends ShownView>(
   shown: T,
   evidence: BaseMessage,
   lead: number,
