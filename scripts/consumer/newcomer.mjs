@@ -63,18 +63,10 @@ const flat = thrownBy(() => contextMiddleware({ budget: { contextWindow: 32000 }
 check("a flat `promptBudget` is INVALID_OPTION on field `promptBudget`", ContextIntegrationError.isInstance(flat) && flat.code === "INVALID_OPTION" && flat.field === "promptBudget", flat);
 includesAll("the flat `promptBudget` error", flat.message, ["Unknown option `promptBudget`", "budget fields go inside `budget`: `budget: { promptBudget: … }`"]);
 
-// 3. The former name `keepRecent` still works, with one DeprecationWarning per process.
-const warnings = [];
-process.on("warning", (warning) => {
-  if (warning.code === "CONTEXTVIEW_DEPRECATED_OPTION") warnings.push(warning);
-});
-for (const thread of ["t-old-1", "t-old-2"]) {
-  const state = await agentWith({ keepRecent: 2 }).invoke(ask("hi"), config(thread));
-  check(`an agent with \`keepRecent\` answers (${thread})`, state.messages.length === 2, state.messages.length);
-}
-await new Promise((resolve) => setImmediate(resolve));
-check("`keepRecent` warned once for two factories", warnings.length === 1, warnings.length);
-includesAll("the warning", warnings[0]?.message, ["`keepRecent` is deprecated; use `keepRecentToolResults`"]);
+// 3. The 0.x name `keepRecent` is refused with its 1.0 name, never read or ignored.
+const renamed = thrownBy(() => agentWith({ keepRecent: 2 }));
+check("`keepRecent` is INVALID_OPTION on field `keepRecent`", ContextIntegrationError.isInstance(renamed) && renamed.code === "INVALID_OPTION" && renamed.field === "keepRecent", renamed);
+includesAll("the `keepRecent` error", renamed.message, ["Unknown option `keepRecent`: renamed `keepRecentToolResults` in 1.0"]);
 
 // 4. A StateGraph without ContextViewAnnotation: the context node says what to add, the model is never called.
 const unused = new RecordingChatModel();

@@ -235,6 +235,22 @@ export function invalidOption(field: string, expected: string, got: unknown): Co
   return new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to be ${expected}, got ${describeValue(got)}`, { field });
 }
 
+/**
+ * Throws `INVALID_OPTION` for an option given by its 0.x name (`renamed` maps each to
+ * its name since 1.0): never read, so never silently ignored either.
+ *
+ * @example
+ * ```ts
+ * refuseRenamed({ keepRecent: 2 }, { keepRecent: "keepRecentToolResults" }); // throws: `keepRecent` was renamed `keepRecentToolResults` in 1.0 …
+ * ```
+ */
+export function refuseRenamed(options: object, renamed: Readonly<Record<string, string>>): void {
+  for (const [former, current] of Object.entries(renamed)) {
+    if (!Object.hasOwn(options, former) || (options as Record<string, unknown>)[former] === undefined) continue;
+    throw new ContextViewError("INVALID_OPTION", `\`${former}\` was renamed \`${current}\` in 1.0 (docs/migrating.md); the former name is not read`, { field: former });
+  }
+}
+
 /** A short, content-free description of a value for error messages. */
 export function describeValue(value: unknown): string {
   if (value === null) return "null";

@@ -67,13 +67,16 @@ describe("the inspector's counts of a call", () => {
 
   it("shows a record made before the vocabulary changed in its own counts, or exactly when the rebuild verifies it", async () => {
     const { stored, messages } = await recordedCall();
-    const { inCheckpoint: _c, summarized: _s, read: _r, ...counts } = stored.record.report.messages;
-    const { history: _h, ...report } = stored.record.report;
-    const old = { ...stored, record: { ...stored.record, report: { ...report, messages: { ...counts, dropped: counts.in - counts.kept } } as unknown as ManagedReport } };
+    const { inCheckpoint: _c, summarized: _s, read, ...counts } = stored.record.report.messages;
+    const { history, ...report } = stored.record.report;
+    // Such a record counted the messages given (`in`) and held `summary` where `history` is now.
+    const given = read + counts.unread;
+    const legacy = { ...report, summary: { given: history.given, included: history.included }, messages: { ...counts, in: given, dropped: given - counts.kept } };
+    const old = { ...stored, record: { ...stored.record, report: legacy as unknown as ManagedReport } };
     const verified = facts(callDetail({ record: old.record, rebuilt: rebuildView(old, messages), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString());
     expect(verified).toMatchObject({ "Messages dropped": String(stored.record.report.messages.dropped), History: "evidence" });
     const unverified = facts(callDetail({ record: old.record, rebuilt: rebuildView(old, null), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString());
-    expect(unverified).toMatchObject({ "Messages left out": String(counts.in - counts.kept), History: "summary or evidence, shown (recorded before the two were told apart)" });
+    expect(unverified).toMatchObject({ "Messages left out": String(given - counts.kept), History: "summary or evidence, shown (recorded before the two were told apart)" });
     expect(unverified["Messages dropped"]).toBeUndefined();
     // A record made before the long-turn and recall stages has neither fact.
     const { currentTurn: _t, recall: _rc, ...older } = report;

@@ -37,11 +37,6 @@ export interface ContextBudgetRecord {
   messagesKept: number;
   /** Messages read and left out of the view; never the unread ones (`report.messages.dropped`). */
   messagesDropped: number;
-  /**
-   * @deprecated Messages given to the view: `messagesRead` + `messagesUnread` (not the
-   * checkpoint's, with a summary: see `messagesInCheckpoint`). Kept for one release.
-   */
-  messagesIn: number;
   /** User turns read, kept and dropped (`report.turns`); the turns of unread messages are not counted. */
   turnsRead: number;
   turnsKept: number;
@@ -84,10 +79,6 @@ export interface ContextBudgetRecord {
   historyEvidenceOmitted: number;
   /** Evidence excerpts left out because the view shows the message they quote (`report.history.evidenceShown`). */
   historyEvidenceShown: number;
-  /** @deprecated Use `historyGiven` (true for evidence too, not only a summary). Kept for one release. */
-  summaryGiven: boolean;
-  /** @deprecated Use `historyIncluded`, and `historySummary` to know whether a summary was shown. Kept for one release. */
-  summaryIncluded: boolean;
   /** `none` | `micro` | `summary` | `drop`. */
   compaction: ManagedReport["compaction"]["kind"];
   summaryCacheHit: boolean;
@@ -160,7 +151,6 @@ export function budgetRecords(
       messagesUnread: messages.unread,
       messagesKept: messages.kept,
       messagesDropped: messages.dropped,
-      messagesIn: messages.read + messages.unread,
       turnsRead: report.turns.read,
       turnsKept: report.turns.kept,
       turnsDropped: report.turns.dropped,
@@ -189,8 +179,6 @@ export function budgetRecords(
       historyEvidence: history.evidence,
       historyEvidenceOmitted: history.evidenceOmitted ?? 0,
       historyEvidenceShown: history.evidenceShown ?? 0,
-      summaryGiven: history.given,
-      summaryIncluded: history.included,
       compaction: compaction.kind,
       summaryCacheHit: compaction.summaryCacheHit,
       summaryExcerpted: compaction.summaryExcerpted,

@@ -122,31 +122,10 @@ type UnlistedOption = Exclude<keyof ContextOptions, (typeof CONTEXT_SETTING_KEYS
 const everyOptionListed: [UnlistedOption] extends [never] ? true : UnlistedOption = true;
 void everyOptionListed;
 
-/** Former option names still read (with one warning each per process) when the current name is not given. */
-const DEPRECATED_OPTIONS: Readonly<Record<string, keyof ContextOptions>> = Object.freeze({
-  keepRecent: "keepRecentToolResults",
-  maxResultTokens: "maxToolResultTokens",
-});
-const warnedAliases = new Set<string>();
-
-/**
- * The options with each former name replaced by its current one; throws on a key
- * no option has, as a request's `context` does.
- */
+/** Throws on a key no option has, as a request's `context` does. */
 function knownOptions(options: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...options };
-  for (const key of Object.keys(options)) {
-    if (OPTION_KEYS.includes(key)) continue;
-    const current = DEPRECATED_OPTIONS[key];
-    if (current === undefined) throw unknownOption(key, OPTION_KEYS);
-    if (!warnedAliases.has(key)) {
-      warnedAliases.add(key);
-      process.emitWarning(`contextview: the option \`${key}\` is deprecated; use \`${current}\``, { type: "DeprecationWarning", code: "CONTEXTVIEW_DEPRECATED_OPTION" });
-    }
-    delete out[key];
-    if (out[current] === undefined) out[current] = options[key];
-  }
-  return out;
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.includes(key)) throw unknownOption(key, OPTION_KEYS);
+  return options;
 }
 
 /**

@@ -21,8 +21,10 @@ export const EVERYDAY_OPTIONS: readonly string[] = Object.freeze([
   "logger",
 ]);
 
-/** Options of LangChain's middlewares and other libraries, and what does their job here. */
+/** Options of LangChain's middlewares and other libraries, and what does their job here; the 0.x names of options. */
 const EQUIVALENTS: Readonly<Record<string, string>> = Object.freeze({
+  keepRecent: "renamed `keepRecentToolResults` in 1.0 (docs/migrating.md); the former name is not read",
+  maxResultTokens: "renamed `maxToolResultTokens` in 1.0 (docs/migrating.md); the former name is not read",
   trigger:
     "LangChain's `trigger` is not an option here: a summary is made when the view would pass the prompt limit " +
     "(`budget: { promptBudget }`) or `triggerRatio` of the context window, whichever is lower",

@@ -1,7 +1,6 @@
 import { ContextViewError } from "@contextview/core";
 import { ContextIntegrationError, createContextNode, withContext } from "@contextview/langgraph";
 import { conversationKeyOf } from "../src/conversation-key.js";
-import { resolveContextOptions } from "../src/options.js";
 import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { RecordingChatModel, thrownBy } from "@contextview/test-support";
 
@@ -85,17 +84,16 @@ describe("unknown factory options are rejected like unknown budget fields", () =
     );
   });
 
-  it("reads the former `keepRecent` as `keepRecentToolResults`, with one deprecation warning per process", () => {
+  it.each([
+    ["keepRecent", "keepRecentToolResults"],
+    ["maxResultTokens", "maxToolResultTokens"],
+  ])("refuses the 0.x name `%s`, naming `%s`, and warns nothing", (former, current) => {
     const warn = jest.spyOn(process, "emitWarning").mockImplementation(() => undefined);
     try {
-      withContext(new RecordingChatModel(), { keepRecent: 0, evidence: "off" } as never);
-      withContext(new RecordingChatModel(), { keepRecent: 0, evidence: "off" } as never);
-      const calls = warn.mock.calls.filter(([message]) => String(message).includes("`keepRecent`"));
-      expect(calls).toHaveLength(1);
-      expect(calls[0]?.[0]).toBe("contextview: the option `keepRecent` is deprecated; use `keepRecentToolResults`");
-      expect(calls[0]?.[1]).toMatchObject({ type: "DeprecationWarning", code: "CONTEXTVIEW_DEPRECATED_OPTION" });
-      expect(resolveContextOptions({ keepRecent: 2 } as never).settings.keepRecentToolResults).toBe(2);
-      expect(resolveContextOptions({ keepRecent: 2, keepRecentToolResults: 5 } as never).settings.keepRecentToolResults).toBe(5);
+      const error = errorOf(() => withContext(new RecordingChatModel(), { [former]: 2, evidence: "off" } as never));
+      expect(error).toMatchObject({ code: "INVALID_OPTION", field: former });
+      expect(error.message).toMatch(new RegExp(`^Unknown option \`${former}\`: renamed \`${current}\` in 1\\.0`));
+      expect(warn).not.toHaveBeenCalled();
     } finally {
       warn.mockRestore();
     }

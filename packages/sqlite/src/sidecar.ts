@@ -13,20 +13,14 @@ import { ContextViewError } from "@contextview/core";
  */
 export const STORE_PATH_ENV = "CONTEXTVIEW_STORE_PATH";
 
-/**
- * The former name of {@link STORE_PATH_ENV}, still read when that one is not set
- * (it names a summary database, but the store also holds evidence and view records).
- * @default "CONVERSATION_SUMMARY_DB_PATH"
- * @example
- * ```ts
- * process.env[SUMMARY_DB_PATH_ENV] = "/data/summaries.sqlite"; // still honoured
- * ```
- */
-export const SUMMARY_DB_PATH_ENV = "CONVERSATION_SUMMARY_DB_PATH";
+/** The 0.x name of {@link STORE_PATH_ENV}: refused, never read, so a store is never opened elsewhere unnoticed. */
+const FORMER_STORE_PATH_ENV = "CONVERSATION_SUMMARY_DB_PATH";
 
 /**
- * The store path set in the environment, and the variable it came from:
- * {@link STORE_PATH_ENV} first, then its alias {@link SUMMARY_DB_PATH_ENV}.
+ * The store path set in the environment ({@link STORE_PATH_ENV}), and the variable it
+ * came from. Throws `ContextViewError` `INVALID_OPTION` when only the 0.x name
+ * `CONVERSATION_SUMMARY_DB_PATH` is set: reading nothing would open the store
+ * somewhere else and lose sight of what the old path holds.
  *
  * @example
  * ```ts
@@ -34,9 +28,12 @@ export const SUMMARY_DB_PATH_ENV = "CONVERSATION_SUMMARY_DB_PATH";
  * ```
  */
 export function storePathFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): { path: string; variable: string } | undefined {
-  for (const variable of [STORE_PATH_ENV, SUMMARY_DB_PATH_ENV]) {
-    const path = env[variable];
-    if (path !== undefined && path !== "") return { path, variable };
+  const path = env[STORE_PATH_ENV];
+  if (path !== undefined && path !== "") return { path, variable: STORE_PATH_ENV };
+  const former = env[FORMER_STORE_PATH_ENV];
+  if (former !== undefined && former !== "") {
+    const message = `\`${FORMER_STORE_PATH_ENV}\` is no longer read: rename it to \`${STORE_PATH_ENV}\` (${STORE_PATH_ENV}=${former})`;
+    throw new ContextViewError("INVALID_OPTION", message, { field: FORMER_STORE_PATH_ENV });
   }
   return undefined;
 }

@@ -157,8 +157,8 @@ export class SqliteContextStore implements ContextStore {
   /**
    * A store in a sidecar file beside a `SqliteSaver`'s database:
    * `<dir>/<checkpoint name without extension>.contextview.sqlite`, or the path
-   * in `CONTEXTVIEW_STORE_PATH` (or its former name `CONVERSATION_SUMMARY_DB_PATH`)
-   * when set. A saver on `:memory:` gets an
+   * in `CONTEXTVIEW_STORE_PATH` when set (its 0.x name `CONVERSATION_SUMMARY_DB_PATH`
+   * alone is refused with `INVALID_OPTION`, saying to rename it). A saver on `:memory:` gets an
    * in-memory store. The checkpointer's tables are never touched. A checkpointer
    * without a SQLite database, such as `MemorySaver`, throws `ContextViewError`
    * `INVALID_OPTION` (field `saver`): use `new InMemoryContextStore()` beside it, or

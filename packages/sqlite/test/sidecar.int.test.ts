@@ -5,7 +5,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ContextViewError } from "@contextview/core";
-import { STORE_PATH_ENV, SUMMARY_DB_PATH_ENV, SqliteContextStore, sidecarPath } from "@contextview/sqlite";
+import { STORE_PATH_ENV, SqliteContextStore, sidecarPath } from "@contextview/sqlite";
 import { useTempDir } from "./support/temp.js";
 
 function tables(file: string): string[] {
@@ -50,14 +50,15 @@ describe("SqliteContextStore.nextTo", () => {
     expect(error).toMatchObject({ code: "INVALID_OPTION", details: { field: "saver" } });
     expect((error as Error).message).toMatch(/got a MemorySaver; beside a MemorySaver use `new InMemoryContextStore\(\)`.*`SqliteContextStore.fromConnString\(path\)`/);
   });
-  const savedEnv = process.env[SUMMARY_DB_PATH_ENV];
+  const FORMER_ENV = "CONVERSATION_SUMMARY_DB_PATH";
+  const savedEnv = process.env[FORMER_ENV];
   afterEach(() => {
-    if (savedEnv === undefined) delete process.env[SUMMARY_DB_PATH_ENV];
-    else process.env[SUMMARY_DB_PATH_ENV] = savedEnv;
+    if (savedEnv === undefined) delete process.env[FORMER_ENV];
+    else process.env[FORMER_ENV] = savedEnv;
   });
 
   it("opens a sidecar file beside the checkpointer's", async () => {
-    delete process.env[SUMMARY_DB_PATH_ENV];
+    delete process.env[FORMER_ENV];
     const saver = SqliteSaver.fromConnString(join(tempDir(), "checkpoints.sqlite"));
     const store = SqliteContextStore.nextTo(saver);
     expect(store.file).toBe(join(tempDir(), "checkpoints.contextview.sqlite"));
@@ -65,20 +66,29 @@ describe("SqliteContextStore.nextTo", () => {
     saver.db.close();
   });
 
-  it("follows CONVERSATION_SUMMARY_DB_PATH, and names it when its directory is missing", async () => {
+  it("refuses the 0.x variable CONVERSATION_SUMMARY_DB_PATH alone, saying to rename it, and opens nothing", async () => {
     const saver = SqliteSaver.fromConnString(join(tempDir(), "checkpoints.sqlite"));
-    process.env[SUMMARY_DB_PATH_ENV] = join(tempDir(), "summaries.sqlite");
-    const store = SqliteContextStore.nextTo(saver);
-    expect(store.file).toBe(join(tempDir(), "summaries.sqlite"));
-    store.close();
-    process.env[SUMMARY_DB_PATH_ENV] = join(tempDir(), "missing", "summaries.sqlite");
-    expect(() => SqliteContextStore.nextTo(saver)).toThrow(/`CONVERSATION_SUMMARY_DB_PATH` \(.*missing\) to exist/);
-    saver.db.close();
+    process.env[FORMER_ENV] = join(tempDir(), "summaries.sqlite");
+    try {
+      let error: unknown;
+      try {
+        SqliteContextStore.nextTo(saver);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toMatchObject({ code: "INVALID_OPTION", details: { field: FORMER_ENV } });
+      expect((error as Error).message).toContain(`rename it to \`CONTEXTVIEW_STORE_PATH\` (CONTEXTVIEW_STORE_PATH=${join(tempDir(), "summaries.sqlite")})`);
+      expect(existsSync(join(tempDir(), "summaries.sqlite"))).toBe(false);
+      expect(existsSync(join(tempDir(), "checkpoints.contextview.sqlite"))).toBe(false);
+    } finally {
+      delete process.env[FORMER_ENV];
+      saver.db.close();
+    }
   });
 
-  it("follows CONTEXTVIEW_STORE_PATH before its former name", async () => {
+  it("follows CONTEXTVIEW_STORE_PATH (the 0.x name beside it is not read), and names it when its directory is missing", async () => {
     const saver = SqliteSaver.fromConnString(join(tempDir(), "checkpoints.sqlite"));
-    process.env[SUMMARY_DB_PATH_ENV] = join(tempDir(), "summaries.sqlite");
+    process.env[FORMER_ENV] = join(tempDir(), "summaries.sqlite");
     process.env[STORE_PATH_ENV] = join(tempDir(), "store.sqlite");
     try {
       const store = SqliteContextStore.nextTo(saver);
@@ -88,13 +98,13 @@ describe("SqliteContextStore.nextTo", () => {
       expect(() => SqliteContextStore.nextTo(saver)).toThrow(/`CONTEXTVIEW_STORE_PATH` \(.*missing\) to exist/);
     } finally {
       delete process.env[STORE_PATH_ENV];
-      delete process.env[SUMMARY_DB_PATH_ENV];
+      delete process.env[FORMER_ENV];
       saver.db.close();
     }
   });
 
   it("gives an in-memory saver an in-memory store", async () => {
-    delete process.env[SUMMARY_DB_PATH_ENV];
+    delete process.env[FORMER_ENV];
     const saver = SqliteSaver.fromConnString(":memory:");
     const store = SqliteContextStore.nextTo(saver);
     expect(store.file).toBe(":memory:");
@@ -107,7 +117,7 @@ describe("SqliteContextStore.nextTo", () => {
   });
 
   it("works beside a real SqliteSaver, and deleting a thread through both leaves nothing of it", async () => {
-    delete process.env[SUMMARY_DB_PATH_ENV];
+    delete process.env[FORMER_ENV];
     const checkpointFile = join(tempDir(), "checkpoints.sqlite");
     const saver = SqliteSaver.fromConnString(checkpointFile);
     const store = SqliteContextStore.nextTo(saver);

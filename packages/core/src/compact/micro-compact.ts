@@ -1,5 +1,5 @@
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { ContextViewError, invalidOption } from "../errors.js";
+import { ContextViewError, invalidOption, refuseRenamed } from "../errors.js";
 import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
 import { compactToolResult, splitContent } from "./compact-tool-result.js";
 import { isClearedToolResult, withCompaction } from "./marker.js";
@@ -50,21 +50,6 @@ export interface MicroCompactOptions {
    * @default undefined (the notices name no tool)
    */
   recallToolName?: string | undefined;
-  /**
-   * @deprecated Use `keepRecentToolResults`; read when it is not given.
-   * @default 3
-   */
-  keepRecent?: number;
-  /**
-   * @deprecated Use `maxToolResultTokens`; read when it is not given.
-   * @default 2000
-   */
-  maxResultTokens?: number;
-  /**
-   * @deprecated Use `fallbackToolResultTokens`; read when it is not given.
-   * @default maxToolResultTokens
-   */
-  fallbackResultTokens?: number;
 }
 
 /**
@@ -120,15 +105,8 @@ function compactOrClear(message: ToolMessage, tokens: number, text: string, limi
 
 let defaultEstimator: Estimator | undefined;
 
-/**
- * An integer option given by its name or, when absent, by its former name; an
- * error names the one the caller wrote.
- */
-function count(options: MicroCompactOptions, field: keyof MicroCompactOptions, former: keyof MicroCompactOptions, fallback: number, min: number): number {
-  const named = options[field] !== undefined;
-  const value = (named ? options[field] : options[former]) as number | undefined;
-  return checkCount(named ? field : former, value, fallback, min);
-}
+/** The 0.x names of microCompact's options. */
+const RENAMED = { keepRecent: "keepRecentToolResults", maxResultTokens: "maxToolResultTokens", fallbackResultTokens: "fallbackToolResultTokens" };
 
 function checkCount(field: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
@@ -158,9 +136,10 @@ function checkCount(field: string, value: number | undefined, fallback: number, 
  */
 export function microCompact(messages: readonly BaseMessage[], options: MicroCompactOptions = {}): MicroCompactResult {
   if (!Array.isArray(messages)) throw invalidOption("messages", "an array of messages", messages);
-  const keepRecent = count(options, "keepRecentToolResults", "keepRecent", 3, 0);
-  const maxResultTokens = count(options, "maxToolResultTokens", "maxResultTokens", 2000, 1);
-  const fallbackResultTokens = Math.max(maxResultTokens, count(options, "fallbackToolResultTokens", "fallbackResultTokens", maxResultTokens, 1));
+  refuseRenamed(options, RENAMED);
+  const keepRecent = checkCount("keepRecentToolResults", options.keepRecentToolResults, 3, 0);
+  const maxResultTokens = checkCount("maxToolResultTokens", options.maxToolResultTokens, 2000, 1);
+  const fallbackResultTokens = Math.max(maxResultTokens, checkCount("fallbackToolResultTokens", options.fallbackToolResultTokens, maxResultTokens, 1));
   const estimator = checkEstimator(options.estimator, "estimator") ?? (defaultEstimator ??= createEstimator());
   const recallToolName = checkRecallToolName(options.recallToolName);
   const compactOptions: CompactToolResultOptions = recallToolName === undefined ? { estimator } : { estimator, recallToolName };

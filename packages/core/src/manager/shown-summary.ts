@@ -46,7 +46,7 @@ export function showSummary(
 ): ShownSummary {
   if (!summary) return { view: built ?? views.build(lead, null, evidence), offset: lead, text: null, excerpted: false };
   const whole = built ?? views.build(summary.prefixN, summary.text, evidence);
-  if (whole.report.summary.included) return { view: whole, offset: summary.prefixN, text: summary.text, excerpted: false };
+  if (whole.report.history.included) return { view: whole, offset: summary.prefixN, text: summary.text, excerpted: false };
   const { report } = whole;
   const t = report.tokens;
   // The room of the history slot: the summary goes before any older turn.
@@ -58,7 +58,7 @@ export function showSummary(
   if (textRoom >= MIN_SUMMARY_EXCERPT_TOKENS) {
     const text = fitExcerpt(summary.text, textRoom, estimator);
     const view = views.build(summary.prefixN, text, evidence);
-    if (view.report.summary.included) return { view, offset: summary.prefixN, text, excerpted: true };
+    if (view.report.history.included) return { view, offset: summary.prefixN, text, excerpted: true };
   }
   return { view: views.build(lead, null, evidence), offset: lead, text: null, excerpted: false };
 }

@@ -73,25 +73,35 @@ export function reportDifferences(recorded: unknown, rebuilt: unknown, path = ""
 }
 
 /**
- * The rebuilt report in the counts a record made before issue 28 kept: no
- * `messages.inCheckpoint`, `summarized`, `read` nor `history`, and `messages.dropped`
- * then counted every message given and not shown; and one made before evidence had a
- * share (`evidenceShare`) kept no `history.evidenceOmitted`, nor one made before a view left out
+ * The rebuilt report in the terms of the record it is compared with. Records made before
+ * 1.0 also held `messages.in` (the messages given: read + unread) and `summary` (the
+ * history slot's `given`, `included` and `reason`); those made before issue 28 had no
+ * `messages.inCheckpoint`, `summarized`, `read` nor `history`, and their `messages.dropped`
+ * counted every message given and not shown. Records made before evidence had a share
+ * (`evidenceShare`) kept no `history.evidenceOmitted`, nor those made before a view left out
  * the evidence excerpts of messages it shows `history.evidenceShown`. A newer record is compared as is.
  */
-function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T, recorded: { messages: Partial<ContextReport["messages"]>; history?: Partial<ContextReport["history"]> }): T | Record<string, unknown> {
-  if (recorded.messages.read !== undefined) {
-    // Records made before evidence had a share kept no `history.evidenceOmitted`, and those made
-    // before a view left out the excerpts of messages it shows no `history.evidenceShown` (0 then).
-    if (recorded.history === undefined) return rebuilt;
-    const history: Record<string, unknown> = { ...rebuilt.history };
-    for (const field of ["evidenceOmitted", "evidenceShown"] as const) {
-      if (recorded.history[field] === undefined && rebuilt.history[field] === 0) delete history[field];
-    }
-    return { ...rebuilt, history };
+function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T, recorded: RecordedTerms): T | Record<string, unknown> {
+  const { history, messages, ...rest } = rebuilt;
+  const given = messages.read + messages.unread;
+  const summary = { given: history.given, included: history.included, ...(history.reason === undefined ? {} : { reason: history.reason }) };
+  if (recorded.messages.read === undefined) {
+    return { ...rest, summary, messages: { in: given, kept: messages.kept, dropped: given - messages.kept, unread: messages.unread } };
   }
-  const { history: _history, messages, ...rest } = rebuilt;
-  return { ...rest, messages: { in: messages.in, kept: messages.kept, dropped: messages.in - messages.kept, unread: messages.unread } };
+  const legacy = { ...(recorded.summary === undefined ? {} : { summary }), ...(recorded.messages.in === undefined ? {} : { messages: { ...messages, in: given } }) };
+  if (recorded.history === undefined) return { ...rebuilt, ...legacy };
+  const shown: Record<string, unknown> = { ...history };
+  for (const field of ["evidenceOmitted", "evidenceShown"] as const) {
+    if (recorded.history[field] === undefined && history[field] === 0) delete shown[field];
+  }
+  return { ...rebuilt, history: shown, ...legacy };
+}
+
+/** What {@link inRecordedTerms} reads of a record: the fields whose presence tells its version. */
+interface RecordedTerms {
+  messages: Partial<ContextReport["messages"]> & { in?: number };
+  history?: Partial<ContextReport["history"]>;
+  summary?: unknown;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type BaseMessage } from "@langchain/core/messages";
 import { checkTurnSummary } from "./turn-stand-in.js";
-import { ContextViewError, describeValue } from "../errors.js";
+import { ContextViewError, describeValue, refuseRenamed } from "../errors.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
 import { checkMessageArray } from "../messages.js";
 import { markCacheBreakpoints } from "./cache-breakpoints.js";
@@ -62,6 +62,7 @@ export function buildContext(input: BuildContextInput): ContextView {
     throw new ContextViewError("INVALID_MESSAGES", `Expected the input of buildContext to be an object with \`messages\`, got ${describeValue(input)}`);
   }
   checkMessageArray(input.messages);
+  refuseRenamed(input, { summaryMessage: "historyMessage" });
   checkTurnSummary(input.turnSummary);
   const messageDate = checkMessageDate(input.messageDate, "messageDate");
   const budget = budgetOf(input.budget);
@@ -80,12 +81,10 @@ export function buildContext(input: BuildContextInput): ContextView {
   // older turns leave does not flip. After an agent's tool turns, recall is a brief instead.
   const recallAt = recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? "block" : "brief";
 
-  // `summaryMessage` is the slot's former name, still accepted.
-  const historyField = input.historyMessage !== undefined ? "historyMessage" : "summaryMessage";
-  const given = input.historyMessage !== undefined ? input.historyMessage : input.summaryMessage;
+  const given = input.historyMessage;
   const summaryGiven = given !== undefined && given !== null;
   // Durable evidence takes at most its share of the limit (the oldest excerpts of its largest bucket leave first).
-  const within = summaryGiven ? historyWithin(checkHistoryMessage(given, historyField), Math.floor(options.evidenceShare * limit), estimator) : { message: null, evidenceOmitted: 0 };
+  const within = summaryGiven ? historyWithin(checkHistoryMessage(given), Math.floor(options.evidenceShare * limit), estimator) : { message: null, evidenceOmitted: 0 };
   const history = within.message;
   const holds = history !== null ? historyHolds(history) : { summary: false, evidence: false };
   const summaryHead: BaseMessage[] = history !== null ? historyHead(history, options.recallToolName) : [];
@@ -137,7 +136,8 @@ export function buildContext(input: BuildContextInput): ContextView {
   return { messages, report };
 }
 
-function checkHistoryMessage(history: unknown, field: string): BaseMessage {
+function checkHistoryMessage(history: unknown): BaseMessage {
+  const field = "historyMessage";
   if (history === null || typeof history !== "object" || !("content" in history) || typeof (history as BaseMessage).type !== "string") {
     throw new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to be a chat message (an AIMessage), got ${describeValue(history)}`, { field });
   }

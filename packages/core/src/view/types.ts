@@ -220,11 +220,6 @@ export interface BuildContextInput extends ViewOptions {
    */
   historyMessage?: BaseMessage | null;
   /**
-   * @deprecated Use `historyMessage`; this former name is read when `historyMessage` is not given.
-   * @default undefined
-   */
-  summaryMessage?: BaseMessage | null;
-  /**
    * Budget overrides (see {@link resolveBudget}), or an already resolved budget.
    * @default DEFAULT_BUDGET (and the environment)
    */
@@ -360,11 +355,6 @@ export interface MessageCounts {
   kept: number;
   /** Messages the walk read and left out of the view (never the unread ones); they remain in the checkpoint. */
   dropped: number;
-  /**
-   * @deprecated Use `read` + `unread` (the messages after the summarized prefix), or
-   * `inCheckpoint` for the whole conversation. Kept for one release.
-   */
-  in: number;
 }
 
 /**
@@ -445,11 +435,6 @@ export interface ContextReport {
   memories: { in: number; kept: number };
   /** The history slot after the system prompt: durable evidence, a summary, or both (see {@link HistoryReport}). */
   history: HistoryReport;
-  /**
-   * @deprecated Use `history` (the same `given`, `included` and `reason`; `history.summary`
-   * and `history.evidence` say which it held). Kept for one release.
-   */
-  summary: { given: boolean; included: boolean; reason?: "does-not-fit" | "evidence-share" | "shown" };
   /** Excerpts of dropped turns included because no summary was given. */
   droppedTurnExcerpts: number;
   /**

@@ -32,9 +32,9 @@ describe("microCompact", () => {
     [5, 0, 5],
     [2, 3, 0],
     [0, 3, 0],
-  ])("with %i results and keepRecent %i clears %i", (results, keepRecent, expected) => {
+  ])("with %i results and keepRecentToolResults %i clears %i", (results, keepRecentToolResults, expected) => {
     const input = history(results);
-    const { messages, cleared, compacted } = microCompact(input, { keepRecent });
+    const { messages, cleared, compacted } = microCompact(input, { keepRecentToolResults });
     expect(cleared).toBe(expected);
     expect(compacted).toBe(0);
     expect(messages).toHaveLength(input.length);
@@ -44,7 +44,7 @@ describe("microCompact", () => {
 
   it("keeps positions, ids, names and pairing, and says how to get the original back", () => {
     const input = history(4);
-    const { messages } = microCompact(input, { keepRecent: 1 });
+    const { messages } = microCompact(input, { keepRecentToolResults: 1 });
     messages.forEach((message, i) => {
       expect(message.getType()).toBe(input[i]!.getType());
       if (ToolMessage.isInstance(message)) {
@@ -63,7 +63,7 @@ describe("microCompact", () => {
   it("returns unchanged messages as the same objects and never mutates the input", () => {
     const input = deepFreeze(history(4));
     const before = input.map((m) => JSON.stringify(m.toDict()));
-    const { messages } = microCompact(input, { keepRecent: 2 });
+    const { messages } = microCompact(input, { keepRecentToolResults: 2 });
     messages.forEach((message, i) => {
       const cleared = ToolMessage.isInstance(message) && isClearedToolResult(message);
       if (cleared) expect(message).not.toBe(input[i]);
@@ -73,17 +73,17 @@ describe("microCompact", () => {
   });
 
   it("is idempotent: cleared markers are left as they are and not counted again", () => {
-    const first = microCompact(history(5, true), { keepRecent: 2, maxResultTokens: 1100 });
+    const first = microCompact(history(5, true), { keepRecentToolResults: 2, maxToolResultTokens: 1100 });
     expect(first.cleared).toBe(3);
     expect(first.compacted).toBe(2);
-    const second = microCompact(first.messages, { keepRecent: 2, maxResultTokens: 1100 });
+    const second = microCompact(first.messages, { keepRecentToolResults: 2, maxToolResultTokens: 1100 });
     expect(second.cleared).toBe(0);
     expect(second.compacted).toBe(0);
     second.messages.forEach((message, i) => expect(message).toBe(first.messages[i]));
   });
 
-  it("compacts kept results over maxResultTokens structurally", () => {
-    const { messages, compacted } = microCompact(history(2, true), { keepRecent: 2, maxResultTokens: 1100 });
+  it("compacts kept results over maxToolResultTokens structurally", () => {
+    const { messages, compacted } = microCompact(history(2, true), { keepRecentToolResults: 2, maxToolResultTokens: 1100 });
     expect(compacted).toBe(2);
     const estimator = createEstimator();
     for (const result of toolResults(messages)) {
@@ -94,7 +94,7 @@ describe("microCompact", () => {
 
   it("compacts plain text results as a beginning and end", () => {
     const messages = [new HumanMessage("q"), ...exchange(1, "line\n".repeat(5000))];
-    const { messages: out, compacted } = microCompact(messages, { maxResultTokens: 200 });
+    const { messages: out, compacted } = microCompact(messages, { maxToolResultTokens: 200 });
     expect(compacted).toBe(1);
     expect(compactionMarkerOf(out[2]!)).toMatchObject({ form: "text" });
   });
@@ -102,38 +102,46 @@ describe("microCompact", () => {
   it("clears a kept result whose references cannot fit, and counts it", () => {
     const artifact = financeReport(400);
     const messages = [new HumanMessage("q"), ...exchange(1, JSON.stringify(artifact), artifact)];
-    const { messages: out, cleared, compacted } = microCompact(messages, { maxResultTokens: 300 });
+    const { messages: out, cleared, compacted } = microCompact(messages, { maxToolResultTokens: 300 });
     expect([cleared, compacted]).toEqual([1, 0]);
     expect(textOf(out[2]!.content)).toMatch(/^\[Too large to compact to 300 tokens; `tool_1` result cleared/);
   });
 
-  it("compacts such a result to the size its references need when fallbackResultTokens allows it", () => {
+  it("compacts such a result to the size its references need when fallbackToolResultTokens allows it", () => {
     const artifact = financeReport(400);
     const messages = [new HumanMessage("q"), ...exchange(1, JSON.stringify(artifact), artifact)];
-    const { messages: out, cleared, compacted } = microCompact(messages, { maxResultTokens: 300, fallbackResultTokens: 100_000 });
+    const { messages: out, cleared, compacted } = microCompact(messages, { maxToolResultTokens: 300, fallbackToolResultTokens: 100_000 });
     expect([cleared, compacted]).toEqual([0, 1]);
     const text = textOf(out[2]!.content);
     expect(() => JSON.parse(text)).not.toThrow();
     expect(compactionMarkerOf(out[2]!)).toMatchObject({ form: "json" });
-    const tight = microCompact(messages, { maxResultTokens: 300, fallbackResultTokens: 301 });
+    const tight = microCompact(messages, { maxToolResultTokens: 300, fallbackToolResultTokens: 301 });
     expect([tight.cleared, tight.compacted]).toEqual([1, 0]);
   });
 
   it.each([
-    [{ keepRecent: -1 }, "`keepRecent`"],
-    [{ keepRecent: 1.5 }, "`keepRecent`"],
-    [{ maxResultTokens: 0 }, "`maxResultTokens`"],
-    [{ fallbackResultTokens: -5 }, "`fallbackResultTokens`"],
+    [{ keepRecentToolResults: -1 }, "`keepRecentToolResults`"],
+    [{ keepRecentToolResults: 1.5 }, "`keepRecentToolResults`"],
+    [{ maxToolResultTokens: 0 }, "`maxToolResultTokens`"],
+    [{ fallbackToolResultTokens: -5 }, "`fallbackToolResultTokens`"],
   ])("rejects %p", (options, field) => {
     expect(() => microCompact(history(1), options)).toThrow(field);
   });
 
-  it("reads the view's option names and their former names alike", () => {
-    const input = history(5, true);
-    const named = microCompact(input, { keepRecentToolResults: 2, maxToolResultTokens: 300, fallbackToolResultTokens: 400 });
-    const former = microCompact(input, { keepRecent: 2, maxResultTokens: 300, fallbackResultTokens: 400 });
-    expect(named.messages.map((m) => m.content)).toEqual(former.messages.map((m) => m.content));
-    expect([named.cleared, named.compacted]).toEqual([former.cleared, former.compacted]);
-    expect(() => microCompact(input, { keepRecentToolResults: -1 })).toThrow("`keepRecentToolResults`");
+  it.each([
+    ["keepRecent", "keepRecentToolResults"],
+    ["maxResultTokens", "maxToolResultTokens"],
+    ["fallbackResultTokens", "fallbackToolResultTokens"],
+  ])("refuses the 0.x name %s, naming %s, instead of ignoring it", (former, current) => {
+    let error: unknown;
+    try {
+      microCompact(history(5, true), { [former]: 2 } as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: "INVALID_OPTION", details: { field: former } });
+    expect((error as Error).message).toContain(`\`${former}\` was renamed \`${current}\``);
+    // Left undefined, as a spread of optional settings leaves it, it is not there.
+    expect(microCompact(history(5, true), { [former]: undefined } as never).cleared).toBe(2);
   });
 });

@@ -70,15 +70,32 @@ describe("rebuildView over a long generated thread", () => {
     const legacy = views.filter((v) => v.record.report.messages.unread > 0 || v.record.report.messages.summarized > 0);
     expect(legacy.length).toBeGreaterThan(0);
     for (const stored of legacy) {
-      const { inCheckpoint: _c, summarized: _s, read: _r, ...counts } = stored.record.report.messages;
-      const { history: _h, ...report } = stored.record.report;
-      // Then `dropped` was every message given and not shown.
-      const old = { ...report, messages: { ...counts, dropped: counts.in - counts.kept } } as unknown as StoredView["record"]["report"];
+      const { inCheckpoint: _c, summarized: _s, read, ...counts } = stored.record.report.messages;
+      const { history, ...report } = stored.record.report;
+      // Then `in` counted every message given, `dropped` was every message given and not shown, and `summary` held the slot's flags.
+      const given = read + counts.unread;
+      const summary = { given: history.given, included: history.included, ...(history.reason === undefined ? {} : { reason: history.reason }) };
+      const old = { ...report, summary, messages: { ...counts, in: given, dropped: given - counts.kept } } as unknown as StoredView["record"]["report"];
       const rebuilt = rebuildView({ ...stored, record: { ...stored.record, report: old } }, steps[stored.record.sequence - 1] ?? null);
       expect({ sequence: stored.record.sequence, problems: rebuilt.problems }).toEqual({ sequence: stored.record.sequence, problems: [] });
       // An old record whose counts differ is still a mismatch.
       const wrong = { ...old, messages: { ...old.messages, dropped: old.messages.dropped + 1 } };
       expect(rebuildView({ ...stored, record: { ...stored.record, report: wrong } }, steps[stored.record.sequence - 1] ?? null).status).toBe("mismatch");
+    }
+  });
+
+  it("rebuilds a view recorded by 0.x after issue 28, with the `messages.in` and `summary` that 1.0 no longer reports", () => {
+    const { views, steps } = thread;
+    for (const stored of views) {
+      const { report } = stored.record;
+      const summary = { given: report.history.given, included: report.history.included, ...(report.history.reason === undefined ? {} : { reason: report.history.reason }) };
+      const old = { ...report, summary, messages: { ...report.messages, in: report.messages.read + report.messages.unread } };
+      const rebuilt = rebuildView({ ...stored, record: { ...stored.record, report: old } }, steps[stored.record.sequence - 1] ?? null);
+      expect({ sequence: stored.record.sequence, problems: rebuilt.problems }).toEqual({ sequence: stored.record.sequence, problems: [] });
+      const wrong = { ...old, summary: { ...summary, included: !summary.included } };
+      expect(rebuildView({ ...stored, record: { ...stored.record, report: wrong } }, steps[stored.record.sequence - 1] ?? null).problems).toEqual([
+        `summary.included: recorded ${!summary.included}, rebuilt ${summary.included}`,
+      ]);
     }
   });
 

@@ -30,7 +30,7 @@ describe("buildContext: a conversation that fits", () => {
       expect(message.type).toBe(messages[i]?.type);
       expect(message.content).toEqual(messages[i]?.content);
     });
-    expect(report.messages).toEqual({ inCheckpoint: messages.length, summarized: 0, read: messages.length, unread: 0, kept: messages.length, dropped: 0, in: messages.length });
+    expect(report.messages).toEqual({ inCheckpoint: messages.length, summarized: 0, read: messages.length, unread: 0, kept: messages.length, dropped: 0 });
     expect(report.allHistoryRead).toBe(true);
     expect(report.turns).toEqual({ read: 2, kept: 2, dropped: 0 });
     expect(report.tokens.total).toBe(estimator.estimateMessages(view));
@@ -139,16 +139,16 @@ describe("buildContext: over budget", () => {
 
   it("includes a summary message before history, and leaves it out when it would stop the request fitting", () => {
     const messages = longHistory();
-    const summaryMessage = new AIMessage({ content: "Evidence: the user budgets monthly." });
-    const withSummary = buildContext({ messages, summaryMessage, budget: { ...noEnv, promptBudget: 4000 } });
+    const historyMessage = new AIMessage({ content: "Evidence: the user budgets monthly." });
+    const withSummary = buildContext({ messages, historyMessage, budget: { ...noEnv, promptBudget: 4000 } });
     expect(withSummary.messages[4]?.content).toBe("Evidence: the user budgets monthly.");
     expect(withSummary.messages[4]?.type).toBe("ai");
-    expect(withSummary.report.summary).toEqual({ given: true, included: true });
+    expect(withSummary.report.history).toMatchObject({ given: true, included: true });
     expect(withSummary.report.droppedTurnExcerpts).toBe(0);
 
     const huge = new AIMessage({ content: "evidence ".repeat(5000) });
-    const without = buildContext({ messages, summaryMessage: huge, budget: { ...noEnv, promptBudget: 4000 } });
-    expect(without.report.summary).toEqual({ given: true, included: false, reason: "does-not-fit" });
+    const without = buildContext({ messages, historyMessage: huge, budget: { ...noEnv, promptBudget: 4000 } });
+    expect(without.report.history).toMatchObject({ given: true, included: false, reason: "does-not-fit" });
     expect(without.messages.some((m) => m.content === huge.content)).toBe(false);
   });
 
@@ -231,7 +231,8 @@ describe("buildContext: bad input", () => {
     [{ messages: [], budget: { promptBudget: -1 } }, "INVALID_OPTION", /`promptBudget`/],
     [{ messages: [], dropStep: 2 }, "INVALID_OPTION", /`dropStep`/],
     [{ messages: [], memories: [1] }, "INVALID_OPTION", /`memories\[0\]`/],
-    [{ messages: [], summaryMessage: "text" }, "INVALID_OPTION", /`summaryMessage`/],
+    [{ messages: [], historyMessage: "text" }, "INVALID_OPTION", /`historyMessage`/],
+    [{ messages: [], summaryMessage: new AIMessage("s") }, "INVALID_OPTION", /`summaryMessage` was renamed `historyMessage` in 1\.0/],
   ])("%#: rejects with a typed error naming the field", (input, code, message) => {
     const error = errorOf(() => buildContext(input as never));
     expect(ContextViewError.isInstance(error)).toBe(true);

@@ -130,9 +130,9 @@ describe("Anthropic cache breakpoints", () => {
   it("buildContext marks the end of the head and of the older turns, with the same estimate and text", () => {
     const messages = deepFreeze(agentTurns(30));
     const before = snapshot(messages);
-    const summaryMessage = new AIMessage("Summary: the user tracks groceries by week.");
-    const plain = buildContext({ messages, systemPrompt: "You are careful.", summaryMessage, budget: { promptBudget: 6000 } });
-    const marked = buildContext({ messages, systemPrompt: "You are careful.", summaryMessage, budget: { promptBudget: 6000 }, cacheBreakpoints: true });
+    const historyMessage = new AIMessage("Summary: the user tracks groceries by week.");
+    const plain = buildContext({ messages, systemPrompt: "You are careful.", historyMessage, budget: { promptBudget: 6000 } });
+    const marked = buildContext({ messages, systemPrompt: "You are careful.", historyMessage, budget: { promptBudget: 6000 }, cacheBreakpoints: true });
     expect(snapshot(messages)).toBe(before);
     expect(marked.report.tokens.total).toBe(plain.report.tokens.total);
     // system, the pinned block (label, opening request), label, summary, older turns…, current request:

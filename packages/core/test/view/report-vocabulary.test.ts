@@ -29,8 +29,6 @@ describe("the report's vocabulary", () => {
     expect(report.messages.dropped).toBeLessThan(report.messages.unread);
     expect(report.messages.kept - (report.messages.read - report.messages.dropped)).toBe(1);
     expect(report.messages.dropped).toBeLessThanOrEqual(report.messages.read - report.messages.kept + report.pinned.messages.length + 1);
-    // The former count, every message given and not shown, is still there under its old name.
-    expect(report.messages.in).toBe(messages.length);
     expect(report.messages.inCheckpoint).toBe(messages.length);
   });
 
@@ -51,7 +49,7 @@ describe("the report's vocabulary", () => {
     expect(report.compaction.summarizedMessages).toBeGreaterThan(0);
     expect(report.messages.inCheckpoint).toBe(messages.length);
     expect(report.messages.summarized).toBe(report.compaction.summarizedMessages);
-    expect(report.messages.in).toBeLessThan(messages.length);
+    expect(report.messages.read + report.messages.unread).toBeLessThan(messages.length);
     expect(partition(report)).toEqual(ALL_HOLD);
     expect(report.history).toMatchObject({ given: true, included: true, summary: true, evidence: false });
   });
@@ -71,8 +69,8 @@ describe("the report's vocabulary", () => {
     expect(shownAll.report.history).toMatchObject({ given: true, included: false, reason: "shown", evidence: false });
     expect(shownAll.report.history.evidenceShown).toBeGreaterThan(0);
     expect(shownAll.messages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(false);
-    // The former name of the slot's flags, deprecated, says the same.
-    expect(evidenceOnly.report.summary).toEqual({ given: true, included: true });
+    // The 0.x name of the slot's flags is gone: `history` alone says it.
+    expect("summary" in evidenceOnly.report).toBe(false);
     // Within its share of the limit, the excerpts left out are counted, and in the envelope too. (At the default
     // tenth all of it fits once the excerpts of messages the view shows leave: a twentieth does not.)
     const atDefault = buildContext({ messages, budget, historyMessage: evidence }).report;

@@ -18,8 +18,11 @@ function fact(label: string, value: string | number, hint?: string): Markup {
 }
 
 /** What the history slot showed, in the words of docs/observability.md ("The vocabulary"). */
-function historyShown(history: ContextReport["history"] | undefined, legacy: ContextReport["summary"]): string {
-  if (history === undefined) return legacy.given ? (legacy.included ? "summary or evidence, shown (recorded before the two were told apart)" : "left out: does not fit") : "none";
+/** The `summary` field of a record made before 1.0, which had no `history`. */
+type LegacySummary = { given: boolean; included: boolean } | undefined;
+
+function historyShown(history: ContextReport["history"] | undefined, legacy: LegacySummary): string {
+  if (history === undefined) return legacy?.given === true ? (legacy.included ? "summary or evidence, shown (recorded before the two were told apart)" : "left out: does not fit") : "none";
   if (!history.given) return "none";
   if (!history.included) {
     if (history.reason === "shown") return "left out: the view shows every message it quotes";
@@ -36,7 +39,7 @@ function historyShown(history: ContextReport["history"] | undefined, legacy: Con
 function messageFacts(recorded: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextReport | undefined): Markup {
   const m = (recorded.messages as Partial<MessageCounts>).read !== undefined ? recorded.messages : rebuilt?.messages;
   if (m === undefined) {
-    return html`${fact("Messages kept", `${count(recorded.messages.kept)} of ${count(recorded.messages.in)}`)}
+    return html`${fact("Messages kept", `${count(recorded.messages.kept)} of ${count((recorded.messages as { in?: number }).in ?? 0)}`)}
   ${fact("Messages left out", recorded.messages.dropped, "recorded by an earlier version: every message given and not shown, the unread ones included")}
   ${fact("Messages unread", recorded.messages.unread, "older than the view read: never read, shown only when pinned")}`;
   }
@@ -106,7 +109,7 @@ function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextRep
   ${fact("Dropped-turn excerpts", report.droppedTurnExcerpts)}
   ${currentTurnFact(report)}
   ${recallFact(report)}
-  ${fact("History", historyShown(history, report.summary), "the history slot after the system prompt: a summary, durable evidence, or both")}
+  ${fact("History", historyShown(history, (report as { summary?: LegacySummary }).summary), "the history slot after the system prompt: a summary, durable evidence, or both")}
   ${fact("Compaction", COMPACTION_KIND[c.kind] ?? c.kind)}
   ${fact("Summarizer calls", c.summarizerCalls)}
   ${fact("Summary cache hit", c.summaryCacheHit ? "yes" : "no")}
