@@ -61,7 +61,7 @@ function timed(run: () => unknown): number {
 
 /** Longest event-loop block (ms) while a context node builds the view twice (two steps of one run). */
 async function nodeBlock(content: string, largeResultWorker = true): Promise<{ ms: number; block: number }> {
-  const node = createContextNode({ store: new InMemoryContextStore(), budget, largeResultWorker });
+  const node = createContextNode({ store: new InMemoryContextStore(), budget, advanced: { largeResultWorker } });
   const config = { configurable: { thread_id: "bench", user_id: "bench-user" } };
   const messages = conversation(content);
   const histogram = monitorEventLoopDelay({ resolution: 10 });

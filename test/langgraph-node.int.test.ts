@@ -104,7 +104,7 @@ describe("createContextNode in a StateGraph with SqliteSaver and SqliteContextSt
     const graphs = ["alice", "bob"].map((user) => {
       const model = new RecordingChatModel();
       const saver = SqliteSaver.fromConnString(join(tempDir(), `${user}.sqlite`));
-      return { user, model, graph: customGraph(model, saver, createContextNode({ store, budget: { contextWindow: 16384, promptBudget: 1500 }, evidenceShare: 1 })) };
+      return { user, model, graph: customGraph(model, saver, createContextNode({ store, budget: { contextWindow: 16384, promptBudget: 1500 }, view: { evidenceShare: 1 } })) };
     });
     for (let i = 0; i < 12; i++) {
       for (const { user, graph } of graphs) {

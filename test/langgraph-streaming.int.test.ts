@@ -12,7 +12,7 @@ const SUMMARY = "SUMMARYTOKEN alpha SUMMARYTOKEN beta";
 const BUDGET = { contextWindow: 16384, promptBudget: 1200 };
 // The 300-token opening request, pinned, would leave the evidence no room in 1,200 tokens, and
 // the manager does not summarize when the evidence does not fit: these tests need the summarizer.
-const NO_PIN = { pinOpeningRequest: false };
+const NO_PIN = { view: { pinOpeningRequest: false } };
 const State = Annotation.Root({ ...MessagesAnnotation.spec, ...ContextViewAnnotation.spec });
 
 function counting(): { summarizer: Summarizer; calls: () => number } {

@@ -196,6 +196,10 @@ check("LangChain's `trigger` is INVALID_OPTION on field `trigger`", trigger.code
 includesAll("the `trigger` error", trigger.message, ["Unknown option `trigger`: LangChain's `trigger`", "`budget: { promptBudget }`"]);
 const inBudget = thrownBy(() => contextMiddleware({ budget: { contextWindw: 8000 } }));
 includesAll("the `budget.contextWindw` error", inBudget.message, ["Unknown option `budget.contextWindw`; did you mean `budget.contextWindow`?"]);
+// A view setting given at the top level, as 0.x took it: refused with where it goes.
+const ungrouped = thrownBy(() => contextMiddleware({ cacheBreakpoints: true }));
+check("a top-level `cacheBreakpoints` is INVALID_OPTION on field `cacheBreakpoints`", ungrouped.code === "INVALID_OPTION" && ungrouped.field === "cacheBreakpoints", ungrouped);
+includesAll("the `cacheBreakpoints` error", ungrouped.message, ["it goes in `view.cacheBreakpoints` (`view: { cacheBreakpoints }`)"]);
 
 // 11. An editor's hover: every option of every factory, read from the installed .d.ts, has
 //     documentation and a @default (options inherited from LangChain's own types aside).
@@ -230,7 +234,7 @@ try {
       const documented = ts.displayPartsToString(property.getDocumentationComment(checker)).trim() !== "";
       const hasDefault = property.getJsDocTags(checker).some((tag) => tag.name === "default");
       if (!documented || !hasDefault) undocumented.push(`${factory}: ${prefix}${property.name}${documented ? " (no @default)" : ""}`);
-      if (prefix === "" && property.name === "budget") visit(factory, checker.getTypeOfSymbol(property), "budget.");
+      if (prefix === "" && ["budget", "view", "summaries", "advanced"].includes(property.name)) visit(factory, checker.getTypeOfSymbol(property), `${property.name}.`);
     }
   };
   for (const symbol of exported) {

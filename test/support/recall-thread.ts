@@ -24,7 +24,7 @@ export const BUDGET = { contextWindow: 16384, promptBudget: 4000 };
  * Calibration off: it learns from the model's usage in process memory, so a cold replica
  * would estimate differently from a warm one for a reason that is not the index.
  */
-export const RECALL_OPTIONS = { budget: BUDGET, recallBudget: 1000, calibrate: false } as const;
+export const RECALL_OPTIONS = { budget: BUDGET, view: { recallBudget: 1000 }, advanced: { calibrate: false } } as const;
 
 const TOPICS = ["the garden shed", "a sourdough starter", "the quarterly budget", "a bike repair", "the kitchen tiles", "a chess opening", "the water heater", "a podcast episode", "the tax return", "a hiking trail"];
 

@@ -54,7 +54,7 @@ describe("messages from another copy of @langchain/core", () => {
     ];
     const { messages: view, report } = buildContext({ messages: history, budget: { contextWindow: 32768, promptBudget: 16000, responseReserve: 4096 } });
     expect(view.map((m) => m.type)).toEqual(["system", "human", "ai", "tool", "ai", "human"]);
-    expect(report.messages).toMatchObject({ in: 6, kept: 6, dropped: 0 });
+    expect(report.messages).toMatchObject({ read: 6, unread: 0, kept: 6, dropped: 0 });
   });
 
   it("overflow errors are recognized both ways across copies", () => {

@@ -1,5 +1,6 @@
 import {
   InMemoryContextStore,
+  ContextViewError,
   createContextManager,
   type Budget,
   type ContextManager,
@@ -18,7 +19,7 @@ import type { ContextLogger } from "./observability.js";
 import { CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
 import { summarizerOf, type SummarizerOption } from "./model-summarizer.js";
 import { statelessManagerOf } from "./stateless-manager.js";
-import { unknownOption } from "./unknown-option.js";
+import { flattenOptions, OPTION_GROUPS, placeOf, TOP_LEVEL_OPTIONS, type OptionGroup } from "./option-groups.js";
 import type { MemoriesFromStore } from "./memories-from-store.js";
 
 export type { IntegrationOptions, ReportListener, ToolsForCall } from "./integration-options.js";
@@ -56,12 +57,82 @@ export interface IntegrationManagerOptions {
   summarizer?: SummarizerOption;
 }
 
+/** Every option a factory reads, each under its own name: what the groups are flattened into. */
+type FlatContextOptions = Omit<ContextManagerOptions, "store" | "summarizer" | "budget"> & IntegrationManagerOptions & IntegrationOptions;
+type GroupKey<G extends OptionGroup> = (typeof OPTION_GROUPS)[G][number];
+type TopKey = (typeof TOP_LEVEL_OPTIONS)[number];
+
+// Fails to compile when an option is in no place, in two, or a place names no option.
+type Unplaced = Exclude<keyof FlatContextOptions, TopKey | GroupKey<OptionGroup>>;
+type Unknown = Exclude<TopKey | GroupKey<OptionGroup>, keyof FlatContextOptions>;
+type Twice = (TopKey & GroupKey<OptionGroup>) | (GroupKey<"view"> & GroupKey<"summaries">) | (GroupKey<"view"> & GroupKey<"advanced">) | (GroupKey<"summaries"> & GroupKey<"advanced">);
+const everyOptionPlacedOnce: [Unplaced | Unknown | Twice] extends [never] ? true : Unplaced | Unknown | Twice = true;
+void everyOptionPlacedOnce;
+
+/**
+ * How the view is shaped: the settings of docs/configuration.md's view table, `messageDate`
+ * and `trustPinField`. Each keeps its default when left out; one request overrides the
+ * request-scope ones, flat, in its `context` (`context: { dropStep: 0 }`).
+ */
+export type ViewGroupOptions = Pick<FlatContextOptions, GroupKey<"view">>;
+/** When a summary is made and how the summarizer is called (docs/summarizing.md). */
+export type SummaryGroupOptions = Pick<FlatContextOptions, GroupKey<"summaries">>;
+/** Hooks and switches few agents need: calibration, overflow detection, write-back, store errors, large results, the clock, strict evidence, view records. */
+export type AdvancedGroupOptions = Pick<FlatContextOptions, GroupKey<"advanced">>;
+
 /**
  * Options of {@link createContextNode}, {@link withContext} and {@link contextMiddleware}:
- * the core context manager's options (budget, view and keep settings, summarizer,
- * calibration, …) as defaults for every request, plus {@link IntegrationOptions}.
+ * the everyday options at the top level, the rest in three groups — `view` (how the view is
+ * shaped), `summaries` (when a summary is made, how the summarizer is called) and
+ * `advanced` (hooks and switches few agents need). Each is a default for every request;
+ * one request overrides the view and summary settings, flat, in its `context`.
+ *
+ * @example
+ * ```ts
+ * contextMiddleware({
+ *   store,
+ *   budget: { promptBudget: 12000 },
+ *   summarizer: model,
+ *   view: { cacheBreakpoints: true, recallBudget: 2000 },
+ *   summaries: { keepMinText: 2 },
+ *   advanced: { recordViews: false },
+ * });
+ * ```
  */
-export type ContextOptions = Omit<ContextManagerOptions, "store" | "summarizer" | "budget"> & IntegrationManagerOptions & IntegrationOptions;
+export interface ContextOptions extends Pick<FlatContextOptions, TopKey> {
+  /**
+   * How the view is shaped: recall and excerpt room, pinning, prompt-cache breakpoints,
+   * how far the head moves, images (docs/configuration.md, "View").
+   * @default {} (every view setting at its default)
+   * @example
+   * ```ts
+   * createContextNode({ store, view: { cacheBreakpoints: true, pinOpeningRequest: false } });
+   * ```
+   */
+  view?: ViewGroupOptions | undefined;
+  /**
+   * When a summary is made and what stays verbatim (`triggerRatio`, `keepMinTokens`,
+   * `keepMinText`, `keepMaxTokens`), and how the summarizer is called (input size,
+   * timeout, failures before a cool-down); docs/summarizing.md.
+   * @default {} (every summary setting at its default)
+   * @example
+   * ```ts
+   * contextMiddleware({ store, summarizer: model, summaries: { keepMinText: 2, summarizerTimeoutMs: 30000 } });
+   * ```
+   */
+  summaries?: SummaryGroupOptions | undefined;
+  /**
+   * Hooks and switches few agents need: `calibrate`, `isOverflow`, `onCompaction`,
+   * `writeBack`, `onStoreError`, `largeResults`, `largeResultWorker`, `now`,
+   * `strictEvidence`, `recordViews` (docs/configuration.md, "Advanced").
+   * @default {} (calibration on, view records kept, large results in a worker)
+   * @example
+   * ```ts
+   * createContextNode({ store, advanced: { recordViews: false, strictEvidence: true } });
+   * ```
+   */
+  advanced?: AdvancedGroupOptions | undefined;
+}
 
 /** Options after validation, with the manager built from them. */
 export interface ResolvedContextOptions {
@@ -93,41 +164,6 @@ export interface ResolvedContextOptions {
 
 const INTEGRATION_KEYS = Object.keys(integrationOptionsSchema.shape) as (keyof IntegrationOptions)[];
 
-/** Options of the core manager that are neither integration options nor per-request settings. */
-const MANAGER_KEYS = [
-  "profile",
-  "estimator",
-  "summarizer",
-  "summarizerInputTokens",
-  "summarizerTimeoutMs",
-  "maxSummarizerFailures",
-  "summarizerCooldownMs",
-  "calibrate",
-  "isOverflow",
-  "onCompaction",
-  "writeBack",
-  "onStoreError",
-  "pin",
-  "messageDate",
-  "trustPinField",
-  "largeResults",
-  "now",
-  "imageInputs",
-] as const satisfies readonly (keyof ContextOptions)[];
-
-/** Every key a factory accepts, in the order error messages list them. */
-const OPTION_KEYS: readonly string[] = [...new Set<string>([...CONTEXT_SETTING_KEYS, ...MANAGER_KEYS, ...INTEGRATION_KEYS])];
-// Fails to compile when `ContextOptions` gains a key that OPTION_KEYS does not list.
-type UnlistedOption = Exclude<keyof ContextOptions, (typeof CONTEXT_SETTING_KEYS)[number] | (typeof MANAGER_KEYS)[number] | keyof IntegrationOptions>;
-const everyOptionListed: [UnlistedOption] extends [never] ? true : UnlistedOption = true;
-void everyOptionListed;
-
-/** Throws on a key no option has, as a request's `context` does. */
-function knownOptions(options: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(options)) if (!OPTION_KEYS.includes(key)) throw unknownOption(key, OPTION_KEYS);
-  return options;
-}
-
 /**
  * Validate factory options once. Throws a {@link ContextIntegrationError}
  * (`INVALID_OPTION`) naming the option, or a core `ContextViewError` for core options.
@@ -137,41 +173,74 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ContextIntegrationError("INVALID_OPTION", `Expected \`options\` to be an object, got ${describeValue(options)}`, { field: "options" });
   }
-  options = knownOptions(options as Record<string, unknown>) as ContextOptions;
+  const flat = flattenOptions(options as Record<string, unknown>) as FlatContextOptions;
   const picked: Record<string, unknown> = {};
-  for (const key of INTEGRATION_KEYS) if (options[key] !== undefined) picked[key] = options[key];
+  for (const key of INTEGRATION_KEYS) if (flat[key] !== undefined) picked[key] = flat[key];
   const parsed = integrationOptionsSchema.safeParse(picked);
   if (!parsed.success) {
-    const field = String(parsed.error.issues[0]?.path[0] ?? "options");
-    throw new ContextIntegrationError("INVALID_OPTION", `Expected \`${field}\` to be ${EXPECTED[field] ?? "valid"}, got ${describeValue(picked[field])}`, { field });
+    const key = String(parsed.error.issues[0]?.path[0] ?? "options");
+    const field = placeOf(key);
+    throw new ContextIntegrationError("INVALID_OPTION", `Expected \`${field}\` to be ${EXPECTED[key] ?? "valid"}, got ${describeValue(picked[key])}`, { field });
   }
-  const settingsInput: Record<string, unknown> = {};
-  for (const key of CONTEXT_SETTING_KEYS) if (options[key] !== undefined) settingsInput[key] = options[key];
-  const settings = parseContextConfig(settingsInput, "", "INVALID_OPTION");
+  const settings = requestScopeSettings(options, flat);
 
-  const store = options.store ?? new InMemoryContextStore();
-  const summarizer = summarizerOf(options.summarizer);
-  const managerOptions = { ...options, store } as ContextManagerOptions;
+  const store = flat.store ?? new InMemoryContextStore();
+  const summarizer = summarizerOf(flat.summarizer);
+  const managerOptions = { ...flat, store } as ContextManagerOptions;
   for (const key of INTEGRATION_KEYS) delete (managerOptions as Record<string, unknown>)[key];
   managerOptions.store = store;
   if (summarizer !== undefined) managerOptions.summarizer = summarizer;
-  if (options.largeResults === undefined && options.largeResultWorker !== false) managerOptions.largeResults = workerLargeResults;
+  if (flat.largeResults === undefined && flat.largeResultWorker !== false) managerOptions.largeResults = workerLargeResults;
   let stateless: ContextManager | undefined;
   return {
-    manager: createContextManager(managerOptions),
+    manager: inGroupTerms(() => createContextManager(managerOptions)),
     statelessManager: () => (stateless ??= statelessManagerOf(managerOptions)),
     store,
     settings,
-    evidence: options.evidence ?? "update",
-    strictEvidence: options.strictEvidence ?? false,
-    resolveUserId: options.resolveUserId,
-    systemPrompt: options.systemPrompt,
-    tools: Array.isArray(options.tools) ? (options.tools as readonly unknown[]) : undefined,
-    logger: options.logger,
-    onReport: options.onReport as ReportListener | undefined,
-    memories: options.memories as true | MemoriesFromStore | undefined,
-    model: options.model,
-    profile: options.profile,
-    recordViews: options.recordViews ?? true,
+    evidence: flat.evidence ?? "update",
+    strictEvidence: flat.strictEvidence ?? false,
+    resolveUserId: flat.resolveUserId,
+    systemPrompt: flat.systemPrompt,
+    tools: Array.isArray(flat.tools) ? (flat.tools as readonly unknown[]) : undefined,
+    logger: flat.logger,
+    onReport: flat.onReport as ReportListener | undefined,
+    memories: flat.memories as true | MemoriesFromStore | undefined,
+    model: flat.model,
+    profile: flat.profile,
+    recordViews: flat.recordViews ?? true,
   };
+}
+
+/**
+ * The settings one request may also set, validated once: those at the top level and in
+ * the `view` and `summaries` groups, each named where it was given (`view.dropStep`).
+ */
+function requestScopeSettings(options: ContextOptions, flat: FlatContextOptions): ContextSettings {
+  const settings: Record<string, unknown> = {};
+  const places: [string, object][] = [["", flat], ["view", options.view ?? {}], ["summaries", options.summaries ?? {}]];
+  for (const [group, source] of places) {
+    const input: Record<string, unknown> = {};
+    for (const key of CONTEXT_SETTING_KEYS) {
+      const value = (source as Record<string, unknown>)[key];
+      if (value !== undefined && placeOf(key) === (group === "" ? key : `${group}.${key}`)) input[key] = value;
+    }
+    Object.assign(settings, parseContextConfig(input, group, "INVALID_OPTION"));
+  }
+  return settings as ContextSettings;
+}
+
+/**
+ * Runs `build`, naming a grouped option in a core `INVALID_OPTION` error where the
+ * factory takes it (`summaries.summarizerTimeoutMs`, not `summarizerTimeoutMs`).
+ */
+function inGroupTerms<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (!ContextViewError.isInstance(error) || error.code !== "INVALID_OPTION") throw error;
+    const field = error.details["field"];
+    if (typeof field !== "string" || placeOf(field) === field) throw error;
+    const message = error.message.replace(`\`${field}\``, `\`${placeOf(field)}\``);
+    throw new ContextViewError("INVALID_OPTION", message, { ...error.details, field: placeOf(field) }, { cause: error });
+  }
 }

@@ -27,12 +27,12 @@ const EQUIVALENTS: Readonly<Record<string, string>> = Object.freeze({
   maxResultTokens: "renamed `maxToolResultTokens` in 1.0 (docs/migrating.md); the former name is not read",
   trigger:
     "LangChain's `trigger` is not an option here: a summary is made when the view would pass the prompt limit " +
-    "(`budget: { promptBudget }`) or `triggerRatio` of the context window, whichever is lower",
+    "(`budget: { promptBudget }`) or `summaries.triggerRatio` of the context window, whichever is lower",
   keep:
-    "LangChain's `keep` is `keepMinTokens` and `keepMinText` here (the newest tokens and text messages kept verbatim after a summary), " +
+    "LangChain's `keep` is `summaries: { keepMinTokens, keepMinText }` here (the newest tokens and text messages kept verbatim after a summary), " +
     "bounded by `keepMaxTokens`",
-  maxTokensBeforeSummary: "a summary is made when the view would pass `budget: { promptBudget }` (or `triggerRatio` of the context window)",
-  messagesToKeep: "the newest messages kept verbatim after a summary are `keepMinText` (text messages) and `keepMinTokens`",
+  maxTokensBeforeSummary: "a summary is made when the view would pass `budget: { promptBudget }` (or `summaries.triggerRatio` of the context window)",
+  messagesToKeep: "the newest messages kept verbatim after a summary are `summaries.keepMinText` (text messages) and `summaries.keepMinTokens`",
   summaryPrompt: "a summary prompt goes to the summarizer: `summarizer: chatModelSummarizer(model, { prompt })`",
   tokenCounter: "a token counter goes to the estimator: `estimator: createEstimator({ tokenCounter })`",
   systemMessage: "did you mean `systemPrompt`? (a string or a SystemMessage)",
@@ -61,9 +61,11 @@ export function unknownOption(field: string, optionKeys: readonly string[]): Con
     return new ContextIntegrationError("INVALID_OPTION", `Unknown option \`${field}\`; did you mean \`budget.${field}\`? ${inside}. ${everyday}`, { field });
   }
   const candidates = [...EVERYDAY_OPTIONS, ...BUDGET_SETTING_KEYS.map((name) => `budget.${name}`), ...optionKeys];
-  // A budget field is matched by its own name: `promptBudgt` means `budget.promptBudget`.
-  const closest = closestName(field, candidates.map((name) => name.replace(/^budget\./, "")));
-  const suggestion = closest === undefined ? undefined : candidates.find((name) => name === closest || name === `budget.${closest}`);
+  // An option in a group (or a budget field) is matched by its own name: `promptBudgt` means
+  // `budget.promptBudget`, `recordView` `advanced.recordViews`; so is the key given in a group.
+  const leafOf = (name: string) => name.slice(name.lastIndexOf(".") + 1);
+  const closest = closestName(leafOf(field), candidates.map(leafOf));
+  const suggestion = closest === undefined ? undefined : candidates.find((name) => leafOf(name) === closest);
   const guess = suggestion === undefined ? "." : `; did you mean \`${suggestion}\`?`;
   return new ContextIntegrationError("INVALID_OPTION", `Unknown option \`${field}\`${guess} ${everyday}`, { field });
 }

@@ -32,7 +32,7 @@ describe("cacheBreakpoints with langchain's anthropicPromptCachingMiddleware", (
       systemPrompt: "You are a careful finance assistant.",
       checkpointer: new MemorySaver(),
       // langchain's middleware option types do not compile under exactOptionalPropertyTypes; the values are right.
-      middleware: order(contextMiddleware({ store: new InMemoryContextStore(), budget: { promptBudget: 3000 }, cacheBreakpoints: true, evidence: "off" }), anthropicPromptCachingMiddleware({ ttl: "5m", unsupportedModelBehavior: "raise" } as never)) as never,
+      middleware: order(contextMiddleware({ store: new InMemoryContextStore(), budget: { promptBudget: 3000 }, view: { cacheBreakpoints: true }, evidence: "off" }), anthropicPromptCachingMiddleware({ ttl: "5m", unsupportedModelBehavior: "raise" } as never)) as never,
     });
     const config = { configurable: { thread_id: "t-cache", user_id: "u-1" } };
     await agent.invoke({ messages: searchConversation(12, 20) } as never, config as never);
@@ -61,7 +61,7 @@ describe("cacheBreakpoints with langchain's anthropicPromptCachingMiddleware", (
       model,
       systemPrompt: "You are a careful finance assistant.",
       checkpointer: new MemorySaver(),
-      middleware: [contextMiddleware({ store: new InMemoryContextStore(), cacheBreakpoints: true, evidence: "off" }), anthropicPromptCachingMiddleware()] as never,
+      middleware: [contextMiddleware({ store: new InMemoryContextStore(), view: { cacheBreakpoints: true }, evidence: "off" }), anthropicPromptCachingMiddleware()] as never,
     });
     const config = { configurable: { thread_id: "t-system", user_id: "u-1" } };
     await agent.invoke({ messages: [new HumanMessage({ id: "h0", content: "Hello." })] } as never, config as never);

@@ -102,7 +102,7 @@ describe("createContextNode", () => {
     });
     // A budget the conversation outgrows: evidence quotes what the view leaves out (never what it shows);
     // all of it that fits (at 1,500 tokens a tenth, the default share, holds no excerpt).
-    const node = createContextNode({ store, evidence: "background", budget: { promptBudget: 1500 }, evidenceShare: 1 });
+    const node = createContextNode({ store, evidence: "background", budget: { promptBudget: 1500 }, view: { evidenceShare: 1 } });
     const first = await node.invoke({ messages: searchConversation(3) }, config());
     expect(node.pendingEvidenceUpdates).toBe(1);
     expect(first.llmInputMessages.some((m) => String(m.content).includes("contextview_evidence"))).toBe(false);
@@ -121,7 +121,7 @@ describe("createContextNode", () => {
     const lenient = createContextNode({ store, logger });
     await expect(lenient.invoke({ messages: searchConversation(3) }, config())).resolves.toHaveProperty("llmInputMessages");
     expect(logger.records[0]).toEqual({ event: "context_evidence_error", source: "node", conversationId: "t-1", mode: "inline", error: "Error", code: "PREFIX_CHANGED" });
-    const strict = createContextNode({ store, strictEvidence: true });
+    const strict = createContextNode({ store, advanced: { strictEvidence: true } });
     await expect(strict.invoke({ messages: searchConversation(3) }, config())).rejects.toThrow("prefix changed");
 
     const background = createContextNode({ store, logger, evidence: "background" });

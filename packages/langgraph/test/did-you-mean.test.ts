@@ -28,7 +28,8 @@ describe("an unknown factory option names the closest option first, then the eve
     ["sumarizer", "`summarizer`"],
     ["evidense", "`evidence`"],
     ["onreport", "`onReport`"],
-    ["recordView", "`recordViews`"],
+    ["recordView", "`advanced.recordViews`"],
+    ["dropStpe", "`view.dropStep`"],
   ])("`%s`: did you mean %s?", (name, closest) => {
     const error = errorOf({ [name]: 1 });
     expect(ContextIntegrationError.isInstance(error)).toBe(true);
@@ -46,7 +47,7 @@ describe("an unknown factory option names the closest option first, then the eve
   });
 
   it("still accepts the options it does not list", () => {
-    expect(() => contextMiddleware({ now: () => 0, isOverflow: () => false, maxOlderMessageTokens: 500 })).not.toThrow();
+    expect(() => contextMiddleware({ advanced: { now: () => 0, isOverflow: () => false }, view: { maxOlderMessageTokens: 500 } })).not.toThrow();
   });
 
   it("says the same on every factory", () => {

@@ -38,7 +38,7 @@ describe("the large-result worker thread", () => {
 
   it("a context node builds with it the view it builds without, and never parses the result on the graph's thread", async () => {
     const content = rowsJson(LARGE_RESULT_CHARS + 5000, "node");
-    const inline = await createContextNode({ store: new InMemoryContextStore(), budget, largeResultWorker: false }).invoke({ messages: conversation(content) }, { configurable: { thread_id: "inline", user_id: "u" } });
+    const inline = await createContextNode({ store: new InMemoryContextStore(), budget, advanced: { largeResultWorker: false } }).invoke({ messages: conversation(content) }, { configurable: { thread_id: "inline", user_id: "u" } });
     const node = createContextNode({ store: new InMemoryContextStore(), budget });
     // A copy of the text, so the memo of the build above is not found.
     const copy = JSON.parse(JSON.stringify(content)) as string;
@@ -73,11 +73,11 @@ describe("the large-result worker thread", () => {
     await expect(pending).rejects.toThrow("went away");
     let error: unknown;
     try {
-      createContextNode({ largeResultWorker: "yes" as never });
+      createContextNode({ advanced: { largeResultWorker: "yes" as never } });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ContextIntegrationError);
-    expect(error).toMatchObject({ code: "INVALID_OPTION", field: "largeResultWorker" });
+    expect(error).toMatchObject({ code: "INVALID_OPTION", field: "advanced.largeResultWorker" });
   });
 });

@@ -30,18 +30,18 @@ const LINE = "[date 2023-05-11]\n[#6 · user · id u3]";
 
 describe("messageDate in each integration", () => {
   it("node: the recalled lines of its view carry the dates", async () => {
-    const node = createContextNode({ ...settings, store: new InMemoryContextStore(), messageDate });
+    const node = createContextNode({ ...settings, store: new InMemoryContextStore(), view: { messageDate } });
     const out = await node.invoke({ messages: datedChat() }, { configurable: { thread_id: "t-node", user_id: "alice" } });
     expect(recalled(out.llmInputMessages as BaseMessage[])).toContain(LINE);
   });
 
   it("wrapper and createAgent middleware: the model receives dated lines", async () => {
     const wrapped = new RecordingChatModel();
-    await withContext(wrapped, { ...settings, store: new InMemoryContextStore(), messageDate }).invoke(datedChat(), { configurable: { thread_id: "t-wrap", user_id: "alice" } });
+    await withContext(wrapped, { ...settings, store: new InMemoryContextStore(), view: { messageDate } }).invoke(datedChat(), { configurable: { thread_id: "t-wrap", user_id: "alice" } });
     expect(recalled(wrapped.calls[0] ?? [])).toContain(LINE);
 
     const model = new RecordingChatModel({ answer: () => "Biscuit." });
-    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [contextMiddleware({ ...settings, store: new InMemoryContextStore(), messageDate })] });
+    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [contextMiddleware({ ...settings, store: new InMemoryContextStore(), view: { messageDate } })] });
     await agent.invoke({ messages: datedChat() }, { configurable: { thread_id: "t-agent", user_id: "alice" } });
     expect(recalled(model.calls[0] ?? [])).toContain(LINE);
   });

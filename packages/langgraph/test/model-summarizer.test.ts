@@ -62,8 +62,8 @@ describe("`summarizer` takes a chat model, as LangChain's summarizationMiddlewar
 
 describe("LangChain's `trigger` and `keep` point to what does their job here", () => {
   it.each([
-    ["trigger", { tokens: 4000 }, ["`triggerRatio`", "`budget: { promptBudget }`"]],
-    ["keep", { messages: 20 }, ["`keepMinTokens`", "`keepMinText`", "`keepMaxTokens`"]],
+    ["trigger", { tokens: 4000 }, ["`summaries.triggerRatio`", "`budget: { promptBudget }`"]],
+    ["keep", { messages: 20 }, ["`summaries: { keepMinTokens, keepMinText }`", "`keepMaxTokens`"]],
   ])("`%s`", (name, value, mentions) => {
     const error = thrownBy<ContextIntegrationError>(() => contextMiddleware({ summarizer: new RecordingChatModel(), [name]: value } as never));
     expect(error).toMatchObject({ code: "INVALID_OPTION", field: name });

@@ -13,7 +13,7 @@ describe("factory options are validated once, when the factory is called", () =>
     [{ logger: console.log }, "logger", "Expected `logger` to be an object with info(record) and warn(record), got a function"],
     [{ resolveUserId: "u-1" }, "resolveUserId", "a function (config) => string | undefined"],
     [{ budget: { promptBudget: 0 } }, "budget.promptBudget", "Expected `budget.promptBudget` to be a positive integer, got 0"],
-    [{ keepMinTokens: -1 }, "keepMinTokens", "Expected `keepMinTokens` to be a non-negative integer"],
+    [{ summaries: { keepMinTokens: -1 } }, "summaries.keepMinTokens", "Expected `summaries.keepMinTokens` to be a non-negative integer"],
   ])("%j names %s", (options, field, message) => {
     const error = errorOf(() => createContextNode(options as never));
     expect(ContextIntegrationError.isInstance(error)).toBe(true);
@@ -21,10 +21,11 @@ describe("factory options are validated once, when the factory is called", () =>
     expect(error.message).toContain(message);
   });
 
-  it("leaves core options to the core manager, which names them", () => {
-    const error = errorOf(() => createContextNode({ summarizerTimeoutMs: -5 }));
+  it("leaves core options to the core manager, whose error names them where the factory takes them", () => {
+    const error = errorOf(() => createContextNode({ summaries: { summarizerTimeoutMs: -5 } }));
     expect(ContextViewError.isInstance(error)).toBe(true);
-    expect(error.message).toContain("`summarizerTimeoutMs`");
+    expect(error).toMatchObject({ code: "INVALID_OPTION", details: { field: "summaries.summarizerTimeoutMs" } });
+    expect(error.message).toMatch(/^Expected `summaries\.summarizerTimeoutMs` to be/);
   });
 
   it("rejects a model that is not a runnable", () => {
@@ -73,7 +74,8 @@ describe("unknown factory options are rejected like unknown budget fields", () =
     });
 
     it("accepts every documented option", () => {
-      expect(() => create({ budget: { promptBudget: 8000 }, keepRecentToolResults: 2, summarizerTimeoutMs: 1000, calibrate: false, evidence: "off", recordViews: false })).not.toThrow();
+      const options = { budget: { promptBudget: 8000 }, keepRecentToolResults: 2, summaries: { summarizerTimeoutMs: 1000 }, advanced: { calibrate: false, recordViews: false }, evidence: "off" };
+      expect(() => create(options)).not.toThrow();
     });
   });
 

@@ -14,7 +14,7 @@ const estimator = createEstimator();
 const ROWS = Array.from({ length: 200 }, (_, i) => ({ id: `tx-${1000 + i}`, amount: -(i + 1), memo: `March purchase number ${i}` }));
 const search = tool(async () => JSON.stringify({ transactions: ROWS }), { name: "search_transactions", description: "Search transactions of a month.", schema: z.object({ month: z.string() }) });
 /** What every view is built with: small, older results cleared one by one. */
-const settings = { budget: { promptBudget: 2500 }, keepRecentToolResults: 0, clearStep: 1, evidence: "off" as const };
+const settings = { budget: { promptBudget: 2500 }, keepRecentToolResults: 0, view: { clearStep: 1 }, evidence: "off" as const };
 
 /** A 200-row search, three turns of talk, then a new request: the search result is an older one, cleared. */
 function history(): BaseMessage[] {

@@ -74,8 +74,8 @@ describe("view records from the integrations", () => {
 
   it("records nothing with recordViews: false, and rejects a non-boolean", async () => {
     const store = new InMemoryContextStore();
-    await createContextNode({ store, recordViews: false }).invoke({ messages: searchConversation(3) }, config);
+    await createContextNode({ store, advanced: { recordViews: false } }).invoke({ messages: searchConversation(3) }, config);
     expect(await store.listViews(key)).toEqual([]);
-    expect(() => createContextNode({ recordViews: "yes" as never })).toThrow("Expected `recordViews` to be a boolean");
+    expect(() => createContextNode({ advanced: { recordViews: "yes" as never } })).toThrow("Expected `advanced.recordViews` to be a boolean");
   });
 });

@@ -1,6 +1,7 @@
 import { settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import { ContextIntegrationError, contextConfigSchema, createContextNode, type ContextConfig } from "@contextview/langgraph";
 import { CONTEXT_SETTING_KEYS, parseContextConfig } from "../src/request-config.js";
+import { placeOf } from "../src/option-groups.js";
 import { acceptedValues, refusedValues, thrownBy } from "@contextview/test-support";
 
 // The inferred type is part of the API: checked by `pnpm typecheck`.
@@ -62,10 +63,13 @@ describe("contextConfigSchema, built from SETTINGS_SPEC", () => {
   );
 
   it.each(REQUEST.flatMap((field) => refusedValues(field).slice(0, 1).map((value) => [pathOf(field), field, value] as const)))(
-    "a factory refuses %s = %p as INVALID_OPTION",
+    "a factory refuses %s = %p as INVALID_OPTION, named where the factory takes it",
     (path, field, value) => {
-      const error = errorOf(() => createContextNode(settingAt(field, value)));
-      expect(error).toMatchObject({ code: "INVALID_OPTION", field: path });
+      // A factory takes the view and summary settings in their groups (`view: { dropStep }`), a request flat.
+      const place = spec(field).group === "budget" ? path : placeOf(field);
+      const [group, key] = place.includes(".") ? place.split(".") : [undefined, place];
+      const error = errorOf(() => createContextNode(group === undefined ? { [field]: value } : { [group]: { [key as string]: value } }));
+      expect(error).toMatchObject({ code: "INVALID_OPTION", field: place });
       expect(error.message).toContain(settingExpectation(field));
     },
   );
@@ -76,8 +80,8 @@ describe("contextConfigSchema, built from SETTINGS_SPEC", () => {
 
   it("takes trustPinField on the factory only: a request (whose configurable a client may send) cannot choose who may pin", () => {
     expect(errorOf(() => parseContextConfig({ trustPinField: true })).message).toContain("Unknown setting `context.trustPinField`");
-    expect(() => createContextNode({ trustPinField: false })).not.toThrow();
-    const error = thrownBy<Error & { details: Record<string, unknown> }>(() => createContextNode({ trustPinField: "no" as never }));
-    expect(error.details["field"]).toBe("trustPinField");
+    expect(() => createContextNode({ view: { trustPinField: false } })).not.toThrow();
+    const error = thrownBy<Error & { details: Record<string, unknown> }>(() => createContextNode({ view: { trustPinField: "no" as never } }));
+    expect(error.details["field"]).toBe("view.trustPinField");
   });
 });

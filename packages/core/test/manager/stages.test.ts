@@ -93,9 +93,9 @@ describe("summarize attempt", () => {
   });
 
   it("wants a summary only when over and allowed", () => {
-    const over = { turns: { dropped: 1 }, toolResults: { cleared: 0 }, tokens: { total: 10 }, summary: { given: false, included: false } } as unknown as ContextReport;
-    const under = { turns: { dropped: 0 }, toolResults: { cleared: 0 }, tokens: { total: 10 }, summary: { given: false, included: false } } as unknown as ContextReport;
-    const cleared = { turns: { dropped: 0 }, toolResults: { cleared: 2 }, tokens: { total: 10 }, summary: { given: false, included: false } } as unknown as ContextReport;
+    const over = { turns: { dropped: 1 }, toolResults: { cleared: 0 }, tokens: { total: 10 }, history: { given: false, included: false } } as unknown as ContextReport;
+    const under = { turns: { dropped: 0 }, toolResults: { cleared: 0 }, tokens: { total: 10 }, history: { given: false, included: false } } as unknown as ContextReport;
+    const cleared = { turns: { dropped: 0 }, toolResults: { cleared: 2 }, tokens: { total: 10 }, history: { given: false, included: false } } as unknown as ContextReport;
     const summarizer = async () => "x";
     expect(wantsSummary(over, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(true);
     expect(wantsSummary(under, { summarizer, summarize: undefined, harder: false, trigger: 100 })).toBe(false);

@@ -27,8 +27,8 @@ describe("buildContext laws (property)", () => {
       const before = snapshot(messages);
       // A history message: the application's text, or the durable evidence of this conversation (cut to its share).
       const evidence = summary === "evidence" ? (await new InMemoryContextStore().update("u", "c", built)).asMessage() : null;
-      const summaryMessage = summary === "text" ? new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") : (evidence ?? undefined);
-      const input: BuildContextInput = { messages, budget: { contextWindow: 32768, promptBudget, responseReserve: 4096 }, dropStep, clearStep, cacheBreakpoints, recallBudget, evidenceShare, ...(summaryMessage ? { summaryMessage } : {}) };
+      const historyMessage = summary === "text" ? new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") : (evidence ?? undefined);
+      const input: BuildContextInput = { messages, budget: { contextWindow: 32768, promptBudget, responseReserve: 4096 }, dropStep, clearStep, cacheBreakpoints, recallBudget, evidenceShare, ...(historyMessage ? { historyMessage } : {}) };
       let view: ContextView;
       try {
         view = buildContext(input);

@@ -69,7 +69,7 @@ describe("buildContext with pinned context (property)", () => {
         pinnedBudget: s.pinnedBudget,
         pinnedImages: s.pinnedImages,
         ...(prior.length > 0 ? { priorMessages: asInput(prior) } : {}),
-        ...(s.summary ? { summaryMessage: new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") } : {}),
+        ...(s.summary ? { historyMessage: new AIMessage("Evidence of earlier turns: the user tracks a monthly budget.") } : {}),
       };
       let result: ContextView;
       try {
