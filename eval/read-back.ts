@@ -5,7 +5,8 @@
 import { printedRecallCall, readAnswerPart } from "@contextview/test-support";
 import { buildContext, createEstimator } from "@contextview/core";
 import { compactionMarkerOf } from "@contextview/core/tool-results";
-import { asRanges, recallFromConversation, type RecallRequest } from "@contextview/core/internal";
+import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
+import { asRanges } from "../packages/core/src/recall/tool-result-rows.js";
 import { createRecallTool } from "@contextview/langgraph";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { callPoints } from "./replay.js";

@@ -1,6 +1,6 @@
 import { createEstimator, DEFAULT_BUDGET, type Estimator } from "@contextview/core";
 import { createTiktokenEstimator } from "@contextview/core/estimators";
-import { countImages } from "@contextview/core/internal";
+import { countImages } from "../packages/core/src/messages.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";

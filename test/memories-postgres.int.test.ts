@@ -1,5 +1,5 @@
 // Saved memories from LangGraph's PostgresStore on the real server, through the node, the wrapper and the middleware.
-import { memoryLine } from "@contextview/core/internal";
+import { memoryLine } from "../packages/core/src/memories/index.js";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { POSTGRES_URL, describePostgres, dropSchema, freshSchemaName } from "../packages/postgres/test/support/postgres.js";
 import { OTHER_USER, RELEVANT, memoryLines, saveMemories, systemSeen, type Integration } from "../packages/langgraph/test/support/memories.js";

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { chatModelSummarizer, pinMessage } from "@contextview/core";
-import { OPENING_REQUEST_LABEL, PIN_FIELD, PINNED_LABEL } from "@contextview/core/internal";
+import { OPENING_REQUEST_LABEL, PINNED_LABEL } from "../packages/core/src/view/pinned.js";
+import { PIN_FIELD } from "../packages/core/src/view/pin-message.js";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { createContextNode, type ContextBudgetRecord, type ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";

@@ -1,7 +1,7 @@
 // Evidence recall: for each question, the share of its gold evidence turns visible in
 // the view each system builds for the conversation followed by the question.
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { lineId } from "@contextview/core/internal";
+import { lineId } from "../../packages/core/src/view/line-id.js";
 import type { RecallConversation, RecallQuestion, RecallTurn } from "./types.js";
 
 /** Characters of a turn's text looked for in the view text. */

@@ -3,7 +3,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
 import { compactToolResult, compactionMarkerOf } from "@contextview/core/tool-results";
-import { summaryPrefixHash } from "@contextview/core/internal";
+import { summaryPrefixHash } from "../../packages/core/src/summarize/prefix-hash.js";
 
 export const COMPACT_LIMIT = 1500;
 

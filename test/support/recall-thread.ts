@@ -3,7 +3,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ContextStore, ManagedReport } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../packages/core/src/view/recall.js";
 import { createContextNode } from "@contextview/langgraph";
 import { RecordingChatModel } from "@contextview/test-support";
 import { customGraph } from "./custom-graph.js";

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { BUDGET_ENV } from "@contextview/core/internal";
+import { BUDGET_ENV } from "../src/budget.js";
 import { DEFAULT_BUDGET, resolveBudgetSources, type Budget, type BudgetSource } from "@contextview/core";
 
 const FIELDS = Object.keys(DEFAULT_BUDGET) as (keyof Budget)[];

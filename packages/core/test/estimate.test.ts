@@ -3,7 +3,7 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { buildContext, createEstimator } from "@contextview/core";
 import { estimateTextTokens } from "@contextview/core/estimators";
-import { utf8Length } from "@contextview/core/internal";
+import { utf8Length } from "../src/text.js";
 import { checkEstimator } from "../src/estimate.js";
 
 const estimator = createEstimator();

@@ -1,5 +1,5 @@
 import { InMemoryContextStore } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../core/src/view/recall.js";
 import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";

@@ -1,6 +1,6 @@
 import { createEstimator } from "@contextview/core";
 import { MEMORY_BLOCK_HEADER } from "@contextview/core/routing";
-import { memoryLine } from "@contextview/core/internal";
+import { memoryLine } from "../../core/src/memories/index.js";
 import { ContextIntegrationError, ContextViewAnnotation, createContextNode, type ContextLogRecord } from "@contextview/langgraph";
 import { HumanMessage } from "@langchain/core/messages";
 import { Annotation, InMemoryStore, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";

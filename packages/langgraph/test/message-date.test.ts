@@ -1,7 +1,7 @@
 // `messageDate` in each integration: set once on the factory, it dates the lines the
 // recall stage brings back in the node's view, the wrapper's and the middleware's.
 import { InMemoryContextStore, type MessageDate } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../core/src/view/recall.js";
 import { createContextNode, createRecallTool, withContext } from "@contextview/langgraph";
 import { contextMiddleware } from "@contextview/langgraph/middleware";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";

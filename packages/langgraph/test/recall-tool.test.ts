@@ -1,5 +1,5 @@
 import { createEstimator } from "@contextview/core";
-import { RECALLED_LABEL } from "@contextview/core/internal";
+import { RECALLED_LABEL } from "../../core/src/recall/index.js";
 import { createRecallTool } from "@contextview/langgraph";
 import { readAnswerPart } from "@contextview/test-support";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { utf8Length } from "@contextview/core/internal";
+import { utf8Length } from "../../core/src/text.js";
 import { SqliteContextStore } from "@contextview/sqlite";
 import { cursorOf, nextTurn, storeHistory } from "@contextview/test-support";
 import { useTempDir } from "./support/temp.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { buildContext, createEstimator } from "@contextview/core";
 import { LARGE_RESULT_CHARS } from "@contextview/core/tool-results";
-import { precomputeLargeResults } from "@contextview/core/internal";
+import { precomputeLargeResults } from "../../src/compact/large-result-floors.js";
 import { artifactJsonInSlices } from "../../src/compact/artifact-json.js";
 import { readArtifactSource } from "../../src/compact/compact-tool-result.js";
 import { resolveCompactOptions } from "../../src/compact/options.js";

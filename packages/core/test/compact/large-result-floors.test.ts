@@ -5,7 +5,8 @@ import {
   type LargeResultComputer,
   type LargeResultJob,
 } from "@contextview/core/tool-results";
-import { portableEstimatorSpec, precomputeLargeResults } from "@contextview/core/internal";
+import { portableEstimatorSpec } from "@contextview/core/internal";
+import { precomputeLargeResults } from "../../src/compact/large-result-floors.js";
 import { clearResultMemo } from "../../src/compact/result-memo.js";
 import { conversation, inThread, parsesOf, rowsJson, viewReadOff } from "./large-results.js";
 

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
 import { computeLargeResultFloors, type LargeResultComputer, type LargeResultJob } from "@contextview/core/tool-results";
-import { precomputeLargeResults } from "@contextview/core/internal";
+import { precomputeLargeResults } from "../../src/compact/large-result-floors.js";
 import { clearResultMemo } from "../../src/compact/result-memo.js";
 
 // Shared by the large-result tests (floors computed in another thread, and their edges).

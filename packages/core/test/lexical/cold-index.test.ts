@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../src/view/recall.js";
 import { viewProblems } from "@contextview/test-support";
 
 // A cold call: the thread's messages as new objects with the same ids, as every request on a

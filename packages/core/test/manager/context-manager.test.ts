@@ -10,7 +10,7 @@ import {
   type CompactionEvent,
   type Summarizer,
 } from "@contextview/core";
-import { isSummaryMessage } from "@contextview/core/internal";
+import { isSummaryMessage } from "../../src/summarize/summary-message.js";
 import * as prefixHashModule from "../../src/summarize/prefix-hash";
 import { conversation, deepFreeze } from "@contextview/test-support";
 import { budget, turnSpec, upToRequest } from "./finance-turns";

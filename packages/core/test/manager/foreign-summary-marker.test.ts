@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { isSummaryMessage } from "@contextview/core/internal";
+import { isSummaryMessage } from "../../src/summarize/summary-message.js";
 import { SUMMARY_MARKER, summaryMessage } from "../../src/summarize/summary-message.js";
 import { renderTranscript } from "../../src/summarize/transcript.js";
 

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { createContextManager, createEstimator, InMemoryContextStore, type Summarizer } from "@contextview/core";
 import type { CompactionState } from "@contextview/core/store";
-import { isSummaryMessage } from "@contextview/core/internal";
+import { isSummaryMessage } from "../../src/summarize/summary-message.js";
 import { summaryPrefixHash } from "../../src/summarize/prefix-hash";
 import { budget, financeTurns, upToRequest } from "./finance-turns";
 

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { createContextManager, InMemoryContextStore } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../src/view/recall.js";
 
 const key = { userId: "u1", conversationId: "t1" };
 const budget = { contextWindow: 32768, promptBudget: 2000, responseReserve: 4096 };

@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { chunkTranscript, renderTranscript } from "../../src/summarize/transcript.js";
 import { createEstimator, resolveBudget } from "@contextview/core";
 import { findSafeCut, forbiddenCuts, isSafeCut } from "../../src/summarize/safe-cut.js";
-import { isSummaryMessage } from "@contextview/core/internal";
+import { isSummaryMessage } from "../../src/summarize/summary-message.js";
 import { summaryMessage } from "../../src/summarize/summary-message.js";
 import { summaryThreshold, summaryTrigger } from "../../src/summarize/threshold.js";
 

@@ -1,7 +1,7 @@
 // Summarizer answers that are no summary (issue 24, item 8): invisible-only and oversized ones.
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { chatModelSummarizer, createContextManager, InMemoryContextStore } from "@contextview/core";
-import { isSummaryMessage } from "@contextview/core/internal";
+import { isSummaryMessage } from "../../src/summarize/summary-message.js";
 import { budget, longConversation } from "./finance-turns";
 
 

@@ -2,7 +2,7 @@
 // share one attempt, and a summarizer down for every conversation is skipped everywhere.
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { createContextManager, createEstimator, InMemoryContextStore, type Summarizer } from "@contextview/core";
-import { isSummaryMessage } from "@contextview/core/internal";
+import { isSummaryMessage } from "../../src/summarize/summary-message.js";
 import { budget, longConversation } from "./finance-turns";
 
 const estimator = createEstimator();

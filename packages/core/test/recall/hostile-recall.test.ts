@@ -5,7 +5,9 @@
 // past their bound, and a large result parsed again on every call.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
-import { RECALL_LABEL, RECALLED_LABEL, recallFromConversation, type RecallRequest } from "@contextview/core/internal";
+import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../src/view/recall.js";
+import { RECALLED_LABEL } from "../../src/recall/index.js";
 import { readAnswerPart, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();

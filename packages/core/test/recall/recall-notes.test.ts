@@ -3,7 +3,8 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
 import { compactOrNarrow, compactToolResult, microCompact } from "@contextview/core/tool-results";
-import { recallFromConversation, recallToolNameIn, type RecallRequest } from "@contextview/core/internal";
+import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
+import { recallToolNameIn } from "../../src/recall/index.js";
 import { readAnswerPart, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();

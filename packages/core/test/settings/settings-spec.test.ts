@@ -1,7 +1,8 @@
 import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { buildContext, ContextViewError, createContextManager, createEstimator, DEFAULT_BUDGET, resolveBudget, type ViewOptions } from "@contextview/core";
 import { compactToolResult } from "@contextview/core/tool-results";
-import { checkSetting, MAX_TIMER_MS, settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
+import { MAX_TIMER_MS, settingExpectation, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
+import { checkSetting } from "../../src/settings/index.js";
 import { DEFAULT_VIEW_OPTIONS } from "../../src/view/options.js";
 import { acceptedValues, refusedValues, thrownBy } from "@contextview/test-support";
 

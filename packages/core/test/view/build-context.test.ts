@@ -1,7 +1,8 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ContextOverflowError } from "@langchain/core/errors";
 import { buildContext, ContextBudgetError, ContextViewError, createEstimator } from "@contextview/core";
-import { HISTORY_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core/internal";
+import { HISTORY_LABEL, IMAGE_PLACEHOLDER } from "@contextview/core/internal";
+import { OPENING_REQUEST_LABEL } from "../../src/view/pinned.js";
 import { conversation, deepFreeze, snapshot, turnMessages, thrownBy } from "@contextview/test-support";
 
 const estimator = createEstimator();

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../src/view/recall.js";
 import { ID_TAIL, lineId, matchesLineId, WHOLE_ID } from "../../src/view/line-id";
 
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };

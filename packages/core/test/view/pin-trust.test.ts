@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextViewError, createContextManager, InMemoryContextStore, pinMessage } from "@contextview/core";
-import { PIN_FIELD, rebuildView, viewRecordOf } from "@contextview/core/internal";
+import { rebuildView, viewRecordOf } from "@contextview/core/internal";
+import { PIN_FIELD } from "../../src/view/pin-message.js";
 import { thrownBy } from "@contextview/test-support";
 
 // The pin field travels with a message: whoever writes messages into the conversation can

@@ -8,7 +8,9 @@ import {
   pinMessage,
   type Summarizer,
 } from "@contextview/core";
-import { IMAGE_PLACEHOLDER, isSummaryMessage, OPENING_REQUEST_LABEL, PINNED_LABEL } from "@contextview/core/internal";
+import { IMAGE_PLACEHOLDER } from "@contextview/core/internal";
+import { isSummaryMessage } from "../../src/summarize/summary-message.js";
+import { OPENING_REQUEST_LABEL, PINNED_LABEL } from "../../src/view/pinned.js";
 import { resolveViewOptions } from "../../src/view/options.js";
 import * as compactToFitModule from "../../src/view/compact-to-fit.js";
 import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";

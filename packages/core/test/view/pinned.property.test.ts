@@ -1,7 +1,8 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { buildContext, createEstimator, pinMessage, type BuildContextInput, type ContextView } from "@contextview/core";
-import { IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL } from "@contextview/core/internal";
+import { IMAGE_PLACEHOLDER } from "@contextview/core/internal";
+import { OPENING_REQUEST_LABEL } from "../../src/view/pinned.js";
 import { conversation, conversationArb, deepFreeze, itHoldsOver, refusedCase, snapshot, viewProblems, type LawCase } from "@contextview/test-support";
 
 /** The default estimator: every view here is built with it. */

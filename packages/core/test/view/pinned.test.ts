@@ -1,6 +1,8 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextViewError, createEstimator, pinMessage } from "@contextview/core";
-import { CONTINUATION_LABEL, IMAGE_PLACEHOLDER, OPENING_REQUEST_LABEL, PINNED_LABEL, PIN_FIELD } from "@contextview/core/internal";
+import { CONTINUATION_LABEL, IMAGE_PLACEHOLDER } from "@contextview/core/internal";
+import { OPENING_REQUEST_LABEL, PINNED_LABEL } from "../../src/view/pinned.js";
+import { PIN_FIELD } from "../../src/view/pin-message.js";
 import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from "../../src/view/pinned";
 import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";

@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextViewError } from "@contextview/core";
-import { countCacheBreakpoints, markCacheBreakpoints, OPENING_REQUEST_LABEL } from "@contextview/core/internal";
+import { countCacheBreakpoints, markCacheBreakpoints } from "@contextview/core/internal";
+import { OPENING_REQUEST_LABEL } from "../../src/view/pinned.js";
 import { keptInTurn } from "../../src/view/clear-step";
 import { chooseKept } from "../../src/view/select";
 import { heldEvidence } from "../../src/evidence/held-evidence";

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../src/view/recall.js";
 
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };
 const SMALL_TALK = ["今天天气很好，我们去公园散步了。", "昨天晚上我做了番茄意大利面。", "工作有点忙，开了很多会议。", "周末我们看了一部很长的电影。"];

@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextViewError, createContextManager, createEstimator, InMemoryContextStore, type MessageDate } from "@contextview/core";
-import { RECALL_LABEL, recallFromConversation } from "@contextview/core/internal";
+import { recallFromConversation } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../src/view/recall.js";
 import { DateRuns, EPOCH_SECONDS_BELOW, recallDate, utcMinute } from "../../src/view/recall-date";
 
 const budget = { contextWindow: 32768, responseReserve: 4096, promptBudget: 4000 };

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { buildContext, createEstimator } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../src/view/recall.js";
 import { conversation, conversationArb, deepFreeze, readableText, snapshot, viewProblems } from "@contextview/test-support";
 import { briefBudget } from "../../src/view/place-history";
 

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
-import { RECALL_LABEL } from "@contextview/core/internal";
+import { RECALL_LABEL } from "../../src/view/recall.js";
 import { briefBudget } from "../../src/view/place-history";
 import { COMMON_TERM_SHARE, FREQUENT_TERM } from "../../src/lexical/bm25";
 import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";

@@ -1,5 +1,5 @@
 import { buildContext, createEstimator, type Estimator } from "@contextview/core";
-import { OPENING_REQUEST_LABEL } from "@contextview/core/internal";
+import { OPENING_REQUEST_LABEL } from "../../src/view/pinned.js";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 
 /** An older turn of `steps` tool exchanges, then the current request. */
