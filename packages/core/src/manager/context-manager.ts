@@ -25,8 +25,8 @@ import { heldEvidenceOutlived, reclaimEvidence, ShownEvidence } from "./shown-ev
 import { showSummary } from "./shown-summary.js";
 import { stateAfterFailure, stateAfterSummary, summarizeAttempt, summaryCut, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
 import { SummarizerBreaker, SummaryFlights, type FlightIdentity } from "./summary-flights.js";
-import { requestViews } from "./view-builder.js";
-import { EVERY_TOOL_RESULT } from "../view/options.js";
+import { requestViews, viewSettingsIn } from "./view-builder.js";
+import { EVERY_TOOL_RESULT, resolveViewOptions } from "../view/options.js";
 import type { ContextView } from "../view/types.js";
 import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView, ViewBuildInputs } from "./types.js";
 
@@ -91,6 +91,8 @@ const FACTORY_VIEW_SETTINGS = settingNames((spec) => spec.scope === "factory" &&
 // size: a factory: validation of the options once, then the named stages as closures over them (prepare, build, summarizeStep, recordUsage, run), each short
 export function createContextManager(options: ContextManagerOptions = {}): ContextManager {
   checkSettings(options, [...REQUEST_SETTINGS, ...FACTORY_VIEW_SETTINGS]);
+  // The factory's view settings with their defaults, resolved here once; a request's overrides go on top (checked as it comes in).
+  const factoryView = Object.freeze(resolveViewOptions(options));
   checkProfile(options.profile, "profile");
   resolveBudgetSources({ profile: options.profile, option: options.budget });
   const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
@@ -150,7 +152,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
     const turnSummary = summarizer === null ? undefined : await cachedTurnSummary(state, messages, (n) => turnPrefixHash(key, messages, n, request.signal));
-    const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin, messageDate, turnSummary });
+    const viewOptions = Object.freeze({ ...factoryView, ...viewSettingsIn(request.overrides ?? {}), ...(settings.imageInputs === undefined ? {} : { imageInputs: settings.imageInputs }) });
+    const views = requestViews({ settings, options: viewOptions, messages, lead, budget, estimator, request, pin: options.pin, messageDate, turnSummary });
     // While summarizing, older results wait for their summary instead of being cleared in
     // steps — not while the summarizer cools down: no summary would come. Each clear step
     // would move the prompt's prefix once more; the summary step moves it anyway, and

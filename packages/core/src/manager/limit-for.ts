@@ -1,4 +1,4 @@
-import type { Budget, ResolvedBudget } from "../budget.js";
+import type { ResolvedBudget } from "../budget.js";
 import { summaryTrigger } from "../summarize/threshold.js";
 
 /** Share of the limit used when compacting harder after a provider overflow. */
@@ -8,8 +8,8 @@ const HARDER_LIMIT_SHARE = 0.6;
 export interface RequestLimit {
   /** The prompt limit for this request, after calibration (and the harder share after an overflow). */
   limit: number;
-  /** The budget handed to `buildContext`: its prompt budget is `limit`, never above the configured limit. */
-  budget: Budget;
+  /** The budget the views are built against, resolved (frozen): its prompt budget and prompt limit are `limit`, never above the configured limit. */
+  budget: ResolvedBudget;
   /** The estimate at which summarizing starts, never above `limit`. */
   trigger: number;
 }
@@ -27,12 +27,15 @@ export interface RequestLimit {
 export function limitFor(base: ResolvedBudget, ratio: number, harder: boolean, triggerRatio: number | undefined): RequestLimit {
   let limit = Math.max(1, Math.floor(base.promptLimit / ratio));
   if (harder) limit = Math.max(1, Math.floor(limit * HARDER_LIMIT_SHARE));
-  const budget: Budget = {
+  const promptBudget = Math.min(limit, base.promptLimit);
+  // As `resolveBudget` would give for these fields, each set: the prompt limit is the prompt budget (at most the base's limit, within the window).
+  const budget: ResolvedBudget = Object.freeze({
     contextWindow: base.contextWindow,
-    promptBudget: Math.min(limit, base.promptLimit),
+    promptBudget,
     responseReserve: base.responseReserve,
     safetyReserve: base.safetyReserve,
     memoryBudget: base.memoryBudget,
-  };
+    promptLimit: Math.min(promptBudget, base.contextWindow - base.responseReserve - base.safetyReserve),
+  });
   return { limit, budget, trigger: Math.min(summaryTrigger(base, triggerRatio), limit) };
 }

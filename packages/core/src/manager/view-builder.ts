@@ -1,10 +1,10 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import type { Budget } from "../budget.js";
+import type { ResolvedBudget } from "../budget.js";
 import type { Estimator } from "../estimate.js";
 import type { MessageInput } from "../messages.js";
 import { summaryMessage } from "../summarize/summary-message.js";
-import { buildContext } from "../view/build-context.js";
-import { resolveViewOptions } from "../view/options.js";
+import { buildResolvedView } from "../view/build-context.js";
+import { DEFAULT_VIEW_OPTIONS } from "../view/options.js";
 import { dateText } from "../view/recall-date.js";
 import type { ContextView, MessageDate, PinPredicate, TurnSummary, ViewOptions } from "../view/types.js";
 import type { ContextRequest, ContextSettings } from "./types.js";
@@ -25,8 +25,8 @@ export interface RequestViews {
    * before the last one.
    */
   messageDates(): [number, string | number | null][];
-  /** The view options these views are built with, as a view record keeps them. */
-  readonly options: Required<ViewOptions>;
+  /** The view options these views are built with (resolved once, frozen), as a view record keeps them. */
+  readonly options: Readonly<Required<ViewOptions>>;
   /** The same views with some settings changed. */
   with(changed: ContextSettings): RequestViews;
   /** The same views with the summary of the current turn's first exchanges (see `BuildContextInput.turnSummary`). */
@@ -41,7 +41,7 @@ export interface RequestViews {
  *
  * @example
  * ```ts
- * const views = requestViews({ settings, messages, lead, budget, estimator, request, pin: options.pin });
+ * const views = requestViews({ settings, options: viewOptions, messages, lead, budget, estimator, request, pin: options.pin });
  * const view = views.build(lead, null, evidence);
  * ```
  */
@@ -49,7 +49,8 @@ export function requestViews(inputs: {
   settings: ContextSettings;
   messages: readonly MessageInput[];
   lead: number;
-  budget: Budget;
+  /** Resolved once per request (see `limitFor`). */
+  budget: ResolvedBudget;
   estimator: Estimator;
   request: ContextRequest;
   pin: PinPredicate | undefined;
@@ -57,24 +58,34 @@ export function requestViews(inputs: {
   turnSummary?: TurnSummary | undefined;
   /** The dates given so far, shared with the views made from these. */
   dates?: Map<number, string | number | null>;
+  /** The view options, resolved once per request from the factory's (resolved at the factory) and the request's overrides (checked as it came in). */
+  options: Readonly<Required<ViewOptions>>;
 }): RequestViews {
   const { settings, messages, lead, budget, estimator, request, pin, messageDate, turnSummary } = inputs;
   const dates = inputs.dates ?? new Map<number, string | number | null>();
   let chosen: number[] = [];
-  // Resolved once the record asks for them: a request builds two view sets and records one.
-  let options: Required<ViewOptions> | undefined;
+  // One frozen value every view of the request is built with: nothing deeper validates them again.
+  const { options } = inputs;
+  // The dates the views read, kept as the text each line shows (refused, like the view, when
+  // it is no date): a Date kept as epoch milliseconds before 1973 would read as seconds.
+  const datedBy: MessageDate | undefined =
+    messageDate === undefined
+      ? undefined
+      : (message, index) => {
+          const date = messageDate(message, index);
+          dates.set(index, dateText(date, index) ?? null);
+          return date;
+        };
+  const resolved = { budget, estimator, options, messageDate: datedBy };
   return {
-    get options() {
-      return (options ??= resolveViewOptions(settings));
-    },
-    with: (changed) => requestViews({ ...inputs, dates, settings: { ...settings, ...changed } }),
+    options,
+    with: (changed) => requestViews({ ...inputs, dates, settings: { ...settings, ...changed }, options: Object.freeze({ ...options, ...viewSettingsIn(changed) }) }),
     withTurnSummary: (summary) => requestViews({ ...inputs, dates, turnSummary: summary }),
     turnSummary,
     build(offset, text, evidence) {
       const picked: number[] = [];
       chosen = picked;
-      return buildContext({
-        ...settings,
+      return buildResolvedView({
         messages: offset > lead ? [...messages.slice(0, lead), ...messages.slice(offset)] : messages,
         // The summarized prefix still holds the opening request and any pins.
         ...(offset > lead ? { priorMessages: messages.slice(lead, offset) } : {}),
@@ -87,27 +98,21 @@ export function requestViews(inputs: {
                 return pinned;
               },
             }),
-        ...(messageDate === undefined
-          ? {}
-          : {
-              messageDate: (message: BaseMessage, index: number) => {
-                const date = messageDate(message, index);
-                // The text its line shows (refused, like the view, when it is no date): a
-                // Date kept as epoch milliseconds before 1973 would read as seconds.
-                dates.set(index, dateText(date, index) ?? null);
-                return date;
-              },
-            }),
-        budget,
-        estimator,
         ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
         ...(request.tools === undefined ? {} : { tools: request.tools }),
         ...(request.memories === undefined ? {} : { memories: request.memories }),
         historyMessage: text === null ? evidence : summaryMessage(text, offset, evidence),
         ...(turnSummary === undefined ? {} : { turnSummary }),
-      });
+      }, resolved);
     },
     predicatePins: () => [...new Set(chosen)].sort((a, b) => a - b),
     messageDates: () => [...dates].sort((a, b) => a[0] - b[0]),
   };
+}
+
+/** The view settings among `changed`, as given: values the manager checked or set itself. */
+export function viewSettingsIn(changed: ContextSettings): Partial<Required<ViewOptions>> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(changed)) if (value !== undefined && Object.hasOwn(DEFAULT_VIEW_OPTIONS, key)) out[key] = value;
+  return out as Partial<Required<ViewOptions>>;
 }

@@ -1,7 +1,7 @@
 import { type BaseMessage } from "@langchain/core/messages";
 import { checkTurnSummary } from "./turn-stand-in.js";
 import { ContextViewError, describeValue, refuseRenamed } from "../errors.js";
-import { checkEstimator, createEstimator } from "../estimate.js";
+import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
 import { checkMessageArray } from "../messages.js";
 import { markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
@@ -21,7 +21,8 @@ import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
 import { withOutputMatchingContent } from "../provider-content.js";
-import type { BuildContextInput, ContextView } from "./types.js";
+import type { BuildContextInput, ContextView, MessageDate, ViewOptions } from "./types.js";
+import type { ResolvedBudget } from "../budget.js";
 
 const defaultEstimator = createEstimator();
 
@@ -64,15 +65,52 @@ export function buildContext(input: BuildContextInput): ContextView {
   checkMessageArray(input.messages);
   refuseRenamed(input, { summaryMessage: "historyMessage" });
   checkTurnSummary(input.turnSummary);
-  const messageDate = checkMessageDate(input.messageDate, "messageDate");
-  const budget = budgetOf(input.budget);
-  const estimator = checkEstimator(input.estimator, "estimator") ?? defaultEstimator;
+  const resolved: ResolvedViewSettings = {
+    budget: budgetOf(input.budget),
+    estimator: checkEstimator(input.estimator, "estimator") ?? defaultEstimator,
+    options: resolveViewOptions(input),
+    messageDate: checkMessageDate(input.messageDate, "messageDate"),
+  };
+  return viewWithin(input, resolved, started);
+}
+
+/**
+ * What {@link buildContext} resolves from its input before it builds: the budget, the
+ * estimator, every view setting with its default, and `messageDate`. The context manager
+ * resolves them once per request, from settings it validated, and builds each view of the
+ * request with {@link buildResolvedView}.
+ */
+export interface ResolvedViewSettings {
+  readonly budget: ResolvedBudget;
+  readonly estimator: Estimator;
+  readonly options: Readonly<Required<ViewOptions>>;
+  readonly messageDate: MessageDate | undefined;
+}
+
+/**
+ * {@link buildContext} for input whose settings are already resolved (see
+ * {@link ResolvedViewSettings}): nothing is validated again; the view settings in
+ * `input` are not read. The messages are read as buildContext reads them.
+ *
+ * @example
+ * ```ts
+ * const resolved = { budget: resolveBudget({ promptBudget: 8000 }), estimator, options: Object.freeze(resolveViewOptions(settings)), messageDate: undefined };
+ * const view = buildResolvedView({ messages, historyMessage }, resolved);
+ * ```
+ */
+export function buildResolvedView(input: BuildContextInput, resolved: ResolvedViewSettings): ContextView {
+  return viewWithin(input, resolved, performance.now());
+}
+
+// size: the stages of one view in order, each a call (see the list in buildContext's documentation)
+function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, started: number): ContextView {
+  const { budget, estimator, messageDate } = resolved;
   const limit = budget.promptLimit;
 
   const walk = findTurns(input.messages);
   const fixed = chargeFixedPart(input, walk.source, walk.lead, budget.memoryBudget, estimator);
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
-  const options = { ...resolveViewOptions(input), recallToolName: recallToolNameIn(input.tools) };
+  const options = { ...resolved.options, recallToolName: recallToolNameIn(input.tools) };
 
   const pinnedAll = collectPinned({ ...options, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
 

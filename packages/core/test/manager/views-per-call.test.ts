@@ -1,6 +1,9 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { createContextManager, InMemoryContextStore, type Summarizer } from "@contextview/core";
 import * as buildContextModule from "../../src/view/build-context";
+import * as viewOptionsModule from "../../src/view/options";
+import * as settingsCheck from "../../src/settings/check";
+import { SETTINGS_SPEC, type SettingName } from "../../src/settings/spec";
 import { budget, financeTurns, upToRequest } from "./finance-turns";
 
 // Issue 48, "the manager as a straight line": the summary, the turn summary and the
@@ -11,7 +14,7 @@ describe("views built per model call", () => {
   afterEach(() => jest.restoreAllMocks());
 
   it("builds one view per call, two on a call that makes a summary, over a growing conversation with evidence", async () => {
-    const built = jest.spyOn(buildContextModule, "buildContext");
+    const built = jest.spyOn(buildContextModule, "buildResolvedView");
     const store = new InMemoryContextStore();
     const summarizer: Summarizer = async (transcript) => `Summary of ${transcript.length} characters: the user tracks item budgets; all are fine.`;
     const manager = createContextManager({ budget, summarizer, store });
@@ -33,7 +36,7 @@ describe("views built per model call", () => {
   });
 
   it("builds one view per call without a summarizer, two only when the held evidence is outlived by the turns the view drops", async () => {
-    const built = jest.spyOn(buildContextModule, "buildContext");
+    const built = jest.spyOn(buildContextModule, "buildResolvedView");
     const store = new InMemoryContextStore();
     const manager = createContextManager({ budget, store });
     const key = { userId: "u1", conversationId: "plain" };
@@ -52,6 +55,35 @@ describe("views built per model call", () => {
     expect(calls.some((c) => c.builds === 2)).toBe(true);
     // The second view is the one with the fresh evidence in place of the held one.
     for (const call of calls) expect(call.builds).toBe(1 + (call.replaced ? 1 : 0) + (call.evidenceLeftOut ? 1 : 0));
+  });
+
+  it("resolves the view settings once per request into one frozen value, however many views it builds: no view validates them again", async () => {
+    const built = jest.spyOn(buildContextModule, "buildResolvedView");
+    const resolved = jest.spyOn(viewOptionsModule, "resolveViewOptions");
+    const checked = jest.spyOn(settingsCheck, "checkSetting");
+    const store = new InMemoryContextStore();
+    const summarizer: Summarizer = async (transcript) => `Summary of ${transcript.length} characters: the user tracks item budgets; all are fine.`;
+    const manager = createContextManager({ budget, summarizer, store, dropStep: 0.1, recallBudget: 2000 });
+    expect(checked.mock.calls.map(([field]) => field)).toEqual(expect.arrayContaining(["dropStep", "recallBudget"]));
+    const key = { userId: "u1", conversationId: "resolved" };
+    const all = financeTurns(40);
+    let several = 0;
+    for (let turn = 4; turn <= 40; turn += 3) {
+      const messages = upToRequest(all, turn);
+      const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
+      [built, resolved, checked].forEach((spy) => spy.mockClear());
+      await manager.build({ messages, key, evidence, overrides: { keepMinText: 2 } });
+      if (built.mock.calls.length > 1) several++;
+      expect(resolved).not.toHaveBeenCalled();
+      // The view settings were checked at the factory and the overrides as the request came in; no view checks one again.
+      // (The budget is resolved per request from its layers, the model's profile among them, and checked as a whole.)
+      expect(checked.mock.calls.map(([field]) => field).filter((field) => SETTINGS_SPEC[field as SettingName].group !== "budget")).toEqual([]);
+      const options = built.mock.calls.map(([, settings]) => settings.options);
+      expect(options.every((o) => Object.isFrozen(o) && o.dropStep === 0.1 && o.recallBudget === 2000)).toBe(true);
+      // A view made with changed settings (older results kept while they wait for their summary) shares the request's otherwise.
+      expect(new Set(options.map((o) => o.keepRecentToolResults)).size).toBe(1);
+    }
+    expect(several).toBeGreaterThan(0);
   });
 });
 
