@@ -102,7 +102,6 @@ export function buildResolvedView(input: BuildContextInput, resolved: ResolvedVi
   return viewWithin(input, resolved, performance.now());
 }
 
-// size: the stages of one view in order, each a call (see the list in buildContext's documentation)
 function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, started: number): ContextView {
   const { budget, estimator, messageDate } = resolved;
   const limit = budget.promptLimit;
