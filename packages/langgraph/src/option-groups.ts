@@ -46,6 +46,7 @@ export const OPTION_GROUPS = {
     "evidenceShare",
     "pinnedImages",
     "messageDate",
+    "excludeTools",
   ],
   summaries: ["triggerRatio", "keepMinTokens", "keepMinText", "keepMaxTokens", "summarizerInputTokens", "summarizerTimeoutMs", "maxSummarizerFailures", "summarizerCooldownMs"],
   advanced: ["calibrate", "isOverflow", "onCompaction", "writeBack", "onStoreError", "largeResults", "largeResultWorker", "now", "strictEvidence", "recordViews"],

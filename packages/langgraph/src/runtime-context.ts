@@ -2,6 +2,7 @@ import type { ContextSettings } from "@contextview/core";
 import { describeValue, SETTINGS_SPEC, type SettingName, type SettingSpec } from "@contextview/core/internal";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ContextIntegrationError } from "./errors.js";
+import { placeOf } from "./option-groups.js";
 import { BUDGET_SETTING_KEYS, CONTEXT_SETTING_KEYS, parseContextConfig } from "./request-config.js";
 
 /**
@@ -15,10 +16,14 @@ export type RequestConfig = RunnableConfig & { context?: unknown };
 export const SETTINGS_BELONG = "put per-request settings in `context` (runtime: `invoke(input, { context: { budget } })`) or in `configurable.context`";
 
 /** contextview settings a factory sets once: a request (runtime context or configurable) cannot change them. */
-const FACTORY_ONLY: readonly string[] = (Object.keys(SETTINGS_SPEC) as SettingName[]).filter((name) => {
-  const spec: SettingSpec = SETTINGS_SPEC[name];
-  return ["view", "summarize", "manager"].includes(spec.group) && !(CONTEXT_SETTING_KEYS as readonly string[]).includes(name);
-});
+const FACTORY_ONLY: readonly string[] = [
+  ...(Object.keys(SETTINGS_SPEC) as SettingName[]).filter((name) => {
+    const spec: SettingSpec = SETTINGS_SPEC[name];
+    return ["view", "summarize", "manager"].includes(spec.group) && !(CONTEXT_SETTING_KEYS as readonly string[]).includes(name);
+  }),
+  // A view option that is not a number or a switch, so not in SETTINGS_SPEC.
+  "excludeTools",
+];
 
 /** The runtime context of a request when it is an object (an application may give any value). */
 export function runtimeContextOf(config: RequestConfig | undefined): Record<string, unknown> | undefined {
@@ -47,7 +52,7 @@ function runtimeSettings(context: Record<string, unknown>): Record<string, unkno
       const message = "Found `context.context`: per-request settings go at the top of the runtime context (`context: { budget: … }`)";
       throw misplaced("context.context", message);
     } else if (FACTORY_ONLY.includes(key)) {
-      const message = `\`context.${key}\` cannot change per request: set \`${key}\` once, on the factory (createContextNode, withContext, contextMiddleware)`;
+      const message = `\`context.${key}\` cannot change per request: set \`${placeOf(key)}\` once, on the factory (createContextNode, withContext, contextMiddleware)`;
       throw misplaced(`context.${key}`, message);
     }
   }

@@ -50,6 +50,14 @@ export interface MicroCompactOptions {
    * @default undefined (the notices name no tool)
    */
   recallToolName?: string | undefined;
+  /**
+   * Names of tools whose results are never cleared, as LangChain's `ClearToolUsesEdit`
+   * takes them: past the newest `keepRecentToolResults` they stay (compacted when over
+   * `maxToolResultTokens`, whole when they cannot be compacted). A result's tool is its
+   * `name`, or the name of the call it answers in `messages`.
+   * @default [] (every tool's results may be cleared)
+   */
+  excludeTools?: readonly string[] | undefined;
 }
 
 /**
@@ -103,6 +111,45 @@ function compactOrClear(message: ToolMessage, tokens: number, text: string, limi
   }
 }
 
+/** A result of a tool in `excludeTools` over the limit: compacted when it can be, kept whole when not — never cleared. */
+function compactOrKeep(message: ToolMessage, limit: number, options: CompactToolResultOptions): ToolMessage {
+  try {
+    return compactToolResult(message, limit, options);
+  } catch (error) {
+    if (!ContextViewError.isInstance(error) || (error.code !== "COMPACTION_LIMIT" && error.code !== "INVALID_TOOL_RESULT")) throw error;
+    return message;
+  }
+}
+
+/**
+ * `excludeTools` checked: an array of non-empty strings, as a set; empty when absent.
+ *
+ * @example
+ * ```ts
+ * checkExcludeTools(["read_file"], "excludeTools"); // Set { "read_file" }
+ * ```
+ */
+export function checkExcludeTools(value: unknown, field: string): ReadonlySet<string> {
+  if (value === undefined) return NO_TOOLS;
+  if (!Array.isArray(value)) throw invalidOption(field, "an array of tool names", value);
+  value.forEach((name, i) => {
+    if (typeof name !== "string" || name === "") throw invalidOption(`${field}[${i}]`, "a tool name (a non-empty string)", name);
+  });
+  return value.length === 0 ? NO_TOOLS : new Set(value as string[]);
+}
+const NO_TOOLS: ReadonlySet<string> = new Set();
+
+/** The tool each result of `messages` answers, by `tool_call_id`, from the calls among them (results name theirs too). */
+function toolNames(messages: readonly BaseMessage[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of messages) {
+    for (const call of (message as { tool_calls?: readonly { id?: string; name?: string }[] }).tool_calls ?? []) {
+      if (typeof call.id === "string" && typeof call.name === "string") names.set(call.id, call.name);
+    }
+  }
+  return names;
+}
+
 let defaultEstimator: Estimator | undefined;
 
 /** The 0.x names of microCompact's options. */
@@ -143,6 +190,9 @@ export function microCompact(messages: readonly BaseMessage[], options: MicroCom
   const estimator = checkEstimator(options.estimator, "estimator") ?? (defaultEstimator ??= createEstimator());
   const recallToolName = checkRecallToolName(options.recallToolName);
   const compactOptions: CompactToolResultOptions = recallToolName === undefined ? { estimator } : { estimator, recallToolName };
+  const excluded = checkExcludeTools(options.excludeTools, "excludeTools");
+  const calledTools = excluded.size === 0 ? undefined : toolNames(messages);
+  const isExcluded = (message: ToolMessage) => calledTools !== undefined && excluded.has(message.name ?? calledTools.get(message.tool_call_id) ?? "");
 
   let toolResults = 0;
   for (const message of messages) if (ToolMessage.isInstance(message)) toolResults++;
@@ -164,7 +214,11 @@ export function microCompact(messages: readonly BaseMessage[], options: MicroCom
     }
     const text = splitContent(message.content).text;
     const tokens = estimator.estimateText(text);
-    if (position < firstKept) {
+    if (isExcluded(message)) {
+      const kept = tokens > maxResultTokens ? compactOrKeep(message, maxResultTokens, compactOptions) : message;
+      out.push(kept);
+      if (kept !== message) compacted++;
+    } else if (position < firstKept) {
       out.push(withCompaction(message, clearedNotice(message, tokens, text, recallToolName), { form: "cleared", originalTokens: tokens }));
       cleared++;
     } else if (tokens > maxResultTokens) {

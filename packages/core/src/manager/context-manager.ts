@@ -134,7 +134,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const key = checkConversationKey(request.key);
     if (request.overrides !== undefined) {
       checkSettings(request.overrides, REQUEST_SETTINGS, "context.");
-      const fixed = FACTORY_VIEW_SETTINGS.find((field) => (request.overrides as Record<string, unknown>)[field] !== undefined);
+      const fixed = [...FACTORY_VIEW_SETTINGS, "excludeTools"].find((field) => (request.overrides as Record<string, unknown>)[field] !== undefined);
       if (fixed !== undefined) throw invalidOption(`context.${fixed}`, "left unset: it is set once, on the factory, never per request", (request.overrides as Record<string, unknown>)[fixed]);
     }
     const profile = checkProfile(request.profile, "request.profile") ?? options.profile;

@@ -1,6 +1,7 @@
 import type { ResolvedBudget } from "../budget.js";
 import { resolveBudget } from "../budget.js";
 import { checkSetting, settingNames } from "../settings/check.js";
+import { checkExcludeTools } from "../compact/micro-compact.js";
 import { SETTINGS_SPEC, type SettingName } from "../settings/spec.js";
 import type { BuildContextInput, ViewOptions } from "./types.js";
 
@@ -24,9 +25,10 @@ const VIEW_FIELDS = settingNames((spec) => spec.group === "view") as (keyof View
  * DEFAULT_VIEW_OPTIONS.keepRecentToolResults; // 3
  * ```
  */
-export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.freeze(
-  Object.fromEntries(VIEW_FIELDS.map((field) => [field, SETTINGS_SPEC[field].default])) as unknown as Required<ViewOptions>,
-);
+export const DEFAULT_VIEW_OPTIONS: Readonly<Required<ViewOptions>> = Object.freeze({
+  ...(Object.fromEntries(VIEW_FIELDS.map((field) => [field, SETTINGS_SPEC[field].default])) as unknown as Required<ViewOptions>),
+  excludeTools: Object.freeze([]) as readonly string[],
+});
 
 /**
  * The `keepRecentToolResults` of a context manager's views while older results wait
@@ -55,6 +57,8 @@ export function resolveViewOptions(options: ViewOptions = {}): Required<ViewOpti
     const value = options[field];
     if (value !== undefined) out[field] = checkSetting(field, value);
   }
+  // Not a number or a switch, so not in SETTINGS_SPEC: checked here, kept as a frozen copy.
+  if (options.excludeTools !== undefined) out["excludeTools"] = Object.freeze([...checkExcludeTools(options.excludeTools, "excludeTools")]);
   return out as Required<ViewOptions>;
 }
 

@@ -11,7 +11,7 @@ const RESULT_FRAMING_TOKENS = 24;
 
 export type CompactOptions = Pick<
   Required<ViewOptions>,
-  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "maxOlderMessageTokens" | "maxToolCallProseTokens" | "recallBudget"
+  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "maxOlderMessageTokens" | "maxToolCallProseTokens" | "recallBudget" | "excludeTools"
 > & NoteOptions;
 
 interface CompactorState {
@@ -121,7 +121,7 @@ export class ToolResultCompactor {
     for (const message of turn.messages) if (message.type !== "tool") other += this.estimator.estimateMessage(message);
     const perResult = Math.floor((maxTokens - other) / turn.toolResults) - RESULT_FRAMING_TOKENS;
     if (perResult < 50) return undefined;
-    const result = microCompact(turn.messages, { keepRecentToolResults: turn.toolResults, maxToolResultTokens: perResult, estimator: this.estimator, recallToolName: this.options.recallToolName });
+    const result = microCompact(turn.messages, { ...this.noteAndExclusions(), keepRecentToolResults: turn.toolResults, maxToolResultTokens: perResult, estimator: this.estimator });
     const tokens = this.estimator.estimateMessages(result.messages);
     if (tokens > maxTokens) return undefined;
     return derivedTurn(turn, { ...turn, messages: result.messages, tokens });
@@ -131,8 +131,13 @@ export class ToolResultCompactor {
   compact(turn: PreparedTurn): PreparedTurn {
     const { maxToolResultTokens } = this.options;
     const keepRecent = keptInTurn(turn.messages, this.state.results, this.options.keepRecentToolResults, this.options.clearStep);
-    const result = microCompact(turn.messages, { keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator, recallToolName: this.options.recallToolName });
+    const result = microCompact(turn.messages, { ...this.noteAndExclusions(), keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator });
     if (result.cleared === 0 && result.compacted === 0) return turn;
     return derivedTurn(turn, { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) });
+  }
+
+  /** What every micro-compaction of the view names and spares: the bound recall tool, the tools in `excludeTools`. */
+  private noteAndExclusions(): { recallToolName: string | undefined; excludeTools: readonly string[] } {
+    return { recallToolName: this.options.recallToolName, excludeTools: this.options.excludeTools };
   }
 }

@@ -156,6 +156,21 @@ export interface ViewOptions {
    * ```
    */
   evidenceShare?: number;
+  /**
+   * Tools whose results are never cleared to a marker, as LangChain's `ClearToolUsesEdit`
+   * takes them: past `keepRecentToolResults` and the clear steps, an older turn keeps
+   * them (compacted when over `maxToolResultTokens`, whole when they cannot be compacted),
+   * so a turn that holds one fits only as it is or not at all. A result's tool is its
+   * `name`, or the name of the call it answers. The oldest exchanges of a long current
+   * turn still clear theirs when nothing else lets the newest exchange fit. Set once, on
+   * the factory or `buildContext`: a request cannot change it.
+   * @default [] (every tool's results may be cleared)
+   * @example
+   * ```ts
+   * buildContext({ messages, excludeTools: ["read_file"] }); // a file read stays readable in every older turn shown
+   * ```
+   */
+  excludeTools?: readonly string[];
 }
 
 /**

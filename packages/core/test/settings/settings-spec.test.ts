@@ -47,10 +47,13 @@ describe("SETTINGS_SPEC", () => {
     const viewKeys: Record<keyof ViewOptions, true> = {
       dropStep: true, maxOlderMessageTokens: true, maxToolCallProseTokens: true, excerptBudget: true, keepRecentToolResults: true, maxToolResultTokens: true,
       imageInputs: true, clearStep: true, cacheBreakpoints: true, pinOpeningRequest: true, maxOpeningRequestTokens: true, pinnedBudget: true, recallBudget: true, evidenceShare: true, pinnedImages: true,
-      trustPinField: true,
+      trustPinField: true, excludeTools: true,
     };
     expect(Object.keys(DEFAULT_VIEW_OPTIONS).sort()).toEqual(Object.keys(viewKeys).sort());
-    for (const [field, value] of Object.entries(DEFAULT_VIEW_OPTIONS)) expect(spec(field as SettingName).default).toBe(value);
+    // Every view option but the list of tool names (not a number or a switch) is a setting of the spec.
+    const { excludeTools, ...settings } = DEFAULT_VIEW_OPTIONS;
+    expect(excludeTools).toEqual([]);
+    for (const [field, value] of Object.entries(settings)) expect(spec(field as SettingName).default).toBe(value);
     for (const [field, value] of Object.entries(DEFAULT_BUDGET)) expect(spec(field as SettingName).default).toBe(value);
   });
 
