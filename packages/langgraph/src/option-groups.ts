@@ -90,7 +90,7 @@ export const OPTION_PLACES: readonly string[] = Object.freeze([
  * @example
  * ```ts
  * flattenOptions({ store, view: { dropStep: 0 }, summaries: { keepMinText: 2 } }); // { store, dropStep: 0, keepMinText: 2 }
- * flattenOptions({ dropStep: 0 }); // throws: Unknown option `dropStep`; did you mean `view.dropStep`? …
+ * flattenOptions({ dropStep: 0 }); // throws: Option `dropStep` is not read there; it goes in `view.dropStep` (`view: { dropStep }`)
  * ```
  */
 export function flattenOptions(options: Record<string, unknown>): Record<string, unknown> {
@@ -106,7 +106,7 @@ export function flattenOptions(options: Record<string, unknown>): Record<string,
 function groupEntries(group: OptionGroup, value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    const keys = OPTION_GROUPS[group].slice(0, 3).map((key) => `${key}`).join(", ");
+    const keys = OPTION_GROUPS[group].slice(0, 3).join(", ");
     throw new ContextIntegrationError("INVALID_OPTION", `Expected \`${group}\` to be an object of ${group} options (${keys}, …), got ${describeValue(value)}`, { field: group });
   }
   const entries: Record<string, unknown> = {};

@@ -71,7 +71,7 @@ void everyOptionPlacedOnce;
 
 /**
  * How the view is shaped: the settings of docs/configuration.md's view table, `messageDate`
- * and `trustPinField`. Each keeps its default when left out; one request overrides the
+ * and `excludeTools`. Each keeps its default when left out; one request overrides the
  * request-scope ones, flat, in its `context` (`context: { dropStep: 0 }`).
  */
 export type ViewGroupOptions = Pick<FlatContextOptions, GroupKey<"view">>;
@@ -124,7 +124,7 @@ export interface ContextOptions extends Pick<FlatContextOptions, TopKey> {
   /**
    * Hooks and switches few agents need: `calibrate`, `isOverflow`, `onCompaction`,
    * `writeBack`, `onStoreError`, `largeResults`, `largeResultWorker`, `now`,
-   * `strictEvidence`, `recordViews` (docs/configuration.md, "Advanced").
+   * `strictEvidence`, `recordViews` (docs/configuration.md, "The factories' options").
    * @default {} (calibration on, view records kept, large results in a worker)
    * @example
    * ```ts
