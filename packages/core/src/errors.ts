@@ -247,7 +247,8 @@ export function invalidOption(field: string, expected: string, got: unknown): Co
 export function refuseRenamed(options: object, renamed: Readonly<Record<string, string>>): void {
   for (const [former, current] of Object.entries(renamed)) {
     if (!Object.hasOwn(options, former) || (options as Record<string, unknown>)[former] === undefined) continue;
-    throw new ContextViewError("INVALID_OPTION", `\`${former}\` was renamed \`${current}\` in 1.0 (docs/migrating.md); the former name is not read`, { field: former });
+    const message = `\`${former}\` was renamed \`${current}\` in 1.0 (docs/migrating.md); the former name is not read`;
+    throw new ContextViewError("INVALID_OPTION", message, { field: former });
   }
 }
 

@@ -48,8 +48,28 @@ export const OPTION_GROUPS = {
     "messageDate",
     "excludeTools",
   ],
-  summaries: ["triggerRatio", "keepMinTokens", "keepMinText", "keepMaxTokens", "summarizerInputTokens", "summarizerTimeoutMs", "maxSummarizerFailures", "summarizerCooldownMs"],
-  advanced: ["calibrate", "isOverflow", "onCompaction", "writeBack", "onStoreError", "largeResults", "largeResultWorker", "now", "strictEvidence", "recordViews"],
+  summaries: [
+    "triggerRatio",
+    "keepMinTokens",
+    "keepMinText",
+    "keepMaxTokens",
+    "summarizerInputTokens",
+    "summarizerTimeoutMs",
+    "maxSummarizerFailures",
+    "summarizerCooldownMs",
+  ],
+  advanced: [
+    "calibrate",
+    "isOverflow",
+    "onCompaction",
+    "writeBack",
+    "onStoreError",
+    "largeResults",
+    "largeResultWorker",
+    "now",
+    "strictEvidence",
+    "recordViews",
+  ],
 } as const;
 
 /** The name of an option group. */
@@ -107,7 +127,8 @@ function groupEntries(group: OptionGroup, value: unknown): Record<string, unknow
   if (value === undefined) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const keys = OPTION_GROUPS[group].slice(0, 3).join(", ");
-    throw new ContextIntegrationError("INVALID_OPTION", `Expected \`${group}\` to be an object of ${group} options (${keys}, …), got ${describeValue(value)}`, { field: group });
+    const message = `Expected \`${group}\` to be an object of ${group} options (${keys}, …), got ${describeValue(value)}`;
+    throw new ContextIntegrationError("INVALID_OPTION", message, { field: group });
   }
   const entries: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {

@@ -65,7 +65,11 @@ type TopKey = (typeof TOP_LEVEL_OPTIONS)[number];
 // Fails to compile when an option is in no place, in two, or a place names no option.
 type Unplaced = Exclude<keyof FlatContextOptions, TopKey | GroupKey<OptionGroup>>;
 type Unknown = Exclude<TopKey | GroupKey<OptionGroup>, keyof FlatContextOptions>;
-type Twice = (TopKey & GroupKey<OptionGroup>) | (GroupKey<"view"> & GroupKey<"summaries">) | (GroupKey<"view"> & GroupKey<"advanced">) | (GroupKey<"summaries"> & GroupKey<"advanced">);
+type Twice =
+  | (TopKey & GroupKey<OptionGroup>)
+  | (GroupKey<"view"> & GroupKey<"summaries">)
+  | (GroupKey<"view"> & GroupKey<"advanced">)
+  | (GroupKey<"summaries"> & GroupKey<"advanced">);
 const everyOptionPlacedOnce: [Unplaced | Unknown | Twice] extends [never] ? true : Unplaced | Unknown | Twice = true;
 void everyOptionPlacedOnce;
 
@@ -180,7 +184,8 @@ export function resolveContextOptions(options: ContextOptions | undefined): Reso
   if (!parsed.success) {
     const key = String(parsed.error.issues[0]?.path[0] ?? "options");
     const field = placeOf(key);
-    throw new ContextIntegrationError("INVALID_OPTION", `Expected \`${field}\` to be ${EXPECTED[key] ?? "valid"}, got ${describeValue(picked[key])}`, { field });
+    const message = `Expected \`${field}\` to be ${EXPECTED[key] ?? "valid"}, got ${describeValue(picked[key])}`;
+    throw new ContextIntegrationError("INVALID_OPTION", message, { field });
   }
   const settings = requestScopeSettings(options, flat);
 

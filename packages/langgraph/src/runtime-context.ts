@@ -52,7 +52,8 @@ function runtimeSettings(context: Record<string, unknown>): Record<string, unkno
       const message = "Found `context.context`: per-request settings go at the top of the runtime context (`context: { budget: … }`)";
       throw misplaced("context.context", message);
     } else if (FACTORY_ONLY.includes(key)) {
-      const message = `\`context.${key}\` cannot change per request: set \`${placeOf(key)}\` once, on the factory (createContextNode, withContext, contextMiddleware)`;
+      const factories = "createContextNode, withContext, contextMiddleware";
+      const message = `\`context.${key}\` cannot change per request: set \`${placeOf(key)}\` once, on the factory (${factories})`;
       throw misplaced(`context.${key}`, message);
     }
   }

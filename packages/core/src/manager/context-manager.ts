@@ -152,7 +152,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
     const turnSummary = summarizer === null ? undefined : await cachedTurnSummary(state, messages, (n) => turnPrefixHash(key, messages, n, request.signal));
-    const viewOptions = Object.freeze({ ...factoryView, ...viewSettingsIn(request.overrides ?? {}), ...(settings.imageInputs === undefined ? {} : { imageInputs: settings.imageInputs }) });
+    const imageInputs = settings.imageInputs === undefined ? {} : { imageInputs: settings.imageInputs };
+    const viewOptions = Object.freeze({ ...factoryView, ...viewSettingsIn(request.overrides ?? {}), ...imageInputs });
     const views = requestViews({ settings, options: viewOptions, messages, lead, budget, estimator, request, pin: options.pin, messageDate, turnSummary });
     // While summarizing, older results wait for their summary instead of being cleared in
     // steps — not while the summarizer cools down: no summary would come. Each clear step

@@ -24,7 +24,8 @@ export function wantsSummary(
   when: { summarizer: Summarizer | null; summarize: boolean | undefined; harder: boolean; trigger: number },
 ): boolean {
   const over = when.harder || report.turns.dropped > 0 || report.tokens.total > when.trigger;
-  return when.summarizer !== null && when.summarize !== false && over && !(report.history.given && !report.history.included && report.history.reason === "does-not-fit");
+  const { history } = report;
+  return when.summarizer !== null && when.summarize !== false && over && !(history.given && !history.included && history.reason === "does-not-fit");
 }
 
 /** A running summary up to this share of the prompt limit grows by a new part; a longer one is folded into one new summary. */

@@ -79,7 +79,10 @@ export function requestViews(inputs: {
   const resolved = { budget, estimator, options, messageDate: datedBy };
   return {
     options,
-    with: (changed) => requestViews({ ...inputs, dates, settings: { ...settings, ...changed }, options: Object.freeze({ ...options, ...viewSettingsIn(changed) }) }),
+    with: (changed) => {
+      const changedOptions = Object.freeze({ ...options, ...viewSettingsIn(changed) });
+      return requestViews({ ...inputs, dates, settings: { ...settings, ...changed }, options: changedOptions });
+    },
     withTurnSummary: (summary) => requestViews({ ...inputs, dates, turnSummary: summary }),
     turnSummary,
     build(offset, text, evidence) {

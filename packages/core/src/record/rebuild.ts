@@ -88,7 +88,10 @@ function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T,
   if (recorded.messages.read === undefined) {
     return { ...rest, summary, messages: { in: given, kept: messages.kept, dropped: given - messages.kept, unread: messages.unread } };
   }
-  const legacy = { ...(recorded.summary === undefined ? {} : { summary }), ...(recorded.messages.in === undefined ? {} : { messages: { ...messages, in: given } }) };
+  const legacy = {
+    ...(recorded.summary === undefined ? {} : { summary }),
+    ...(recorded.messages.in === undefined ? {} : { messages: { ...messages, in: given } }),
+  };
   if (recorded.history === undefined) return { ...rebuilt, ...legacy };
   const shown: Record<string, unknown> = { ...history };
   for (const field of ["evidenceOmitted", "evidenceShown"] as const) {

@@ -9,7 +9,9 @@ import { derivedTurn } from "./tool-result-compactor.js";
 import type { ViewOptions } from "./types.js";
 
 /** The options {@link allocateHistory} reads. */
-export type AllocateOptions = Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget"> & Partial<Pick<Required<ViewOptions>, "maxToolResultTokens" | "excludeTools">> & NoteOptions;
+export type AllocateOptions = Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget"> &
+  Partial<Pick<Required<ViewOptions>, "maxToolResultTokens" | "excludeTools">> &
+  NoteOptions;
 
 /** What {@link allocateHistory} needs. */
 export interface AllocateHistoryInput {
@@ -162,7 +164,8 @@ function clearedNextTurn(older: OlderTurns, kept: number, room: number, options:
   let left = room;
   for (let j = 0; j < kept; j++) left -= (older.prepared[j] as PreparedTurn).tokens;
   if (next.tokens <= left || room - left >= windowFloor(room, options.dropStep)) return undefined;
-  const result = microCompact(next.messages, { keepRecentToolResults: 0, maxToolResultTokens: options.maxToolResultTokens, estimator, recallToolName: options.recallToolName, excludeTools: options.excludeTools });
+  const { maxToolResultTokens, recallToolName, excludeTools } = options;
+  const result = microCompact(next.messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
   if (result.cleared === 0) return undefined;
   const tokens = estimator.estimateMessages(result.messages);
   if (tokens > left) return undefined;

@@ -121,7 +121,8 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   const given = input.historyMessage;
   const summaryGiven = given !== undefined && given !== null;
   // Durable evidence takes at most its share of the limit (the oldest excerpts of its largest bucket leave first).
-  const within = summaryGiven ? historyWithin(checkHistoryMessage(given), Math.floor(options.evidenceShare * limit), estimator) : { message: null, evidenceOmitted: 0 };
+  const evidenceRoom = Math.floor(options.evidenceShare * limit);
+  const within = summaryGiven ? historyWithin(checkHistoryMessage(given), evidenceRoom, estimator) : { message: null, evidenceOmitted: 0 };
   const history = within.message;
   const holds = history !== null ? historyHolds(history) : { summary: false, evidence: false };
   const summaryHead: BaseMessage[] = history !== null ? historyHead(history, options.recallToolName) : [];

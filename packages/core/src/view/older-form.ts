@@ -12,7 +12,11 @@ import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 
-type OlderFormOptions = Pick<Required<ViewOptions>, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "recallBudget" | "excludeTools"> & NoteOptions;
+type OlderFormOptions = Pick<
+  Required<ViewOptions>,
+  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "recallBudget" | "excludeTools"
+> &
+  NoteOptions;
 
 /** What {@link keepOlderTurnsInPlace} needs from the view being compacted. */
 export interface OlderFormInput {
@@ -72,9 +76,12 @@ export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurn
  * const { turn, compacted } = inOlderForm(current, options, estimator);
  * ```
  */
-export function inOlderForm(turn: PreparedTurn, options: Pick<OlderFormOptions, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "recallToolName" | "excludeTools">, estimator: Estimator): CurrentTurnFit {
+type InOlderFormOptions = Pick<OlderFormOptions, "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "recallToolName" | "excludeTools">;
+
+export function inOlderForm(turn: PreparedTurn, options: InOlderFormOptions, estimator: Estimator): CurrentTurnFit {
   const keep = keptInTurn(turn.messages, { seen: 0, clearing: false }, options.keepRecentToolResults, options.clearStep);
-  const compactedTurn = microCompact(turn.messages, { keepRecentToolResults: keep, maxToolResultTokens: options.maxToolResultTokens, estimator, recallToolName: options.recallToolName, excludeTools: options.excludeTools });
+  const { maxToolResultTokens, recallToolName, excludeTools } = options;
+  const compactedTurn = microCompact(turn.messages, { keepRecentToolResults: keep, maxToolResultTokens, estimator, recallToolName, excludeTools });
   let compacted = 0;
   const messages = turn.messages.map((message, i) => {
     const shown = compactedTurn.messages[i]!;

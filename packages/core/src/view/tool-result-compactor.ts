@@ -11,8 +11,17 @@ const RESULT_FRAMING_TOKENS = 24;
 
 export type CompactOptions = Pick<
   Required<ViewOptions>,
-  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "maxOlderMessageTokens" | "maxToolCallProseTokens" | "recallBudget" | "excludeTools"
-> & NoteOptions;
+  | "keepRecentToolResults"
+  | "maxToolResultTokens"
+  | "clearStep"
+  | "excerptBudget"
+  | "dropStep"
+  | "maxOlderMessageTokens"
+  | "maxToolCallProseTokens"
+  | "recallBudget"
+  | "excludeTools"
+> &
+  NoteOptions;
 
 interface CompactorState {
   results: ClearStepState;
@@ -121,7 +130,8 @@ export class ToolResultCompactor {
     for (const message of turn.messages) if (message.type !== "tool") other += this.estimator.estimateMessage(message);
     const perResult = Math.floor((maxTokens - other) / turn.toolResults) - RESULT_FRAMING_TOKENS;
     if (perResult < 50) return undefined;
-    const result = microCompact(turn.messages, { ...this.noteAndExclusions(), keepRecentToolResults: turn.toolResults, maxToolResultTokens: perResult, estimator: this.estimator });
+    const options = { ...this.noteAndExclusions(), keepRecentToolResults: turn.toolResults, maxToolResultTokens: perResult, estimator: this.estimator };
+    const result = microCompact(turn.messages, options);
     const tokens = this.estimator.estimateMessages(result.messages);
     if (tokens > maxTokens) return undefined;
     return derivedTurn(turn, { ...turn, messages: result.messages, tokens });
@@ -131,7 +141,8 @@ export class ToolResultCompactor {
   compact(turn: PreparedTurn): PreparedTurn {
     const { maxToolResultTokens } = this.options;
     const keepRecent = keptInTurn(turn.messages, this.state.results, this.options.keepRecentToolResults, this.options.clearStep);
-    const result = microCompact(turn.messages, { ...this.noteAndExclusions(), keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator });
+    const options = { ...this.noteAndExclusions(), keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator };
+    const result = microCompact(turn.messages, options);
     if (result.cleared === 0 && result.compacted === 0) return turn;
     return derivedTurn(turn, { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) });
   }

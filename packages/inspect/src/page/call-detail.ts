@@ -20,9 +20,13 @@ function fact(label: string, value: string | number, hint?: string): Markup {
 /** What the history slot showed, in the words of docs/observability.md ("The vocabulary"). */
 /** The `summary` field of a record made before 1.0, which had no `history`. */
 type LegacySummary = { given: boolean; included: boolean } | undefined;
+const legacySummaryOf = (report: object): LegacySummary => (report as { summary?: LegacySummary }).summary;
 
 function historyShown(history: ContextReport["history"] | undefined, legacy: LegacySummary): string {
-  if (history === undefined) return legacy?.given === true ? (legacy.included ? "summary or evidence, shown (recorded before the two were told apart)" : "left out: does not fit") : "none";
+  if (history === undefined) {
+    if (legacy?.given !== true) return "none";
+    return legacy.included ? "summary or evidence, shown (recorded before the two were told apart)" : "left out: does not fit";
+  }
   if (!history.given) return "none";
   if (!history.included) {
     if (history.reason === "shown") return "left out: the view shows every message it quotes";
@@ -109,7 +113,7 @@ function decisions(report: Omit<ManagedReport, "elapsedMs">, rebuilt: ContextRep
   ${fact("Dropped-turn excerpts", report.droppedTurnExcerpts)}
   ${currentTurnFact(report)}
   ${recallFact(report)}
-  ${fact("History", historyShown(history, (report as { summary?: LegacySummary }).summary), "the history slot after the system prompt: a summary, durable evidence, or both")}
+  ${fact("History", historyShown(history, legacySummaryOf(report)), "the history slot after the system prompt: a summary, durable evidence, or both")}
   ${fact("Compaction", COMPACTION_KIND[c.kind] ?? c.kind)}
   ${fact("Summarizer calls", c.summarizerCalls)}
   ${fact("Summary cache hit", c.summaryCacheHit ? "yes" : "no")}
