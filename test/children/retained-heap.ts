@@ -9,6 +9,8 @@ import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langc
 import { RunnableLambda } from "@langchain/core/runnables";
 
 const gc = (globalThis as { gc?: () => void }).gc;
+/** Conversations served before the baseline. */
+const WARM_UP = 10;
 
 function conversation(n: number, kB: number): BaseMessage[] {
   const turns = 50;
@@ -55,9 +57,14 @@ async function main(): Promise<void> {
   const count = Number(countArg);
   const kB = Number(kBArg);
   const serve = surface(name);
-  // Warm up on one conversation so code and caches of the libraries are loaded before the baseline.
-  await serve(conversation(-1, 16), { configurable: { thread_id: "warm", user_id: "u" } });
-  gc();
+  // Warm up on conversations like the measured ones, so the code the runs compile (which a loaded
+  // machine compiles later) and the caches of the libraries are in the baseline: what is measured
+  // is what the surface keeps per conversation, not when the JIT finished.
+  for (let w = 1; w <= WARM_UP; w++) await serve(conversation(-w, kB), { configurable: { thread_id: `warm-${w}`, user_id: "u" } });
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   const before = process.memoryUsage().heapUsed;
   let served = 0;
   for (let n = 0; n < count; n++) {
