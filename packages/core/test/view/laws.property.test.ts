@@ -49,7 +49,8 @@ describe("buildContext laws (property)", () => {
         while (request >= 0 && view.messages[request]?.type !== "human") request--;
         const older = clearedOf(view.messages.slice(0, Math.max(0, request)), excludeTools);
         if (older > 0) clearedExcluded.push(`${cases.length}: ${older} cleared before the request`);
-        if (clearedOf(buildContext({ ...input, excludeTools: [] }).messages, excludeTools) > clearedOf(view.messages, excludeTools)) spared++;
+        // One view the option spares results in is enough to show the path is reached: later ones are not built twice.
+        if (spared === 0 && clearedOf(buildContext({ ...input, excludeTools: [] }).messages, excludeTools) > clearedOf(view.messages, excludeTools)) spared++;
       }
       cases.push({ problems: viewProblems({ conversation: built, messages, before, estimator, rebuild: () => buildContext(input).messages }, view) });
     }
