@@ -33,6 +33,12 @@ export interface BudgetLayers {
   request?: Partial<Budget> | undefined;
   /** Where the `*_TOKENS` variables are read. @default process.env */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * True when `option` was resolved before (a factory checks its budget once, when it is
+   * called): its fields are not checked again; the layers are still checked as a whole.
+   * @default false
+   */
+  optionChecked?: boolean | undefined;
 }
 
 const FIELDS = Object.keys(DEFAULT_BUDGET) as (keyof Budget)[];
@@ -106,7 +112,8 @@ export function resolveBudgetSources(layers: BudgetLayers): { budget: ResolvedBu
             : profile[field] !== undefined
               ? "profile"
               : "default";
-  const budget = resolveBudget(merged, env, (field) => SOURCE_PHRASE[sourceOf(field)](field));
+  const checked = layers.optionChecked === true ? new Set(FIELDS.filter((field) => sourceOf(field) === "option")) : undefined;
+  const budget = resolveBudget(merged, env, (field) => SOURCE_PHRASE[sourceOf(field)](field), checked);
   const sources = {} as Record<keyof Budget, BudgetSource>;
   for (const field of FIELDS) sources[field] = sourceOf(field);
   return { budget, sources: Object.freeze(sources) };

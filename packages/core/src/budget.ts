@@ -88,6 +88,8 @@ function defaultEnv(): Record<string, string | undefined> {
  *   `RESPONSE_RESERVE_TOKENS`. Defaults to `process.env`; pass `{}` to ignore it.
  * @param describeSource - Where a field's value came from, for the no-room message
  *   (e.g. "from the model's profile"); by default "as set", the variable, or "by default".
+ * @param checked - Fields of `overrides` already checked (a factory's option, checked when
+ *   the factory was called): taken as they are. The fields together are still checked.
  * @example
  * ```ts
  * const budget = resolveBudget({ contextWindow: 8192 }, {});
@@ -98,6 +100,7 @@ export function resolveBudget(
   overrides: Partial<Budget> | undefined = {},
   env: Readonly<Record<string, string | undefined>> = defaultEnv(),
   describeSource: (field: keyof Budget) => string | undefined = () => undefined,
+  checked?: ReadonlySet<keyof Budget>,
 ): ResolvedBudget {
   if (overrides === null || typeof overrides !== "object" || Array.isArray(overrides)) {
     throw invalidOption("budget", "an object of budget fields", overrides);
@@ -118,7 +121,7 @@ export function resolveBudget(
       out[field] = Number(text);
     }
     const value = overrides[field];
-    if (value !== undefined) out[field] = checkSetting(field, value);
+    if (value !== undefined) out[field] = checked?.has(field) === true ? value : checkSetting(field, value);
   }
   for (const key of Object.keys(overrides)) {
     if (!(FIELDS as string[]).includes(key)) {

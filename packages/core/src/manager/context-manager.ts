@@ -94,7 +94,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   // The factory's view settings with their defaults, resolved here once; a request's overrides go on top (checked as it comes in).
   const factoryView = Object.freeze(resolveViewOptions(options));
   checkProfile(options.profile, "profile");
-  resolveBudgetSources({ profile: options.profile, option: options.budget });
+  // The budget option as it was checked: a later change to the caller's object is not read.
+  const budgetOption = options.budget === undefined || options.budget === null ? undefined : Object.freeze({ ...options.budget });
+  resolveBudgetSources({ profile: options.profile, option: budgetOption });
   const estimator = checkEstimator(options.estimator, "estimator") ?? createEstimator();
   const store = options.store ?? new InMemoryContextStore();
   const summarizer = options.summarizer ?? null;
@@ -138,7 +140,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       if (fixed !== undefined) throw invalidOption(`context.${fixed}`, "left unset: it is set once, on the factory, never per request", (request.overrides as Record<string, unknown>)[fixed]);
     }
     const profile = checkProfile(request.profile, "request.profile") ?? options.profile;
-    const { budget: baseBudget, sources } = resolveBudgetSources({ profile, option: options.budget, request: request.overrides?.budget });
+    const { budget: baseBudget, sources } = resolveBudgetSources({ profile, option: budgetOption, request: request.overrides?.budget, optionChecked: true });
     const settings: ContextSettings = { ...options, ...request.overrides, budget: baseBudget };
     // A model that takes no image input gets placeholders, unless the caller said otherwise.
     if (settings.imageInputs === undefined && profile?.imageInputs === false) settings.imageInputs = false;

@@ -3,7 +3,6 @@ import { createContextManager, InMemoryContextStore, type Summarizer } from "@co
 import * as buildContextModule from "../../src/view/build-context";
 import * as viewOptionsModule from "../../src/view/options";
 import * as settingsCheck from "../../src/settings/check";
-import { SETTINGS_SPEC, type SettingName } from "../../src/settings/spec";
 import { budget, financeTurns, upToRequest } from "./finance-turns";
 
 // Issue 48, "the manager as a straight line": the summary, the turn summary and the
@@ -72,18 +71,26 @@ describe("views built per model call", () => {
       const messages = upToRequest(all, turn);
       const evidence = (await store.update(key.userId, key.conversationId, messages)).asMessage();
       [built, resolved, checked].forEach((spy) => spy.mockClear());
-      await manager.build({ messages, key, evidence, overrides: { keepMinText: 2 } });
+      await manager.build({ messages, key, evidence, overrides: { keepMinText: 2, budget: { promptBudget: 5000 } } });
       if (built.mock.calls.length > 1) several++;
       expect(resolved).not.toHaveBeenCalled();
-      // The view settings were checked at the factory and the overrides as the request came in; no view checks one again.
-      // (The budget is resolved per request from its layers, the model's profile among them, and checked as a whole.)
-      expect(checked.mock.calls.map(([field]) => field).filter((field) => SETTINGS_SPEC[field as SettingName].group !== "budget")).toEqual([]);
+      // The factory's settings were checked when it was called, the overrides as the request came in (the
+      // request's own budget field among them); no view, and no later step, checks one again.
+      expect(checked.mock.calls.map(([field]) => field)).toEqual(["promptBudget"]);
       const options = built.mock.calls.map(([, settings]) => settings.options);
       expect(options.every((o) => Object.isFrozen(o) && o.dropStep === 0.1 && o.recallBudget === 2000)).toBe(true);
       // A view made with changed settings (older results kept while they wait for their summary) shares the request's otherwise.
       expect(new Set(options.map((o) => o.keepRecentToolResults)).size).toBe(1);
     }
     expect(several).toBeGreaterThan(0);
+  });
+
+  it("reads the budget option as it was when the factory checked it: a later change to the caller's object is not read", async () => {
+    const given = { ...budget };
+    const manager = createContextManager({ budget: given, store: new InMemoryContextStore() });
+    given.promptBudget = -1;
+    const view = await manager.build({ messages: upToRequest(financeTurns(6), 6), key: { userId: "u1", conversationId: "kept" } });
+    expect(view.report.budget.promptBudget).toBe(budget.promptBudget);
   });
 });
 
