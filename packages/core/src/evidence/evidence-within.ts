@@ -13,8 +13,13 @@ export interface EvidenceWithin {
   omitted: number;
 }
 
-/** The last result per evidence message: a request builds its view several times with the same evidence. */
-const last = new WeakMap<BaseMessage, { maxTokens: number; estimator: Estimator; result: EvidenceWithin }>();
+/**
+ * The last result per evidence message: a request builds its view several times with the
+ * same evidence. A shorter copy is held weakly: the evidence message outlives the request
+ * (the manager holds it for the next call), and a copy of its size for every conversation
+ * would too; once collected it is made again from the count of excerpts it left out.
+ */
+const last = new WeakMap<BaseMessage, { maxTokens: number; estimator: Estimator; omitted: number; copy: WeakRef<BaseMessage> | null }>();
 
 /**
  * An evidence message (`EvidenceState.asMessage()`) within `maxTokens`: while it is
@@ -32,10 +37,27 @@ const last = new WeakMap<BaseMessage, { maxTokens: number; estimator: Estimator;
  */
 export function evidenceWithin(message: BaseMessage, maxTokens: number, estimator: Estimator): EvidenceWithin {
   const known = last.get(message);
-  if (known !== undefined && known.maxTokens === maxTokens && known.estimator === estimator) return known.result;
+  if (known !== undefined && known.maxTokens === maxTokens && known.estimator === estimator) {
+    if (known.omitted === 0) return { message, omitted: 0 };
+    // No copy with omissions: not even one excerpt fits.
+    if (known.copy === null) return { message: null, omitted: known.omitted };
+    let copy = known.copy.deref();
+    if (copy === undefined) {
+      copy = withoutFirst(message, known.omitted);
+      known.copy = new WeakRef(copy);
+    }
+    return { message: copy, omitted: known.omitted };
+  }
   const result = fitEvidence(message, maxTokens, estimator);
-  last.set(message, { maxTokens, estimator, result });
+  const copy = result.message === null || result.message === message ? null : new WeakRef(result.message);
+  last.set(message, { maxTokens, estimator, omitted: result.omitted, copy });
   return result;
+}
+
+/** The evidence without the first `omitted` excerpts of its eviction order: the copy {@link fitEvidence} made, made again. */
+function withoutFirst(message: BaseMessage, omitted: number): BaseMessage {
+  const parsed = parseEvidence(message) as ParsedEvidence;
+  return withEnvelope(message, parsed, envelopeWithout(parsed, evictionOrder(parsed), omitted));
 }
 
 function fitEvidence(message: BaseMessage, maxTokens: number, estimator: Estimator): EvidenceWithin {

@@ -55,6 +55,30 @@ describe("evidenceWithin: the evidence a view shows within a bound", () => {
     expect(envelopeOf(shown)?.["cursor"]).toBe(500);
   });
 
+  it("holds its shorter copy weakly: the same copy while it lives, the same bytes once it was collected", () => {
+    const message = evidence({ constraints: [10, 20], decisions: [5, 30, 40, 50], recentContext: [60] });
+    const bound = estimator.estimateMessage(message) - 1;
+    const first = evidenceWithin(message, bound, estimator);
+    expect(evidenceWithin(message, bound, estimator).message).toBe(first.message);
+    // A copy the collector took: every reference it was held by comes back empty.
+    const collected = evidence({ constraints: [10, 20], decisions: [5, 30, 40, 50], recentContext: [60] });
+    const real = globalThis.WeakRef;
+    (globalThis as { WeakRef: unknown }).WeakRef = class {
+      deref(): undefined {
+        return undefined;
+      }
+    };
+    try {
+      const made = evidenceWithin(collected, bound, estimator);
+      const again = evidenceWithin(collected, bound, estimator);
+      expect(again.message).not.toBe(made.message);
+      expect({ content: again.message?.content, id: again.message?.id, omitted: again.omitted }).toEqual({ content: made.message?.content, id: made.message?.id, omitted: 1 });
+      expect(again.message?.content).toBe(first.message?.content);
+    } finally {
+      globalThis.WeakRef = real;
+    }
+  });
+
   it("is null when not one excerpt fits, every excerpt counted", () => {
     const message = evidence({ constraints: [10, 20], openWork: [7] });
     expect(evidenceWithin(message, 5, estimator)).toEqual({ message: null, omitted: 3 });
