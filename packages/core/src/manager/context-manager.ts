@@ -70,6 +70,8 @@ function checkProfile(profile: ModelLimits | undefined, field: string): ModelLim
 const REQUEST_SETTINGS = settingNames((spec) => spec.scope === "request" && spec.group !== "budget");
 /** View settings set once, on the factory: a request that sets one is refused (`trustPinField`: a client must not choose who may pin). */
 const FACTORY_VIEW_SETTINGS = settingNames((spec) => spec.scope === "factory" && spec.group === "view");
+/** What a request may not set: those, and `excludeTools` (a list of names, so not in SETTINGS_SPEC). */
+const FACTORY_ONLY_VIEW_OPTIONS: readonly string[] = [...FACTORY_VIEW_SETTINGS, "excludeTools"];
 
 /**
  * Create the context manager: the whole pipeline for one model call —
@@ -136,7 +138,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const key = checkConversationKey(request.key);
     if (request.overrides !== undefined) {
       checkSettings(request.overrides, REQUEST_SETTINGS, "context.");
-      const fixed = [...FACTORY_VIEW_SETTINGS, "excludeTools"].find((field) => (request.overrides as Record<string, unknown>)[field] !== undefined);
+      const fixed = FACTORY_ONLY_VIEW_OPTIONS.find((field) => (request.overrides as Record<string, unknown>)[field] !== undefined);
       if (fixed !== undefined) throw invalidOption(`context.${fixed}`, "left unset: it is set once, on the factory, never per request", (request.overrides as Record<string, unknown>)[fixed]);
     }
     const profile = checkProfile(request.profile, "request.profile") ?? options.profile;
