@@ -15,6 +15,8 @@ import type { CurrentTurnReport, TurnSummary } from "./types.js";
 const PREVIOUS_TURN_SHARE = 0.15;
 /** Most of the current turn's room a summary (durable evidence) may keep when the current results would take it all. */
 const SUMMARY_SHARE = 0.25;
+/** Most of the room the history (summary and older turns) keeps beside large current results. */
+const HISTORY_SHARE = 0.5;
 
 export { ToolResultCompactor } from "./tool-result-compactor.js";
 import type { CompactOptions, ToolResultCompactor } from "./tool-result-compactor.js";
@@ -52,13 +54,13 @@ export interface CompactedToFit {
 
 /**
  * Compact to fit: stage 4 of {@link buildContext}. Nothing is compacted while the
- * whole history fits. Otherwise the current turn's results share the room left
- * after the fixed part, the request and the calls, in proportion to their size,
- * and are never cleared (see {@link fitCurrentTurn}); results that would fit
- * whole may take the form they keep once their turn ends when that keeps older
- * turns in the view (see {@link keepOlderTurnsInPlace}); then micro-compaction runs
- * on older turns as they are reached. Throws a {@link ContextBudgetError} when the
- * fixed part and the current turn do not fit the limit.
+ * whole history fits. Otherwise older turns are micro-compacted as they are reached,
+ * and the current turn takes one of its forms (see {@link chooseCurrentForm}): its
+ * results sharing the room by size and never cleared ({@link fitCurrentTurn}), beside
+ * the history the next call shows, in the form they keep once the turn ends, or — a
+ * long turn — with its older exchanges degraded in steps ({@link fitLongTurn}). The
+ * counts are read off the form chosen. Throws a {@link ContextBudgetError} when the
+ * fixed part and the current turn do not fit the limit in any form.
  *
  * @example
  * ```ts
@@ -67,47 +69,76 @@ export interface CompactedToFit {
  */
 export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const { fixed, limit, headTokens, older, compactor } = input;
-  let current = input.current;
-  const exchanges = countExchanges(current);
-  let currentTurn: CurrentTurnReport = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
-  let labels = 0;
-  let excerpted = 0;
-  const fit = older.fitting(limit - fixed.tokens - current.tokens - headTokens);
-  if (fixed.tokens + current.tokens > limit) refuseEarly(input);
-  if (!fit.all || fixed.tokens + current.tokens + headTokens > limit) {
-    older.compactWith((turn) => compactor.compact(turn));
-    const room = limit - fixed.tokens;
-    // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
-    const surelyLong = exchanges > 1 && currentTurnFloor(current, input.estimator) > room;
-    let fitted: CurrentTurnFit = surelyLong ? { turn: current, compacted: 0, narrowed: 0 } : fitCurrentTurn(current, room, input.estimator, input.options.recallToolName);
-    compactor.countCurrentTurn(current.toolResults, fitted);
-    if (!surelyLong) {
-      fitted = leaveRoomForHistory(input, room, fitted);
-      fitted = keepOlderTurnsInPlace({ older, compactor, room, headTokens, evidenceOnly: input.evidenceOnly, options: input.options, estimator: input.estimator }, fitted);
-    }
-    // A long turn: only the request and the newest exchange are mandatory; older exchanges
-    // degrade in steps. Also when sharing the room narrowed results to their totals: the
-    // newest exchange then keeps its results, which the next call is decided from.
-    const over = fixed.tokens + fitted.turn.tokens > limit;
-    const long = over || (exchanges > 1 && fitted.narrowed > 0) ? fitLongTurn({ current: input.current, room, options: input.options, estimator: input.estimator, summary: input.turnSummary }) : undefined;
-    if (long !== undefined && (over || ("fit" in long && long.fit.narrowed < fitted.narrowed))) {
-      if (!("fit" in long)) {
-        const mandatory = long.request + long.newestExchange;
-        throw new ContextBudgetError({
-          limit,
-          required: fixed.tokens + mandatory,
-          parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: mandatory, request: long.request, newestExchange: long.newestExchange },
-        });
-      }
-      compactor.recount(fitted, long.fit, long.cleared);
-      fitted = long.fit;
-      currentTurn = long.report;
-      labels = long.labels;
-      excerpted = long.excerpted;
-    }
-    current = fitted.turn;
+  const exchanges = countExchanges(input.current);
+  const fit = older.fitting(limit - fixed.tokens - input.current.tokens - headTokens);
+  if (fixed.tokens + input.current.tokens > limit) refuseEarly(input);
+  if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) {
+    const currentTurn = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
+    return { current: input.current, fit, currentTurn, labels: 0, excerpted: 0 };
   }
-  return { current, fit, currentTurn, labels, excerpted };
+  older.compactWith((turn) => compactor.compact(turn));
+  // The current turn's results are the newest: they take the first places kept whole, before older ones clear in steps.
+  compactor.seeNewestResults(input.current.toolResults);
+  const chosen = chooseCurrentForm(input, exchanges);
+  compactor.countCurrentTurn(chosen.fit, chosen.cleared);
+  return { current: chosen.fit.turn, fit, currentTurn: chosen.report, labels: chosen.labels, excerpted: chosen.excerpted };
+}
+
+/** The current turn in the form chosen for the view, and what that form did. */
+interface CurrentForm {
+  fit: CurrentTurnFit;
+  /** Results cleared to markers (older exchanges of a long turn). */
+  cleared: number;
+  report: CurrentTurnReport;
+  labels: number;
+  excerpted: number;
+}
+
+/**
+ * The current turn's form, chosen once among its candidates, each fitted once:
+ *
+ * 1. **all the room**: its results share the room left after the fixed part
+ *    ({@link fitCurrentTurn}); a turn whose messages alone exceed the room is long,
+ *    and skips to 4;
+ * 2. when that compacts results and leaves no older turn room: **beside the history**
+ *    ({@link besideHistory}), taken when it fits and narrows no more results;
+ * 3. when it compacts nothing: **in its older form** ({@link keepOlderTurnsInPlace}),
+ *    taken when that keeps more older turns;
+ * 4. when the form so far is over the limit, or narrows results of a turn of several
+ *    exchanges: **as a long turn** ({@link fitLongTurn}), taken when over or when it
+ *    narrows fewer results.
+ *
+ * A result narrowed to its totals loses every row the model would read, so fewer
+ * narrowed results is worth more than history; among equals, history is worth more.
+ */
+function chooseCurrentForm(input: CompactToFitInput, exchanges: number): CurrentForm {
+  const { fixed, limit, estimator, options } = input;
+  const room = limit - fixed.tokens;
+  // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
+  const surelyLong = exchanges > 1 && currentTurnFloor(input.current, estimator) > room;
+  let form: CurrentTurnFit = { turn: input.current, compacted: 0, narrowed: 0 };
+  if (!surelyLong) {
+    form = fitCurrentTurn(input.current, room, estimator, options.recallToolName);
+    const other = form.compacted + form.narrowed > 0 ? besideHistory(input, room, form) : keepOlderTurnsInPlace({ ...input, room }, form);
+    form = other ?? form;
+  }
+  const shown = (fit: CurrentTurnFit): CurrentForm => ({ fit, cleared: 0, report: { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 }, labels: 0, excerpted: 0 });
+  // A long turn: only the request and the newest exchange are mandatory; older exchanges
+  // degrade in steps. Also when sharing the room narrowed results to their totals: the
+  // newest exchange then keeps its results, which the next call is decided from.
+  const over = fixed.tokens + form.turn.tokens > limit;
+  if (!over && !(exchanges > 1 && form.narrowed > 0)) return shown(form);
+  const long = fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
+  if (!over && !("fit" in long && long.fit.narrowed < form.narrowed)) return shown(form);
+  if (!("fit" in long)) {
+    const mandatory = long.request + long.newestExchange;
+    throw new ContextBudgetError({
+      limit,
+      required: fixed.tokens + mandatory,
+      parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: mandatory, request: long.request, newestExchange: long.newestExchange },
+    });
+  }
+  return { fit: long.fit, cleared: long.cleared, report: long.report, labels: long.labels, excerpted: long.excerpted };
 }
 
 /**
@@ -146,48 +177,38 @@ function countExchanges(turn: PreparedTurn): number {
 
 
 /**
- * When the current turn's results take the whole room, everything before them
- * would go. The summary (when given and at most a quarter of the room) and the
- * turn before them (kept in its usual compacted form when that is at most 15% of the room, compacted further to that otherwise) keep their
- * room instead, as long as the results still need no narrowing: the model keeps
- * the thread of the conversation and still answers from every row's reference.
+ * The current results fitted beside the history, when they take the whole room and no
+ * older turn fits beside them — undefined when that narrows more results or does not fit:
+ *
+ * 1. beside the history the next call will show: the summary and the older turns
+ *    (already compacted) when all of them fit {@link HISTORY_SHARE} of the room. The
+ *    history then stays where it was on the previous call and stays on the next: the
+ *    prompt's prefix, and a provider's cache of it, hold;
+ * 2. otherwise beside the summary (when at most {@link SUMMARY_SHARE} of the room), the
+ *    turn before them (kept in its compacted form when at most {@link PREVIOUS_TURN_SHARE}
+ *    of the room, compacted further to that otherwise) and, without a summary, the
+ *    excerpts of the turns before it: the model keeps the thread of the conversation
+ *    and still answers from every row's reference.
  */
-function leaveRoomForHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit {
+function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit | undefined {
   const { older, compactor, headTokens, estimator } = input;
-  if (fitted.compacted + fitted.narrowed === 0 || older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return fitted;
-  const kept = keepHistory(input, room, fitted);
-  if (kept !== undefined) return kept;
+  if (older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return undefined;
+  const besides = (reserve: number) => {
+    const again = fitCurrentTurn(input.current, room - reserve, estimator, input.options.recallToolName);
+    return input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed ? undefined : again;
+  };
+  const historyRoom = Math.floor(room * HISTORY_SHARE) - headTokens;
+  const whole = historyRoom > 0 ? older.fitting(historyRoom) : undefined;
+  if (whole !== undefined && whole.fit > 0 && whole.all) {
+    let reserve = headTokens;
+    for (let j = 0; j < whole.fit; j++) reserve += older.prepared[j]!.tokens;
+    const kept = besides(reserve);
+    if (kept !== undefined) return kept;
+  }
   const head = headTokens <= Math.floor(room * SUMMARY_SHARE) ? headTokens : 0;
   const newest = older.shrinkNewest((turn) => compactor.shrink(turn, Math.floor(room * PREVIOUS_TURN_SHARE)));
   // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
   const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
   const reserve = head + (newest?.tokens ?? 0) + excerpts;
-  if (reserve === 0) return fitted;
-  const again = fitCurrentTurn(input.current, room - reserve, estimator, input.options.recallToolName);
-  if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return fitted;
-  compactor.recount(fitted, again);
-  return again;
-}
-
-/** Most of the room the history (summary and older turns) keeps beside large current results. */
-const HISTORY_SHARE = 0.5;
-
-/**
- * The current results fitted beside the history the next call will show — the
- * summary and the older turns (already compacted) that fit half the room — when
- * that narrows no more of them. The history then stays where it was on the previous
- * call and stays on the next: the prompt's prefix, and a provider's cache of it, hold.
- */
-function keepHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit | undefined {
-  const { older, headTokens } = input;
-  const historyRoom = Math.floor(room * HISTORY_SHARE) - headTokens;
-  if (historyRoom <= 0) return undefined;
-  const fit = older.fitting(historyRoom);
-  if (fit.fit === 0 || !fit.all) return undefined;
-  let reserve = headTokens;
-  for (let j = 0; j < fit.fit; j++) reserve += older.prepared[j]!.tokens;
-  const again = fitCurrentTurn(input.current, room - reserve, input.estimator, input.options.recallToolName);
-  if (input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed) return undefined;
-  input.compactor.recount(fitted, again);
-  return again;
+  return reserve === 0 ? undefined : besides(reserve);
 }

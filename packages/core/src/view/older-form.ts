@@ -5,7 +5,6 @@ import { isClearedToolResult } from "../compact/marker.js";
 import type { Estimator } from "../estimate.js";
 import { allocateHistory } from "./allocate-history.js";
 import { keptInTurn } from "./clear-step.js";
-import type { ToolResultCompactor } from "./tool-result-compactor.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
 import type { OlderTurns } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
@@ -21,7 +20,6 @@ type OlderFormOptions = Pick<
 /** What {@link keepOlderTurnsInPlace} needs from the view being compacted. */
 export interface OlderFormInput {
   older: OlderTurns;
-  compactor: ToolResultCompactor;
   /** The limit less the fixed part: room for the current turn and the history. */
   room: number;
   /** Tokens of the summary head, 0 when none is given. */
@@ -40,27 +38,26 @@ export interface OlderFormInput {
  * are compacted anyway, the dropped turns come back, and the head of the view moves
  * twice (a provider's prefix cache is lost both times). Not while older results wait
  * for their summary ({@link EVERY_TOOL_RESULT}): a context manager summarizes the
- * turns the view drops, and they do not come back.
+ * turns the view drops, and they do not come back. Undefined when the older form
+ * keeps no more older turns than `fitted` (the results whole).
  *
  * @example
  * ```ts
- * fitted = keepOlderTurnsInPlace({ older, compactor, room: limit - fixed.tokens, headTokens, options, estimator }, fitted);
+ * fitted = keepOlderTurnsInPlace({ older, room: limit - fixed.tokens, headTokens, options, estimator }, fitted) ?? fitted;
  * ```
  */
-export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurnFit): CurrentTurnFit {
+export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurnFit): CurrentTurnFit | undefined {
   const { older, room, headTokens, evidenceOnly, options, estimator } = input;
-  if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return fitted;
+  if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return undefined;
   // Older turns kept beside a current turn of `tokens`, allocated as placeHistory will allocate them.
   const beside = (tokens: number) => allocateHistory({ older, room: room - tokens, summaryTokens: headTokens, evidenceOnly, options, estimator });
   const whole = beside(fitted.turn.tokens);
-  if (whole.all) return fitted;
+  if (whole.all) return undefined;
   // The most the older form could free: every result over the limit cut to it.
   const most = overLimitTokens(fitted.turn, options.maxToolResultTokens, estimator);
-  if (most === 0 || beside(fitted.turn.tokens - most).kept <= whole.kept) return fitted;
+  if (most === 0 || beside(fitted.turn.tokens - most).kept <= whole.kept) return undefined;
   const olderForm = inOlderForm(fitted.turn, options, estimator);
-  if (olderForm.compacted === 0 || beside(olderForm.turn.tokens).kept <= whole.kept) return fitted;
-  input.compactor.recount(fitted, olderForm);
-  return olderForm;
+  return olderForm.compacted === 0 || beside(olderForm.turn.tokens).kept <= whole.kept ? undefined : olderForm;
 }
 
 /**

@@ -101,21 +101,18 @@ export class ToolResultCompactor {
   }
 
   /**
-   * Record the current turn, fitted by {@link fitCurrentTurn}: its results are the
-   * newest, so they use up the results kept whole before older ones are cleared.
+   * The current turn's `results` are the newest: they take the first places kept whole,
+   * before older ones clear in steps. Called once, before any older turn is compacted.
    */
-  countCurrentTurn(results: number, fitted: CurrentTurnFit): void {
-    // They are the newest results: they take the first places kept whole, before older ones clear in steps.
+  seeNewestResults(results: number): void {
     this.state.results.seen += results;
-    this.state.compacted += fitted.compacted;
-    this.state.narrowed += fitted.narrowed;
   }
 
-  /** Replace the counts of one fit of the current turn by those of another (that cleared `cleared` of its results). */
-  recount(before: CurrentTurnFit, after: CurrentTurnFit, cleared = 0): void {
-    this.state.compacted += after.compacted - before.compacted;
-    this.state.narrowed += after.narrowed - before.narrowed;
-    this.state.cleared += cleared;
+  /** Count the current turn in the form the view shows it (see `chooseCurrentForm`), which cleared `cleared` of its results. */
+  countCurrentTurn(fitted: CurrentTurnFit, cleared: number): void {
+    this.state.compacted = fitted.compacted;
+    this.state.narrowed = fitted.narrowed;
+    this.state.cleared = cleared;
   }
 
   /**
