@@ -1,4 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { buildContext } from "@contextview/core";
 import { LAWS, snapshot, viewProblems, type LawName, type ViewLawInput } from "@contextview/test-support";
 
 // The law checker is itself specified: for each law, a view that breaks only it is
@@ -56,7 +57,26 @@ describe("viewProblems", () => {
   });
 
   it("has a case for every law it checks on plain messages (the report's laws are checked in the view tests)", () => {
-    const reportLaws: LawName[] = ["estimate is real", "omissions counted"];
+    const reportLaws: LawName[] = ["estimate is real", "omissions counted", "tool results counted"];
     expect(LAWS.filter((law) => !reportLaws.includes(law) && !cases.some(([named]) => named === law))).toEqual([]);
+  });
+
+  it("holds the report's result counts to the results the view shows compacted or cleared", () => {
+    // Two turns of large results at a small limit: the older one's result is cleared, the current one's compacted.
+    const rows = (n: number) => JSON.stringify({ rows: Array.from({ length: n }, (_, r) => ({ id: `row-${r}`, amount: r * 3.5, memo: "groceries and more" })) });
+    const turn = (i: number) => [
+      new HumanMessage({ id: `q${i}`, content: `Question ${i}?` }),
+      new AIMessage({ id: `c${i}`, content: "", tool_calls: [call(`k${i}`)] }),
+      new ToolMessage({ id: `r${i}`, tool_call_id: `k${i}`, content: rows(400) }),
+    ];
+    const messages = [...turn(0), new AIMessage({ id: "f0", content: "Found them." }), ...turn(1)];
+    const view = buildContext({ messages, budget: { promptBudget: 2500 }, keepRecentToolResults: 0 });
+    const { cleared, compacted, narrowed } = view.report.toolResults;
+    expect({ cleared, shortened: compacted + narrowed }).toEqual({ cleared: 1, shortened: 1 });
+    expect(viewProblems({}, view)).toEqual([]);
+    const miscounted = { ...view, report: { ...view.report, toolResults: { cleared: 0, compacted, narrowed } } };
+    expect(viewProblems({}, miscounted)).toEqual([{ law: "tool results counted", detail: "0 cleared in the report, 1 shown cleared" }]);
+    const twice = { ...view, report: { ...view.report, toolResults: { cleared, compacted: compacted + 1, narrowed } } };
+    expect(viewProblems({}, twice).map((p) => p.law)).toEqual(["tool results counted"]);
   });
 });

@@ -1,5 +1,6 @@
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { createEstimator, type ContextView } from "@contextview/core";
+import { compactionMarkerOf } from "@contextview/core/tool-results";
 import { PROVIDER_CHECKERS, providersAccepting, type ProviderName } from "./providers.js";
 
 /**
@@ -9,6 +10,8 @@ import { PROVIDER_CHECKERS, providersAccepting, type ProviderName } from "./prov
  * law 4 the budget laws, law 5 "provider order" (the house rules, then OpenAI's,
  * Anthropic's and Gemini's, see {@link viewProblems}; and "something to answer" for a
  * view sent for an answer), law 6 "system text from the system prompt", law 7 "deterministic".
+ * "tool results counted" holds the report to the view: the results it says it cleared,
+ * compacted or narrowed are those the view shows with a compaction marker, each once.
  * Law 2 has two strengths: "current request whole" (its text is in what the model
  * reads: eval counts this one for every system) and "current request untouched" (the
  * same message, by id, with the same content: what contextview promises).
@@ -25,6 +28,7 @@ export const LAWS = [
   "within the limit",
   "estimate is real",
   "omissions counted",
+  "tool results counted",
   "provider order",
   "known message types",
   "something to answer",
@@ -249,6 +253,21 @@ function budget(input: ViewLawInput, report: ContextView["report"] | undefined, 
   if (!Number.isSafeInteger(total) || total < 0) add("estimate is real", `total ${total} is not a count`);
   else if (input.estimator && input.estimator.estimateMessages(view) !== total) add("estimate is real", `the report says ${total}, the view estimates ${input.estimator.estimateMessages(view)}`);
   omissions(report.messages, add);
+  resultCounts(report.toolResults, view, add);
+}
+
+/** The report's cleared, compacted and narrowed results are the view's results with a compaction marker, each counted once. */
+function resultCounts(counted: ContextView["report"]["toolResults"], view: readonly BaseMessage[], add: Add): void {
+  let cleared = 0;
+  let shortened = 0;
+  for (const message of view) {
+    if (message.type !== "tool") continue;
+    const form = compactionMarkerOf(message)?.form;
+    if (form === "cleared") cleared++;
+    else if (form !== undefined) shortened++;
+  }
+  if (counted.cleared !== cleared) add("tool results counted", `${counted.cleared} cleared in the report, ${cleared} shown cleared`);
+  if (counted.compacted + counted.narrowed !== shortened) add("tool results counted", `${counted.compacted} compacted and ${counted.narrowed} narrowed in the report, ${shortened} shown compacted`);
 }
 
 /** Every message given is summarized, read or unread; every message read is kept or dropped (pins are kept from anywhere). */
