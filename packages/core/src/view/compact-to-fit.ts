@@ -122,7 +122,8 @@ function chooseCurrentForm(input: CompactToFitInput, exchanges: number): Current
     const other = form.compacted + form.narrowed > 0 ? besideHistory(input, room, form) : keepOlderTurnsInPlace({ ...input, room }, form);
     form = other ?? form;
   }
-  const shown = (fit: CurrentTurnFit): CurrentForm => ({ fit, cleared: 0, report: { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 }, labels: 0, excerpted: 0 });
+  const report = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
+  const shown = (fit: CurrentTurnFit): CurrentForm => ({ fit, cleared: 0, report, labels: 0, excerpted: 0 });
   // A long turn: only the request and the newest exchange are mandatory; older exchanges
   // degrade in steps. Also when sharing the room narrowed results to their totals: the
   // newest exchange then keeps its results, which the next call is decided from.
@@ -135,7 +136,7 @@ function chooseCurrentForm(input: CompactToFitInput, exchanges: number): Current
     throw new ContextBudgetError({
       limit,
       required: fixed.tokens + mandatory,
-      parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: mandatory, request: long.request, newestExchange: long.newestExchange },
+      parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: mandatory, ...long },
     });
   }
   return { fit: long.fit, cleared: long.cleared, report: long.report, labels: long.labels, excerpted: long.excerpted };
