@@ -207,9 +207,12 @@ function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTu
     if (kept !== undefined) return kept;
   }
   const head = headTokens <= Math.floor(room * SUMMARY_SHARE) ? headTokens : 0;
-  const newest = older.shrinkNewest((turn) => compactor.shrink(turn, Math.floor(room * PREVIOUS_TURN_SHARE)));
+  // The turn before, in the form it takes beside them: shown so only when these results are.
+  const newest = older.newest === undefined ? undefined : compactor.shrink(older.newest, Math.floor(room * PREVIOUS_TURN_SHARE));
   // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
   const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
   const reserve = head + (newest?.tokens ?? 0) + excerpts;
-  return reserve === 0 ? undefined : besides(reserve);
+  const beside = reserve === 0 ? undefined : besides(reserve);
+  if (beside !== undefined && newest !== undefined) older.replaceNewest(newest);
+  return beside;
 }

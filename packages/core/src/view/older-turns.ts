@@ -35,16 +35,14 @@ export class OlderTurns {
     this.compact = compact;
   }
 
-  /**
-   * Replace the newest older turn (already prepared) by `shrink(turn)` when that
-   * returns a turn; returns the new turn, or undefined when there is none.
-   */
-  shrinkNewest(shrink: (turn: PreparedTurn) => PreparedTurn | undefined): PreparedTurn | undefined {
-    const turn = this.prepared[0];
-    if (turn === undefined) return undefined;
-    const smaller = shrink(turn);
-    if (smaller !== undefined) this.prepared[0] = smaller;
-    return smaller;
+  /** The newest older turn, when it is prepared (the view reached it). */
+  get newest(): PreparedTurn | undefined {
+    return this.prepared[0];
+  }
+
+  /** Show the newest older turn (already prepared) as `turn`: a smaller form of it, chosen for the view. */
+  replaceNewest(turn: PreparedTurn): void {
+    if (this.prepared[0] !== undefined) this.prepared[0] = turn;
   }
 
   /** True when older turn `j` exists (0 = the newest); finding it walks back over the turns after it, as {@link fitting} does. */
