@@ -1,4 +1,4 @@
-import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { problemsOf, providersAccepting, readableText, viewProblems } from "@contextview/test-support";
 import type { RequiredFact } from "./types.js";
 
@@ -78,4 +78,40 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The share of the limit a view may leave unused while a turn it leaves out would fit in some form (issue 48). */
+export const IDLE_SHARE = 0.25;
+
+/**
+ * Whether a view stands idle: it leaves more than {@link IDLE_SHARE} of the limit unused
+ * (`used` counts the view and the tool schemas) while the newest turn of `history` it
+ * leaves out — no message of it shown, by id — would fit that room with its tool results
+ * cleared (each result a one-line notice; every other message whole). Turns before the
+ * current request only; fixtures give every message an id.
+ *
+ * @example
+ * ```ts
+ * idleView(call.view, history, limit, used, count); // true: 3,100 of 8,000 tokens unused, the turn before the kept ones fits cleared in 900
+ * ```
+ */
+export function idleView(view: readonly BaseMessage[], history: readonly BaseMessage[], limit: number, used: number, count: (messages: readonly BaseMessage[]) => number): boolean {
+  const unused = limit - used;
+  if (unused <= IDLE_SHARE * limit) return false;
+  const shown = new Set<string>();
+  for (const message of view) if (message.id !== undefined) shown.add(message.id);
+  let end = history.length;
+  while (end > 0 && history[end - 1]?.type !== "human") end--;
+  // `end - 1` is the current request; walk the turns before it, newest first.
+  let stop = end - 1;
+  while (stop > 0) {
+    let start = stop - 1;
+    while (start > 0 && history[start]?.type !== "human") start--;
+    const turn = history.slice(start, stop);
+    stop = start;
+    if (turn.some((message) => message.id !== undefined && shown.has(message.id))) continue;
+    const cleared = turn.map((message) => (message.type === "tool" ? new ToolMessage({ tool_call_id: (message as ToolMessage).tool_call_id, content: "[result cleared]" }) : message));
+    return count(cleared) <= unused;
+  }
+  return false;
 }

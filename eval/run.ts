@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEstimator, resolveBudget } from "@contextview/core";
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
-import { brokenExchanges, clearedCurrentResults, factsKept, orderViolations, quantile, requestKept } from "./metrics.js";
+import { brokenExchanges, clearedCurrentResults, factsKept, idleView, orderViolations, quantile, requestKept } from "./metrics.js";
 import { CACHE_MODELS, cacheSeries, conversationCost, newTokens, PRICE_PRESETS, promptBlocks, type CacheModel, type CallCache, type Prices, type PromptBlock } from "./cache.js";
 import { prefixBreaks, resentByCause, type BreakCause } from "./prefix-breaks.js";
 import { answersOf, callPoints } from "./replay.js";
@@ -36,6 +36,8 @@ export interface SystemResult {
   requestLost: number;
   /** Results of the current turn a view showed cleared (each one makes the model call the tool again). */
   recallsFromClearing: number;
+  /** Views leaving more than a quarter of the limit unused while a turn they leave out would fit with its results cleared (see `idleView`). */
+  idleViews: number;
   /** Argument values of the recorded tool calls seen earlier, and how many their call's view showed (see eval/grounding.ts). */
   grounding: Grounding;
   checkpointRewritten: boolean | null;
@@ -198,13 +200,15 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
   let broken = 0;
   let lost = 0;
   let recalls = 0;
-  for (const call of run.calls) {
+  let idle = 0;
+  for (const [i, call] of run.calls.entries()) {
     const problems = orderViolations(call.view, loaded.messages.slice(0, call.historyLength));
     order += problems.length;
     for (const p of problems) examples.add(p);
     broken += brokenExchanges(call.view);
     if (!requestKept(call.view, loaded.messages.slice(0, call.historyLength))) lost++;
     recalls += clearedCurrentResults(call.view, loaded.messages.slice(0, call.historyLength));
+    if (idleView(call.view, loaded.messages.slice(0, call.historyLength), shared.limit, perCall[i] ?? 0, (m) => estimator.estimateMessages(m))) idle++;
   }
   const within = tokens.filter((t) => t <= shared.limit).length;
   const times = run.contextMs;
@@ -232,6 +236,7 @@ function measure(fixture: Fixture, loaded: LoadedFixture, strategy: Strategy, ru
     orderExamples: [...examples].slice(0, 4),
     requestLost: lost,
     recallsFromClearing: recalls,
+    idleViews: idle,
     grounding: grounding(loaded.messages, points, points.map((_, i) => run.calls[i]?.view), perCall.map((t) => t !== null && t <= shared.limit)),
     checkpointRewritten: run.checkpointRewritten,
     timeMs: { total: times.reduce((a, b) => a + b, 0), median: quantile(times, 0.5) || 0, max: times.length ? Math.max(...times) : 0 },
