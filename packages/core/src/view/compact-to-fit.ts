@@ -72,10 +72,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const exchanges = countExchanges(input.current);
   const fit = older.fitting(limit - fixed.tokens - input.current.tokens - headTokens);
   if (fixed.tokens + input.current.tokens > limit) refuseEarly(input);
-  if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) {
-    const currentTurn = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
-    return { current: input.current, fit, currentTurn, labels: 0, excerpted: 0 };
-  }
+  if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) return { current: input.current, fit, currentTurn: everyExchangeKept(exchanges), labels: 0, excerpted: 0 };
   older.compactWith((turn) => compactor.compact(turn));
   // The current turn's results are the newest: they take the first places kept whole, before older ones clear in steps.
   compactor.seeNewestResults(input.current.toolResults);
@@ -122,8 +119,7 @@ function chooseCurrentForm(input: CompactToFitInput, exchanges: number): Current
     const other = form.compacted + form.narrowed > 0 ? besideHistory(input, room, form) : keepOlderTurnsInPlace({ ...input, room }, form);
     form = other ?? form;
   }
-  const report = { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
-  const shown = (fit: CurrentTurnFit): CurrentForm => ({ fit, cleared: 0, report, labels: 0, excerpted: 0 });
+  const shown = (fit: CurrentTurnFit): CurrentForm => ({ fit, cleared: 0, report: everyExchangeKept(exchanges), labels: 0, excerpted: 0 });
   // A long turn: only the request and the newest exchange are mandatory; older exchanges
   // degrade in steps. Also when sharing the room narrowed results to their totals: the
   // newest exchange then keeps its results, which the next call is decided from.
@@ -131,14 +127,7 @@ function chooseCurrentForm(input: CompactToFitInput, exchanges: number): Current
   if (!over && !(exchanges > 1 && form.narrowed > 0)) return shown(form);
   const long = fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
   if (!over && !("fit" in long && long.fit.narrowed < form.narrowed)) return shown(form);
-  if (!("fit" in long)) {
-    const mandatory = long.request + long.newestExchange;
-    throw new ContextBudgetError({
-      limit,
-      required: fixed.tokens + mandatory,
-      parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: mandatory, ...long },
-    });
-  }
+  if (!("fit" in long)) throw mandatoryPartError(fixed, limit, long.request, long.newestExchange);
   return { fit: long.fit, cleared: long.cleared, report: long.report, labels: long.labels, excerpted: long.excerpted };
 }
 
@@ -161,11 +150,16 @@ function refuseEarly({ fixed, limit, current, estimator }: CompactToFitInput): v
   const exchange = newest < first ? [] : [copyMessage(messages[newest] as BaseMessage, "ai", { content: "" }), ...messages.slice(newest + 1).map(emptied)];
   const request = estimator.estimateMessages(head);
   const floor = estimator.estimateMessages([...head, ...exchange]);
-  if (fixed.tokens + floor <= limit) return;
-  throw new ContextBudgetError({
+  if (fixed.tokens + floor > limit) throw mandatoryPartError(fixed, limit, request, floor - request);
+}
+
+/** The budget error for a mandatory part (the request and the newest exchange, at their least) that does not fit beside the fixed part. */
+function mandatoryPartError(fixed: FixedPart, limit: number, request: number, newestExchange: number): ContextBudgetError {
+  const current = request + newestExchange;
+  return new ContextBudgetError({
     limit,
-    required: fixed.tokens + floor,
-    parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current: floor, request, newestExchange: floor - request },
+    required: fixed.tokens + current,
+    parts: { system: fixed.systemTokens, memories: fixed.memoryTokens, tools: fixed.toolTokens, current, request, newestExchange },
   });
 }
 
@@ -174,6 +168,11 @@ function countExchanges(turn: PreparedTurn): number {
   let exchanges = 0;
   for (const message of turn.messages) if (message.type === "ai") exchanges++;
   return exchanges;
+}
+
+/** How a current turn of `exchanges` shown as prepared entered the view: every exchange kept. */
+function everyExchangeKept(exchanges: number): CurrentTurnReport {
+  return { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
 }
 
 
