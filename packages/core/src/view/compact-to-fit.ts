@@ -72,7 +72,9 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const exchanges = countExchanges(input.current);
   const fit = older.fitting(limit - fixed.tokens - input.current.tokens - headTokens);
   if (fixed.tokens + input.current.tokens > limit) refuseEarly(input);
-  if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) return { current: input.current, fit, currentTurn: everyExchangeKept(exchanges), labels: 0, excerpted: 0 };
+  if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) {
+    return { current: input.current, fit, currentTurn: everyExchangeKept(exchanges), labels: 0, excerpted: 0 };
+  }
   older.compactWith((turn) => compactor.compact(turn));
   // The current turn's results are the newest: they take the first places kept whole, before older ones clear in steps.
   compactor.seeNewestResults(input.current.toolResults);
