@@ -219,3 +219,37 @@ export function reasoningTokensOf(message: BaseMessage): number | undefined {
   const reasoning = usage?.output_token_details?.reasoning;
   return typeof reasoning === "number" && Number.isInteger(reasoning) && reasoning > 0 ? reasoning : undefined;
 }
+
+/** The fields of a message as given: an instance, a stored form (`data`) or a serialized one (`kwargs`). */
+function fieldsOf(input: unknown): Record<string, unknown> | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const record = input as Record<string, unknown>;
+  if ("content" in record) return record;
+  const inner = record["type"] === "constructor" ? record["kwargs"] : record["data"];
+  return typeof inner === "object" && inner !== null ? (inner as Record<string, unknown>) : undefined;
+}
+
+function listHoldsCompaction(list: unknown): boolean {
+  return Array.isArray(list) && list.some(isCompactionBlock);
+}
+
+/**
+ * True when a message, in any form `buildContext` takes, holds a provider compaction:
+ * an Anthropic `compaction` content block, or an OpenAI `compaction` item in
+ * `additional_kwargs.tool_outputs` or `response_metadata.output`. Reads those three
+ * fields only, without converting the message: cheap enough to ask of every message.
+ *
+ * @example
+ * ```ts
+ * holdsProviderCompaction(new AIMessage({ content: [{ type: "compaction", content: "So far: …" }] })); // true
+ * ```
+ */
+export function holdsProviderCompaction(input: unknown): boolean {
+  const fields = fieldsOf(input);
+  if (fields === undefined) return false;
+  if (listHoldsCompaction(fields["content"])) return true;
+  const kwargs = fields["additional_kwargs"] as { tool_outputs?: unknown } | undefined;
+  if (typeof kwargs === "object" && kwargs !== null && listHoldsCompaction(kwargs.tool_outputs)) return true;
+  const metadata = fields["response_metadata"] as { output?: unknown } | undefined;
+  return typeof metadata === "object" && metadata !== null && listHoldsCompaction(metadata.output);
+}

@@ -67,7 +67,7 @@ describe("the inspector's counts of a call", () => {
 
   it("shows a record made before the vocabulary changed in its own counts, or exactly when the rebuild verifies it", async () => {
     const { stored, messages } = await recordedCall();
-    const { inCheckpoint: _c, summarized: _s, read, ...counts } = stored.record.report.messages;
+    const { inCheckpoint: _c, summarized: _s, providerCompacted: _p, read, ...counts } = stored.record.report.messages;
     const { history, ...report } = stored.record.report;
     // Such a record counted the messages given (`in`) and held `summary` where `history` is now.
     const given = read + counts.unread;

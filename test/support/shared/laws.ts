@@ -176,7 +176,11 @@ export function problemsOf(law: LawName, problems: readonly ViewProblem[]): stri
 type Add = (law: LawName, detail: string) => void;
 
 function requestAndArguments(conversation: readonly BaseMessage[], view: readonly BaseMessage[], add: Add): void {
-  const request = [...conversation].reverse().find((m) => m.type === "human");
+  // A provider's compaction stands for everything before it: the request is the newest one after it.
+  let from = conversation.length - 1;
+  while (from > 0 && !holdsCompaction(conversation[from])) from--;
+  const live = conversation.slice(Math.max(0, from));
+  const request = [...live].reverse().find((m) => m.type === "human");
   if (request) {
     if (!readableText(view).includes(readableText([request]))) add("current request whole", "the text of the current request is not in the view");
     if (request.id !== undefined) {
@@ -270,9 +274,12 @@ function resultCounts(counted: ContextView["report"]["toolResults"], view: reado
   if (counted.compacted + counted.narrowed !== shortened) add("tool results counted", `${counted.compacted} compacted and ${counted.narrowed} narrowed in the report, ${shortened} shown compacted`);
 }
 
-/** Every message given is summarized, read or unread; every message read is kept or dropped (pins are kept from anywhere). */
+/** Every message given is summarized, compacted by the provider, read or unread; every message read is kept or dropped (pins are kept from anywhere). */
 function omissions(m: ContextView["report"]["messages"], add: Add): void {
-  if (m.summarized + m.read + m.unread !== m.inCheckpoint) add("omissions counted", `${m.summarized} summarized + ${m.read} read + ${m.unread} unread != ${m.inCheckpoint} in the checkpoint`);
+  const compacted = m.providerCompacted;
+  if (m.summarized + compacted + m.read + m.unread !== m.inCheckpoint) {
+    add("omissions counted", `${m.summarized} summarized + ${compacted} compacted by the provider + ${m.read} read + ${m.unread} unread != ${m.inCheckpoint} in the checkpoint`);
+  }
   if (m.dropped < 0 || m.dropped > m.read) add("omissions counted", `${m.dropped} dropped of ${m.read} read`);
   // Shown from what was read, and shown from elsewhere (pins): neither may be negative.
   const keptRead = m.read - m.dropped;
@@ -285,7 +292,7 @@ function order(input: ViewLawInput, view: readonly BaseMessage[], add: Add): voi
   if (view.slice(start).some((m) => m.type === "system")) add("provider order", "system message after the start");
   if (view.length === start) {
     if (input.requireUserMessage) add("provider order", "no message besides the system prompt");
-  } else if (view[start]?.type !== "human") add("provider order", `first message is ${view[start]?.type}, not a user message`);
+  } else if (view[start]?.type !== "human" && !holdsCompaction(view[start])) add("provider order", `first message is ${view[start]?.type}, not a user message`);
   for (let i = start + 1; i < view.length; i++) {
     if (callsOf(view[i]).length > 0 && view[i - 1]?.type !== "human" && view[i - 1]?.type !== "tool") add("provider order", `tool-call message ${i} follows ${view[i - 1]?.type}`);
   }
@@ -293,6 +300,21 @@ function order(input: ViewLawInput, view: readonly BaseMessage[], add: Add): voi
   view.forEach((m, i) => {
     if (!KNOWN_TYPES.has(m.type)) add("known message types", `message ${i} of type ${m.type}`);
   });
+}
+
+/**
+ * An assistant message that holds a provider compaction, which the provider takes as the
+ * conversation's start: Anthropic's block (or v1's wrapping it) in its content, or
+ * OpenAI's item among the output LangChain sends or in `tool_outputs`.
+ */
+function holdsCompaction(message: BaseMessage | undefined): boolean {
+  if (message?.type !== "ai") return false;
+  const isCompaction = (item: unknown) => {
+    const block = item as { type?: unknown; value?: { type?: unknown } } | null;
+    return (block?.type === "non_standard" ? block.value?.type : block?.type) === "compaction";
+  };
+  const lists = [message.content, (message.response_metadata as { output?: unknown }).output, (message.additional_kwargs as { tool_outputs?: unknown }).tool_outputs];
+  return lists.some((list) => Array.isArray(list) && list.some(isCompaction));
 }
 
 function providerOrder(input: ViewLawInput, view: readonly BaseMessage[], add: Add): void {

@@ -108,7 +108,8 @@ interface AnthropicTurn {
  * one turn, so roles alternate (tool results are user-role `tool_result` blocks); every
  * `tool_use` answered by a `tool_result` in the very next user turn, results before
  * any text there; no `tool_result` without its `tool_use`; no empty message (but a
- * final assistant one) and no blank text block.
+ * final assistant one) and no blank text block; at most one `compaction` block, the
+ * conversation's first (then the first turn may be the assistant's).
  *
  * @example
  * expect(anthropicOrderProblems(view.messages)).toEqual([]);
@@ -131,7 +132,20 @@ export function anthropicOrderProblems(view: readonly BaseMessage[]): string[] {
     if (last?.role === role) last.blocks.push(...blocks);
     else turns.push({ role, blocks });
   }
-  if (turns[0] !== undefined && turns[0].role !== "user") out.push(`message ${turns[0].blocks[0]?.at ?? start}: the conversation starts with an assistant turn`);
+  // A compaction block must be the conversation's first block, and there may be one only; it may start an assistant turn.
+  const compactions: number[] = [];
+  for (let i = start; i < view.length; i++) {
+    const content = (view[i] as BaseMessage).content;
+    if (!Array.isArray(content)) continue;
+    content.forEach((block, b) => {
+      const { type, value } = block as { type?: unknown; value?: { type?: unknown } };
+      if ((type === "non_standard" ? value?.type : type) === "compaction") compactions.push(i === start && b === 0 ? -1 : i);
+    });
+  }
+  for (const at of compactions) if (at >= 0) out.push(`message ${at}: a compaction block that is not the conversation's first block`);
+  if (compactions.length > 1) out.push(`message ${start}: ${compactions.length} compaction blocks`);
+  const compactedStart = compactions[0] === -1;
+  if (turns[0] !== undefined && turns[0].role !== "user" && !compactedStart) out.push(`message ${turns[0].blocks[0]?.at ?? start}: the conversation starts with an assistant turn`);
   turns.forEach((turn, t) => {
     if (turn.role !== "user") return;
     const previous = turns[t - 1];

@@ -6,7 +6,8 @@ import { invalidOption } from "../errors.js";
 import { checkMessageDate } from "../view/recall-date.js";
 import { checkEstimator, createEstimator } from "../estimate.js";
 import { checkSettings, settingNames, settingOrDefault } from "../settings/check.js";
-import { checkMessageArray, kindOf } from "../messages.js";
+import { checkMessageArray } from "../messages.js";
+import { conversationStart } from "../view/provider-head.js";
 import { checkConversationKey } from "../store/keys.js";
 import { InMemoryContextStore } from "../store/in-memory-store.js";
 import type { CompactionState, ConversationKey } from "../store/contracts.js";
@@ -152,8 +153,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const messages = request.messages;
     checkMessageArray(messages);
     await precomputeLarge(messages, estimator, limit, request.signal);
-    let lead = 0;
-    while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
+    // Where the summary may start: after the system messages and any provider compaction, which stands for what came before it.
+    const lead = conversationStart(messages).floor;
     const { summary, cacheHit } = await cachedSummary(state, lead, messages.length, (n, like) => prefixHash(key, messages, n, request.signal, like));
     const turnSummary = summarizer === null ? undefined : await cachedTurnSummary(state, messages, (n) => turnPrefixHash(key, messages, n, request.signal));
     const imageInputs = settings.imageInputs === undefined ? {} : { imageInputs: settings.imageInputs };

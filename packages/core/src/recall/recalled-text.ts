@@ -4,6 +4,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { clipEcho, inlineName, jsonLine } from "../inline-text.js";
 import { lineId, matchesLineId } from "../view/line-id.js";
+import { providerReadFrom } from "../view/provider-head.js";
 import { recallDate } from "../view/recall-date.js";
 import type { MessageDate } from "../view/types.js";
 import { kindOf, toBaseMessage, toolCallIdOf, type MessageInput, type MessageKind } from "../messages.js";
@@ -72,7 +73,10 @@ export function roleOf(kind: MessageKind): string {
  */
 export function selectMessage(messages: readonly MessageInput[], reference: number | string | undefined): RecalledMessage | RecallAnswer {
   if (reference === undefined || reference === "") return recallError("`message` is required: an index from `search`, a message id or a tool_call_id.");
+  // Nothing before a provider's compaction: no view sends it (see providerReadFrom).
+  const from = providerReadFrom(messages);
   const readable = (i: number): RecalledMessage | undefined => {
+    if (i < from) return undefined;
     const kind = kindOf(messages[i], i);
     return kind === "system" ? undefined : { index: i, kind, message: toBaseMessage(messages[i] as MessageInput, i) };
   };

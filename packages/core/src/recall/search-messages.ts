@@ -3,6 +3,7 @@ import { searchTerms, termOccurrences } from "../lexical/search-terms.js";
 import { kindOf, newestRequestIndex, textOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messages.js";
 import { clipEcho, jsonLine } from "../inline-text.js";
 import { readableText } from "./read-message.js";
+import { providerReadFrom } from "../view/provider-head.js";
 import { fits, messageLabel, nextCall, RECALLED_LABEL, recallError, type RecallAnswer, type RecallContext, type RecalledMessage } from "./recalled-text.js";
 
 /** What `search` asks for. */
@@ -37,7 +38,9 @@ export function searchMessages(messages: readonly MessageInput[], request: Searc
   const own = messages.map((message, index) => isOwnMessage(message, index, context.toolName));
   // The request the model is answering is in its view already: a search never lists it first.
   const answering = newestRequestIndex(messages);
-  const ranked = conversationIndex(messages).rank(terms, (index) => own[index] !== true && index !== answering, messages.length);
+  // Nothing before a provider's compaction: no view sends it.
+  const from = providerReadFrom(messages);
+  const ranked = conversationIndex(messages).rank(terms, (index) => index >= from && own[index] !== true && index !== answering, messages.length);
   const echoed = jsonLine(clipEcho(query, 200));
   if (ranked.length === 0) return { text: [RECALLED_LABEL, `No message of this conversation matches ${echoed}.`].join("\n"), error: false };
   if (offset >= ranked.length) return recallError(`\`offset\` ${offset} is past the last match (${ranked.length} messages match ${echoed}).`);

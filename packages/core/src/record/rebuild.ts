@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { createEstimator, type Estimator } from "../estimate.js";
-import { kindOf, type MessageInput } from "../messages.js";
+import type { MessageInput } from "../messages.js";
+import { conversationStart } from "../view/provider-head.js";
 import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
 import { historyBeside, historyWithin, quotedIn } from "../view/history-evidence.js";
@@ -79,7 +80,8 @@ export function reportDifferences(recorded: unknown, rebuilt: unknown, path = ""
  * `messages.inCheckpoint`, `summarized`, `read` nor `history`, and their `messages.dropped`
  * counted every message given and not shown. Records made before evidence had a share
  * (`evidenceShare`) kept no `history.evidenceOmitted`, nor those made before a view left out
- * the evidence excerpts of messages it shows `history.evidenceShown`. A newer record is compared as is.
+ * the evidence excerpts of messages it shows `history.evidenceShown`, nor those made before a
+ * provider's compaction was counted `messages.providerCompacted`. A newer record is compared as is.
  */
 function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T, recorded: RecordedTerms): T | Record<string, unknown> {
   const { history, messages, ...rest } = rebuilt;
@@ -88,9 +90,13 @@ function inRecordedTerms<T extends Omit<ContextReport, "elapsedMs">>(rebuilt: T,
   if (recorded.messages.read === undefined) {
     return { ...rest, summary, messages: { in: given, kept: messages.kept, dropped: given - messages.kept, unread: messages.unread } };
   }
+  // Records made before a provider's compaction was counted kept no `messages.providerCompacted`.
+  const counted: Record<string, unknown> = { ...messages };
+  if (recorded.messages.providerCompacted === undefined && messages.providerCompacted === 0) delete counted["providerCompacted"];
   const legacy = {
+    messages: counted,
     ...(recorded.summary === undefined ? {} : { summary }),
-    ...(recorded.messages.in === undefined ? {} : { messages: { ...messages, in: given } }),
+    ...(recorded.messages.in === undefined ? {} : { messages: { ...counted, in: given } }),
   };
   if (recorded.history === undefined) return { ...rebuilt, ...legacy };
   const shown: Record<string, unknown> = { ...history };
@@ -130,11 +136,9 @@ function historyAsShown(
   return beside === undefined ? within : beside.message;
 }
 
-/** Leading system messages. */
+/** Where the turns start, as the manager found it: after the leading system messages and any provider head. */
 function leadOf(messages: readonly MessageInput[]): number {
-  let lead = 0;
-  while (lead < messages.length && kindOf(messages[lead], lead) === "system") lead++;
-  return lead;
+  return conversationStart(messages).floor;
 }
 
 /**

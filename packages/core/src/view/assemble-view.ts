@@ -2,11 +2,12 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { FixedPart } from "./charge-fixed-part.js";
 import type { ChosenOlderTurns } from "./choose-older-turns.js";
 import type { PreparedTurn } from "./prepare-turn.js";
+import type { ProviderHead } from "./provider-head.js";
 
 /** The view's messages and what they hold. */
 export interface AssembledView {
   messages: BaseMessage[];
-  /** Estimated tokens of the head and the kept older turns. */
+  /** Estimated tokens of the head and the kept older turns (the provider head is charged with the fixed part). */
   historyTokens: number;
   /** Input messages represented in the view (labels excluded). */
   keptMessages: number;
@@ -14,17 +15,19 @@ export interface AssembledView {
 }
 
 /**
- * Assemble the view: stage 6 of {@link buildContext}. The system message, the head
- * (summary or excerpts), the kept older turns oldest first, then the current turn.
- * Leading system messages count as kept when they became the system prompt.
+ * Assemble the view: stage 6 of {@link buildContext}. The system message, the provider
+ * head (see `providerHead`), the head (summary or excerpts), the kept older turns oldest
+ * first, then the current turn. Leading system messages count as kept when they became
+ * the system prompt; the provider head's messages count as kept.
  *
  * @example
  * ```ts
- * const assembled = assembleView(fixed, chosen, older.prepared, current, leadKept);
+ * const assembled = assembleView(fixed, head, chosen, older.prepared, current, leadKept);
  * ```
  */
 export function assembleView(
   fixed: FixedPart,
+  providerHead: ProviderHead,
   chosen: ChosenOlderTurns,
   olderNewestFirst: readonly PreparedTurn[],
   current: PreparedTurn,
@@ -32,9 +35,9 @@ export function assembleView(
 ): AssembledView {
   const messages: BaseMessage[] = [];
   if (fixed.systemMessage) messages.push(fixed.systemMessage);
-  messages.push(...chosen.head);
+  messages.push(...providerHead.messages, ...chosen.head);
   let historyTokens = chosen.headTokens;
-  let keptMessages = leadKept;
+  let keptMessages = leadKept + providerHead.inputMessages;
   let keptExchanges = current.exchanges;
   for (let j = chosen.kept - 1; j >= 0; j--) {
     const turn = j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (olderNewestFirst[j] as PreparedTurn);

@@ -9,7 +9,7 @@ import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
 import { findTurns } from "./find-turns.js";
 import { historyHead } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
-import { historyWithin } from "./history-evidence.js";
+import { historyWithin, historyWithout } from "./history-evidence.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
@@ -21,6 +21,7 @@ import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
 import { withOutputMatchingContent } from "../provider-content.js";
+import { providerHead } from "./provider-head.js";
 import type { BuildContextInput, ContextView, MessageDate, ViewOptions } from "./types.js";
 import type { ResolvedBudget } from "../budget.js";
 
@@ -107,7 +108,7 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   const limit = budget.promptLimit;
 
   const walk = findTurns(input.messages);
-  const fixed = chargeFixedPart(input, walk.source, walk.lead, budget.memoryBudget, estimator);
+  const fixed = chargeFixedPart(input, walk.source, walk.systemLead, budget.memoryBudget, estimator);
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
   const options = { ...resolved.options, recallToolName: recallToolNameIn(input.tools) };
 
@@ -118,7 +119,11 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   // older turns leave does not flip. After an agent's tool turns, recall is a brief instead.
   const recallAt = recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? "block" : "brief";
 
-  const given = input.historyMessage;
+  const tally = emptyPrepareTally();
+  // A provider's compaction goes first, as it is while its tool loop goes on; nothing before it is sent (see providerHead).
+  const inLoop = walk.currentStart >= walk.n || walk.kind(walk.currentStart) !== "human";
+  const head = providerHead(walk.source, walk.providerHead, walk.systemLead, inLoop, tally, estimator);
+  const given = withoutCompactedEvidence(input.historyMessage, walk.providerHead?.start);
   const summaryGiven = given !== undefined && given !== null;
   // Durable evidence takes at most its share of the limit (the oldest excerpts of its largest bucket leave first).
   const evidenceRoom = Math.floor(options.evidenceShare * limit);
@@ -130,29 +135,30 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   const headTokens = history !== null ? estimator.estimateMessages(summaryHead) : 0;
   // Evidence alone does not stand for the dropped turns as a summary does: recall keeps the excerpts' room beside it.
   const evidenceOnly = holds.evidence && !holds.summary;
-  const tally = emptyPrepareTally();
   const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
   const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits };
   const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
-  const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens, options, estimator);
+  const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens - head.tokens, options, estimator);
   const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
   // A brief takes no reserve: the compaction stage counts the older turns as without recall.
   const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
   const compactor = new ToolResultCompactor(compactOptions, estimator);
-  const charged = { ...fixed, tokens: fixed.tokens + pinned.reserve };
+  const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
   const { current, fit, currentTurn, labels, excerpted } = compactToFit({
     fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary,
   });
   [tally.labels, tally.older.excerpted] = [tally.labels + labels, tally.older.excerpted + excerpted];
 
-  const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.lead : 0;
+  const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
   const placed = placeHistory({
     walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, history, given: summaryGiven ? given : null,
     evidenceTokens: Math.floor(options.evidenceShare * limit), summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
-    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator,
+    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator, head,
   });
   const { chosen, assembled, block, recalled, evidenceShown } = placed;
-  assembled.messages.splice(fixed.systemMessage ? 1 : 0, 0, ...block.messages);
+  // The pinned block goes right after the system message and the provider head.
+  const afterHead = (fixed.systemMessage ? 1 : 0) + head.messages.length;
+  assembled.messages.splice(afterHead, 0, ...block.messages);
   tally.labels += block.labels;
   // Right before the current turn: the prefix before it is the one the previous call sent.
   assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
@@ -161,17 +167,28 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
     evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown, summarized: (input.priorMessages ?? []).length, tally, compactor,
-    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started,
+    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
-  // The head is everything before the older turns: the system message, the pinned block
-  // (spliced in right after it) and the summary or excerpts.
-  const headEnd = (fixed.systemMessage ? 1 : 0) + block.messages.length + chosen.head.length - 1;
+  // The head is everything before the older turns: the system message, the provider head,
+  // the pinned block (spliced in right after them) and the summary or excerpts.
+  const headEnd = afterHead + block.messages.length + chosen.head.length - 1;
   const olderEnd = assembled.messages.length - current.messages.length - recalled.messages.length - 1;
   const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
   // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
   const messages = marked.map(withOutputMatchingContent);
   return { messages, report };
+}
+
+/**
+ * The history message given without the evidence of messages before a provider
+ * compaction (`compactedBefore`, its index): the provider stands for them. Evidence
+ * quotes by position in the conversation; the messages before the compaction are never
+ * part of a summarized prefix, so the positions are those of `messages`.
+ */
+function withoutCompactedEvidence(given: BaseMessage | null | undefined, compactedBefore: number | undefined): BaseMessage | null | undefined {
+  if (compactedBefore === undefined || given === undefined || given === null) return given;
+  return historyWithout(checkHistoryMessage(given), (quoted) => quoted.index < compactedBefore).message;
 }
 
 function checkHistoryMessage(history: unknown): BaseMessage {

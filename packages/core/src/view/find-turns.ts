@@ -1,4 +1,5 @@
 import { kindOf, newestRequestIndex, toBaseMessage, toolCallIdOf, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
+import { conversationStart, type ProviderHeadSpan } from "./provider-head.js";
 
 /**
  * The turns of a conversation, found lazily from the newest message back: the
@@ -10,7 +11,11 @@ import { kindOf, newestRequestIndex, toBaseMessage, toolCallIdOf, toolCallsOf, t
 export class TurnWalk {
   /** Roles read so far, by input index. */
   readonly kinds: MessageKind[] = [];
-  /** Leading system messages: `[0, lead)`. */
+  /** Leading system messages: `[0, systemLead)`. */
+  readonly systemLead: number;
+  /** The latest provider compaction and the results of its calls; nothing before it is read. */
+  readonly providerHead: ProviderHeadSpan | undefined;
+  /** Where the turns start: after the leading system messages and the provider head. */
   readonly lead: number;
   /** Start of the current turn; `n` when there is none. */
   readonly currentStart: number;
@@ -22,10 +27,12 @@ export class TurnWalk {
   constructor(readonly source: readonly MessageInput[]) {
     const n = source.length;
     this.read = n;
-    let lead = 0;
-    while (lead < n && this.kind(lead) === "system") lead++;
-    // Reading the leading system messages is not reading history.
+    const start = conversationStart(source, (i) => this.kind(i));
+    const lead = start.floor;
+    // Reading the leading system messages and finding the provider head is not reading history.
     this.read = n;
+    this.systemLead = start.systemLead;
+    this.providerHead = start.head;
     const request = newestRequestIndex(source, lead, (i) => this.kind(i));
     const currentStart = request < 0 ? lead : request;
     this.lead = lead;

@@ -8,11 +8,13 @@ import { CONTINUATION_LABEL, labelMessage } from "./head.js";
  * user message or tool results. Where either fails (a conversation that opens with
  * an assistant message, an AI text reply followed by a tool call), a fixed user-role
  * label is inserted; the turn is estimated afterwards, so labels are charged.
+ * A turn that opens right after tool results (those of the provider head, see
+ * `providerHead`) may open with an assistant message: `afterResults`.
  * Returns how many labels were inserted.
  */
-export function orderTurn(turn: BaseMessage[]): number {
+export function orderTurn(turn: BaseMessage[], afterResults = false): number {
   let inserted = 0;
-  if (turn.length > 0 && turn[0]?.type !== "human") {
+  if (turn.length > 0 && turn[0]?.type !== "human" && !(afterResults && turn[0]?.type === "ai")) {
     turn.unshift(labelMessage(CONTINUATION_LABEL));
     inserted++;
   }

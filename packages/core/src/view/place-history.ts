@@ -6,6 +6,7 @@ import { historyBeside, quotedIn } from "./history-evidence.js";
 import type { MessageInput } from "../messages.js";
 import { assembleView, type AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
+import type { ProviderHead } from "./provider-head.js";
 import { allocateHistory } from "./allocate-history.js";
 import { chooseOlderTurns, type ChosenOlderTurns } from "./choose-older-turns.js";
 import type { TurnWalk } from "./find-turns.js";
@@ -58,6 +59,8 @@ export interface PlaceHistoryInput {
   fixed: FixedPart;
   current: PreparedTurn;
   leadKept: number;
+  /** The provider head, sent right after the system message (see `providerHead`). */
+  head: ProviderHead;
   pinned: PinnedCandidates;
   /** The summarized prefix, not in `walk.source` (see `priorMessages`). */
   prior: readonly MessageInput[];
@@ -112,7 +115,7 @@ export interface PlacedHistory {
  *
  * @example
  * ```ts
- * const { chosen, assembled, block, recalled } = placeHistory({ walk, older, fit, room, summaryHead, summaryTokens, fixed, current, leadKept, pinned, prior, longTurn: false, recallAt: "block", options, estimator });
+ * const { chosen, assembled, block, recalled } = placeHistory({ walk, older, fit, room, summaryHead, summaryTokens, fixed, current, leadKept, head, pinned, prior, longTurn: false, recallAt: "block", options, estimator });
  * ```
  */
 export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
@@ -125,7 +128,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   // A brief takes no reserve: the older turns stay exactly as without recall.
   const allocation = allocateHistory({ older, room, summaryTokens: input.summaryTokens, evidenceOnly: input.evidenceOnly, fit: input.fit, options: brief ? { ...input.options, recallBudget: 0 } : input.options, estimator });
   const chosen0 = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
-  const whole = assembleView(input.fixed, chosen0, older.prepared, input.current, input.leadKept);
+  const whole = assembleView(input.fixed, input.head, chosen0, older.prepared, input.current, input.leadKept);
   const cut = chosen0.kept > 0 ? (walk.starts[chosen0.kept - 1] as number) : walk.currentStart;
   const block = pinnedBlock(input.pinned, cut, whole.messages, estimator);
   // An evidence excerpt is never shown beside the message it quotes: the room it held goes to recall.
@@ -177,7 +180,7 @@ function withoutShownEvidence(input: PlaceHistoryInput, chosen: ChosenOlderTurns
   const head = message === null ? [] : historyHead(message, input.options.recallToolName);
   const headTokens = message === null ? 0 : input.estimator.estimateMessages(head);
   const messages = [...assembled.messages];
-  messages.splice(input.fixed.systemMessage ? 1 : 0, chosen.head.length, ...head);
+  messages.splice((input.fixed.systemMessage ? 1 : 0) + input.head.messages.length, chosen.head.length, ...head);
   return {
     ...beside,
     chosen: { ...chosen, head, headTokens, summaryIncluded: message !== null },

@@ -95,7 +95,9 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
     }
   }
   const inputMessages = messages.length;
-  tally.labels += orderTurn(messages);
+  // The turn right after a provider head that ends with its calls' results may open with the assistant's next step.
+  const afterResults = walk.providerHead !== undefined && from === walk.lead && walk.lead > walk.providerHead.start + 1 && grouped.exchanges[0]?.start === from;
+  tally.labels += orderTurn(messages, afterResults);
   const first = grouped.exchanges[0]?.messages[0];
   return {
     messages,

@@ -5,6 +5,7 @@ import type { ChosenOlderTurns } from "./choose-older-turns.js";
 import { shownResultCounts, type ToolResultCompactor } from "./tool-result-compactor.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
+import type { ProviderHead } from "./provider-head.js";
 import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
 import type { RecallReport } from "./recall.js";
 import type { ContextReport, CurrentTurnReport, HistoryReport } from "./types.js";
@@ -36,6 +37,8 @@ export interface ViewFacts {
   assembled: AssembledView;
   /** The pinned block placed after the system message. */
   pinned: PinnedBlock;
+  /** The provider head sent after the system message (see `providerHead`). */
+  providerHead: ProviderHead;
   /** `performance.now()` when the build started. */
   started: number;
 }
@@ -55,6 +58,7 @@ export function reportView(facts: ViewFacts): ContextReport {
   let exchangesRead = current.exchanges + counts.unfinishedExchanges;
   for (const turn of facts.olderPrepared) exchangesRead += turn.exchanges;
   const unread = Math.max(0, walk.oldestRead - walk.lead);
+  const head = facts.providerHead;
   const summaryTokens = chosen.summaryIncluded ? chosen.headTokens : 0;
   const hasCurrent = walk.currentStart < walk.n ? 1 : 0;
   const olderRead = facts.olderPrepared.length;
@@ -69,7 +73,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     if (start < walk.oldestRead) keptUnread++;
   }
   const kept = assembled.keptMessages + pinnedOutside;
-  const read = n - unread;
+  const read = n - unread - head.compacted;
   const history = facts.summaryGiven
     ? chosen.summaryIncluded
       ? { given: true, included: true }
@@ -89,12 +93,12 @@ export function reportView(facts: ViewFacts): ContextReport {
       tools: fixed.toolTokens,
       pinned: facts.pinned.tokens,
       summary: summaryTokens,
-      history: assembled.historyTokens - summaryTokens,
+      history: head.tokens + assembled.historyTokens - summaryTokens,
       current: current.tokens,
       recall: facts.recall.tokens,
-      total: fixed.tokens + facts.pinned.tokens + assembled.historyTokens + facts.recall.tokens + current.tokens,
+      total: fixed.tokens + facts.pinned.tokens + head.tokens + assembled.historyTokens + facts.recall.tokens + current.tokens,
     },
-    messages: { inCheckpoint: facts.summarized + n, summarized: facts.summarized, read, unread, kept, dropped: read - (kept - keptUnread) },
+    messages: { inCheckpoint: facts.summarized + n, summarized: facts.summarized, providerCompacted: head.compacted, read, unread, kept, dropped: read - (kept - keptUnread) },
     exchanges: { read: exchangesRead, kept: assembled.keptExchanges, dropped: exchangesRead - assembled.keptExchanges },
     turns: { read: olderRead + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead - chosen.kept },
     currentTurn: facts.currentTurn,

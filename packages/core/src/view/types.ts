@@ -346,7 +346,8 @@ export interface CurrentTurnReport {
 
 /**
  * The messages of one view, each counted once. Every message given is `summarized`,
- * `read` or `unread` (`inCheckpoint` = `summarized` + `read` + `unread`); a message read
+ * `providerCompacted`, `read` or `unread` (`inCheckpoint` = `summarized` + `providerCompacted`
+ * + `read` + `unread`); a message read
  * is kept in the view or `dropped`. Pinned messages shown from the unread part count
  * in `kept` too (those from the summarized prefix stay in `summarized`). The names are those of
  * docs/observability.md and of the `context_budget` record (`messagesRead`, …).
@@ -362,6 +363,12 @@ export interface MessageCounts {
   inCheckpoint: number;
   /** The oldest messages, which the summary shown stands for (`priorMessages`); not read again. 0 without a summary. */
   summarized: number;
+  /**
+   * Messages before the latest provider compaction (an Anthropic `compaction` block or an
+   * OpenAI `compaction` item): the provider's compaction stands for them, so they are
+   * never read, sent or charged. 0 without one.
+   */
+  providerCompacted: number;
   /** Messages the walk read, from the newest back to where the budget was spent (leading system messages included). */
   read: number;
   /** Messages older than the walk reached, not summarized: never read, shown only when pinned. */

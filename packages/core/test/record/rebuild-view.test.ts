@@ -70,7 +70,7 @@ describe("rebuildView over a long generated thread", () => {
     const legacy = views.filter((v) => v.record.report.messages.unread > 0 || v.record.report.messages.summarized > 0);
     expect(legacy.length).toBeGreaterThan(0);
     for (const stored of legacy) {
-      const { inCheckpoint: _c, summarized: _s, read, ...counts } = stored.record.report.messages;
+      const { inCheckpoint: _c, summarized: _s, providerCompacted: _p, read, ...counts } = stored.record.report.messages;
       const { history, ...report } = stored.record.report;
       // Then `in` counted every message given, `dropped` was every message given and not shown, and `summary` held the slot's flags.
       const given = read + counts.unread;

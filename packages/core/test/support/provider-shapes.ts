@@ -93,3 +93,30 @@ export function sentText(message: BaseMessage): string[] {
   if (typeof message.content === "string") return message.content === "" ? [] : [message.content];
   return (message.content as { type?: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text ?? "");
 }
+
+/** The readable text of a provider compaction: it stands for everything before it. */
+export const COMPACTION_TEXT = "PROVIDER-SUMMARY: the ledgers of the earlier requests were reconciled.";
+
+/**
+ * An assistant message that holds a provider compaction, then its prose and (when `callId`)
+ * one tool call: Anthropic's `compaction` block first in the content, OpenAI's `compaction`
+ * item in `response_metadata.output` and `additional_kwargs.tool_outputs`, or v1's
+ * `non_standard` block wrapping Anthropic's.
+ */
+export function compactionStep(shape: Shape, id: string, prose: string, callId?: string): AIMessage {
+  const step = assistantStep(shape, id, prose, callId);
+  if (shape === "openai") {
+    const item = { id: `cmp_${id}`, type: "compaction", encrypted_content: `COMPACTED-SECRET-${id}` };
+    const output = [item, ...(step.response_metadata["output"] as unknown[])];
+    return new AIMessage({
+      id,
+      content: step.content,
+      tool_calls: step.tool_calls ?? [],
+      additional_kwargs: { ...step.additional_kwargs, tool_outputs: [item] },
+      response_metadata: { ...step.response_metadata, output },
+    });
+  }
+  const block = { type: "compaction", content: COMPACTION_TEXT, encrypted_content: `COMPACTED-SECRET-${id}` };
+  const first = shape === "v1" ? { type: "non_standard", value: block } : block;
+  return new AIMessage({ id, content: [first, ...(step.content as unknown[])] as never, tool_calls: step.tool_calls ?? [], response_metadata: step.response_metadata });
+}

@@ -31,7 +31,7 @@ describe("buildContext: a conversation that fits", () => {
       expect(message.type).toBe(messages[i]?.type);
       expect(message.content).toEqual(messages[i]?.content);
     });
-    expect(report.messages).toEqual({ inCheckpoint: messages.length, summarized: 0, read: messages.length, unread: 0, kept: messages.length, dropped: 0 });
+    expect(report.messages).toEqual({ inCheckpoint: messages.length, summarized: 0, providerCompacted: 0, read: messages.length, unread: 0, kept: messages.length, dropped: 0 });
     expect(report.allHistoryRead).toBe(true);
     expect(report.turns).toEqual({ read: 2, kept: 2, dropped: 0 });
     expect(report.tokens.total).toBe(estimator.estimateMessages(view));
