@@ -29,6 +29,8 @@ export interface ContextBudgetRecord {
   messagesInCheckpoint: number;
   /** The oldest messages, which the summary shown stands for (`report.messages.summarized`). */
   messagesSummarized: number;
+  /** Messages before the latest provider compaction, which stands for them: never read nor sent (`report.messages.providerCompacted`). */
+  messagesProviderCompacted: number;
   /** Messages the view read, newest first (`report.messages.read`). */
   messagesRead: number;
   /** Messages older than the view read, not summarized: never read (`report.messages.unread`). */
@@ -147,6 +149,7 @@ export function budgetRecords(
       limit: report.limit,
       messagesInCheckpoint: messages.inCheckpoint,
       messagesSummarized: messages.summarized,
+      messagesProviderCompacted: messages.providerCompacted,
       messagesRead: messages.read,
       messagesUnread: messages.unread,
       messagesKept: messages.kept,

@@ -14,6 +14,7 @@ const config = { configurable: { thread_id: "t-1", user_id: "u-1" } };
 const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boolean | string, string][] = [
   ["messagesInCheckpoint", (r) => r.messages.inCheckpoint, "messages.inCheckpoint"],
   ["messagesSummarized", (r) => r.messages.summarized, "messages.summarized"],
+  ["messagesProviderCompacted", (r) => r.messages.providerCompacted, "messages.providerCompacted"],
   ["messagesRead", (r) => r.messages.read, "messages.read"],
   ["messagesUnread", (r) => r.messages.unread, "messages.unread"],
   ["messagesKept", (r) => r.messages.kept, "messages.kept"],
@@ -71,7 +72,7 @@ describe("the context_budget record's vocabulary", () => {
     expect(record.messagesDropped).toBeLessThanOrEqual(record.messagesRead);
     expect(record.messagesDropped).toBeLessThan(record.messagesUnread);
     expect(record.messagesInCheckpoint).toBe(messages.length);
-    expect(record.messagesSummarized + record.messagesRead + record.messagesUnread).toBe(record.messagesInCheckpoint);
+    expect(record.messagesSummarized + record.messagesProviderCompacted + record.messagesRead + record.messagesUnread).toBe(record.messagesInCheckpoint);
     // Evidence only (no summarizer): the history slot shows evidence, not a summary.
     expect(record).toMatchObject({ historyGiven: true, historyIncluded: true, historySummary: false, historyEvidence: true });
   });
