@@ -235,7 +235,8 @@ function listHoldsCompaction(list: unknown): boolean {
 
 /**
  * True when a message, in any form `buildContext` takes, holds a provider compaction:
- * an Anthropic `compaction` content block, or an OpenAI `compaction` item in
+ * an Anthropic `compaction` content block (first in the content, where the API takes
+ * it), or an OpenAI `compaction` item in
  * `additional_kwargs.tool_outputs` or `response_metadata.output`. Reads those three
  * fields only, without converting the message: cheap enough to ask of every message.
  *
@@ -245,9 +246,13 @@ function listHoldsCompaction(list: unknown): boolean {
  * ```
  */
 export function holdsProviderCompaction(input: unknown): boolean {
+  // A message instance says its role: only an assistant's may hold a compaction.
+  if ((input as { lc_serializable?: unknown } | null)?.lc_serializable === true && (input as { type?: unknown }).type !== "ai") return false;
   const fields = fieldsOf(input);
   if (fields === undefined) return false;
-  if (listHoldsCompaction(fields["content"])) return true;
+  // Anthropic's block comes first in its message (the API refuses it anywhere else).
+  const content = fields["content"];
+  if (Array.isArray(content) && content.length > 0 && isCompactionBlock(content[0])) return true;
   const kwargs = fields["additional_kwargs"] as { tool_outputs?: unknown } | undefined;
   if (typeof kwargs === "object" && kwargs !== null && listHoldsCompaction(kwargs.tool_outputs)) return true;
   const metadata = fields["response_metadata"] as { output?: unknown } | undefined;

@@ -3,7 +3,7 @@ import { kindOf, toBaseMessage, toolCallsOf, type MessageInput } from "../messag
 import { Slicer } from "../evidence/slicer.js";
 import { feedRemembered, feedRememberedInSlices } from "../remembered-hash.js";
 import { Sha256 } from "../sha256.js";
-import { markedIndices } from "../view/pin-message.js";
+import { markedIndices } from "../view/message-marks.js";
 
 const DOMAIN = "contextview.view-record.v1\n";
 

@@ -54,38 +54,6 @@ export function isMarkedPinned(value: MessageInput | undefined): boolean {
   return typeof nested === "object" && nested !== null && pinnedIn(nested["additional_kwargs"]);
 }
 
-/** The last scan per conversation, keyed by its first message object (collected with it). */
-const scans = new WeakMap<object, { objects: readonly unknown[]; marked: readonly number[] }>();
-
-/**
- * Indices of the messages carrying the pin field. Reading one field of every
- * message touches every message object, which for a long conversation costs more
- * than building the view; so the last scan of a conversation is remembered (keyed
- * by its first message object), and a call whose messages start with the same
- * objects compares references — an array walk — and reads only the messages after
- * the first difference. The result is the same as a full scan.
- *
- * @example
- * ```ts
- * markedIndices([new HumanMessage("a"), pinMessage(new HumanMessage("b"))]); // [1]
- * ```
- */
-export function markedIndices(messages: readonly MessageInput[]): number[] {
-  const first = messages[0];
-  const memo = typeof first === "object" && first !== null ? scans.get(first) : undefined;
-  let same = 0;
-  if (memo !== undefined) {
-    const common = Math.min(memo.objects.length, messages.length);
-    while (same < common && memo.objects[same] === messages[same]) same++;
-  }
-  if (memo !== undefined && same === messages.length && same === memo.objects.length) return [...memo.marked];
-  const marked = memo === undefined ? [] : memo.marked.filter((index) => index < same);
-  for (let i = same; i < messages.length; i++) if (isMarkedPinned(messages[i])) marked.push(i);
-  // A copy: the caller may push onto the same array later.
-  if (typeof first === "object" && first !== null) scans.set(first, { objects: messages.slice(), marked });
-  return [...marked];
-}
-
 function pinnedIn(kwargs: unknown): boolean {
   return typeof kwargs === "object" && kwargs !== null && (kwargs as Record<string, unknown>)[PIN_FIELD] === true;
 }

@@ -5,7 +5,7 @@ import { copyMessage, kindOf, toBaseMessage, toolCallsOf, type MessageInput, typ
 import { groupExchanges } from "./exchanges.js";
 import { pinnedCopy, type PinnedImageChoice } from "./images.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
-import { markedIndices } from "./pin-message.js";
+import { markedIndices } from "./message-marks.js";
 import { boundPinnedText, MIN_PINNED_EXCERPT_TOKENS, textTokens } from "./pinned-bound.js";
 import { EXCERPT_MARKER_TOKENS, type OlderCounts } from "./older.js";
 import type { PinPredicate } from "./types.js";

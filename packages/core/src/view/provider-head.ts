@@ -1,7 +1,8 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { copyMessage, kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
-import { holdsProviderCompaction, withoutReasoning } from "../provider-content.js";
+import { withoutReasoning } from "../provider-content.js";
+import { messageMarks } from "./message-marks.js";
 import { addCounts, groupExchanges, type SegmentCounts } from "./exchanges.js";
 
 /** What the head adds to a view's tally (`PrepareTally`'s fields it counts). */
@@ -39,8 +40,8 @@ export interface ConversationStart {
  * Where a conversation's turns start: after its leading system messages and, when an
  * assistant message after them holds a provider compaction (see
  * `holdsProviderCompaction`), after the latest such message and the tool messages
- * right after it. Reads three fields of every message once, newest first, and stops at
- * the first compaction found; roles are read through `kind`.
+ * right after it. Messages are found by {@link messageMarks} (a scan remembered per
+ * conversation); roles are read through `kind`.
  *
  * @example
  * ```ts
@@ -51,8 +52,11 @@ export interface ConversationStart {
 export function conversationStart(source: readonly MessageInput[], kind: (index: number) => MessageKind = (i) => kindOf(source[i], i)): ConversationStart {
   let systemLead = 0;
   while (systemLead < source.length && kind(systemLead) === "system") systemLead++;
-  for (let i = source.length - 1; i >= systemLead; i--) {
-    if (!holdsProviderCompaction(source[i]) || kind(i) !== "ai") continue;
+  const { compactions } = messageMarks(source);
+  for (let k = compactions.length - 1; k >= 0; k--) {
+    const i = compactions[k] as number;
+    if (i < systemLead) break;
+    if (kind(i) !== "ai") continue;
     let end = i + 1;
     if (toolCallsOf(toBaseMessage(source[i] as MessageInput, i)).length > 0) while (end < source.length && kind(end) === "tool") end++;
     return { systemLead, head: { start: i, end }, floor: end };

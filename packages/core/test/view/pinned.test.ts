@@ -7,7 +7,8 @@ import { collectPinned, type CollectPinnedInput, type PinnedCandidates } from ".
 import { fitPinned, pinnedBlock } from "../../src/view/pinned-block";
 import { excerptEnds } from "../../src/view/pinned-bound";
 import { NO_IMAGE_INPUT_PLACEHOLDER } from "../../src/view/images";
-import { isMarkedPinned, markedIndices } from "../../src/view/pin-message";
+import { isMarkedPinned } from "../../src/view/pin-message";
+import { markedIndices } from "../../src/view/message-marks";
 import { deepFreeze, geminiOrderProblems, snapshot, thrownBy, viewProblems } from "@contextview/test-support";
 
 const estimator = createEstimator();
