@@ -4,9 +4,10 @@
 // - the longest event-loop block (monitorEventLoopDelay) of a node's first call, and of
 //   another node's first call on the same messages, on JSON behind 64 spaces, JSON with
 //   one `}` too many, and a content beside a 300k-row artifact;
-// - the cost of each later call with an 18 MB result two turns back, against the same
-//   conversation with a 1 KB result: on the same message objects, and on copies read anew
-//   (a new content string per call, as a checkpointer gives).
+// - the cost of each later call with an 18 MB result two turns back, or a result read from
+//   a 300k-row artifact, against the same conversation with a 1 KB result: on the same
+//   message objects, and on copies read anew (a new content string and artifact per call,
+//   as a checkpointer gives).
 // Contents are flat strings, as a checkpoint leaves them (see large-result.bench.ts).
 // Run: pnpm bench large-result-edges
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -85,14 +86,17 @@ async function firstAndAnother(messages: () => BaseMessage[]): Promise<{ first: 
   return { first: first.block, another: another.block };
 }
 
-/** Mean ms of a later call of a node, with the result two turns back; `anew` gives each call its own copy of the content. */
-async function laterCall(content: string, anew: boolean, runs = 8): Promise<number> {
+/**
+ * Mean ms of a later call of a node, with the result two turns back; `anew` gives each call
+ * its own copy of the content and of the artifact (as a checkpointer reads them).
+ */
+async function laterCall(content: string, anew: boolean, artifact?: unknown, runs = 8): Promise<number> {
   const node = createContextNode({ store: new InMemoryContextStore(), budget });
-  await node.invoke({ messages: conversation(content, undefined, 2) }, config);
-  await node.invoke({ messages: conversation(content, undefined, 2) }, config);
-  const copies = Array.from({ length: runs }, () => (anew ? flat(content) : content));
+  await node.invoke({ messages: conversation(content, artifact, 2) }, config);
+  await node.invoke({ messages: conversation(content, artifact, 2) }, config);
+  const copies = Array.from({ length: runs }, () => (anew ? { text: flat(content), artifact: structuredClone(artifact) } : { text: content, artifact }));
   const start = performance.now();
-  for (const copy of copies) await node.invoke({ messages: conversation(copy, undefined, 2) }, config);
+  for (const copy of copies) await node.invoke({ messages: conversation(copy.text, copy.artifact, 2) }, config);
   return (performance.now() - start) / runs;
 }
 
@@ -120,15 +124,20 @@ async function main(): Promise<void> {
   const calls: Record<string, string | number>[] = [];
   const large = flat(rowsJson(18 * MB, "old"));
   const small = flat(rowsJson(1024, "old"));
+  // A content that must be compacted beside a 300k-row artifact: compaction reads the artifact.
+  const counted = flat(JSON.stringify({ count: 300_000, transactions: rows(1500, "head") }));
   for (const anew of [false, true]) {
     await laterCall(small, anew);
     const base = await laterCall(small, anew);
     const heavy = await laterCall(large, anew);
+    const withArtifact = await laterCall(counted, anew, artifactRows);
     calls.push({
       messages: anew ? "read anew each call" : "the same objects",
       "1 KB result: ms/call": base.toFixed(1),
       "18 MB result: ms/call": heavy.toFixed(1),
       "÷": (heavy / base).toFixed(1),
+      "300k-row artifact: ms/call": withArtifact.toFixed(1),
+      "÷ ": (withArtifact / base).toFixed(1),
     });
   }
   console.log("a later call with a JSON result two turns back (target ÷ ≈ 1)");

@@ -11,6 +11,8 @@ import type { Projector, ReferenceMode } from "./project.js";
 export const MEMO_RESULT_CHARS = 1 << 16;
 /** Results remembered at once, newest used first. */
 const MEMO_RESULTS = 8;
+/** Memos kept per text (one per artifact, marker and options), the oldest leaving first. */
+const MEMO_VARIANTS = 4;
 /** Parsed payloads kept, in characters of their text: beyond it the oldest is parsed again if needed (the newest is always kept). */
 const TREE_BUDGET_CHARS = 1 << 25;
 /** A projection's JSON is kept only up to this length: longer ones never fit a prompt and only their size is needed again. */
@@ -92,7 +94,8 @@ export function pickFromLadder<S>(memo: ResultMemo<S>, mode: ReferenceMode, limi
 }
 
 interface Keyed<S> {
-  readonly artifact: unknown;
+  /** The artifact last seen with this memo: another object of the same plain data takes its place (see {@link sameArtifact}). */
+  artifact: unknown;
   readonly marker: string;
   readonly options: ResolvedCompactOptions;
   readonly memo: ResultMemo<S>;
@@ -134,12 +137,82 @@ export function memoOf<S>(text: string, artifact: unknown, marker: CompactionMar
   if (text.length < MEMO_RESULT_CHARS) return freshMemo(text.length);
   const markerKey = marker === undefined ? "" : JSON.stringify(marker);
   const { variants } = entryOf(text, true);
-  let found = variants.find((entry) => entry.artifact === artifact && entry.marker === markerKey && entry.options === options);
+  const alike = variants.filter((entry) => entry.marker === markerKey && entry.options === options);
+  let found = alike.find((entry) => entry.artifact === artifact) ?? sameArtifact(alike, artifact);
   if (found === undefined) {
     found = { artifact, marker: markerKey, options, memo: freshMemo<unknown>(text.length) };
     variants.push(found);
+    if (variants.length > MEMO_VARIANTS) variants.shift();
   }
   return found.memo as ResultMemo<S>;
+}
+
+/**
+ * The memo of an artifact equal to `artifact`, now keyed by it: a checkpoint read anew
+ * gives every request new objects, and an artifact of the same plain data is read the
+ * same by compaction (see {@link samePlainData}). Compared only when the same text came
+ * before with another artifact object, and at most once per memo kept.
+ */
+function sameArtifact(alike: Array<Keyed<unknown>>, artifact: unknown): Keyed<unknown> | undefined {
+  if (typeof artifact !== "object" || artifact === null) return undefined;
+  for (const entry of alike) {
+    if (!samePlainData(entry.artifact, artifact)) continue;
+    entry.artifact = artifact;
+    return entry;
+  }
+  return undefined;
+}
+
+/**
+ * True when two values are the same plain data: equal primitives, arrays of the same
+ * length with the same items, and objects whose prototype is `Object.prototype` (or
+ * null) with the same own keys in the same order and the same values. Anything else
+ * (a Date, a class instance, a Map, a function, a cycle, nesting past the stack) is not
+ * known to be equal: false. Equal plain data has equal JSON, so compaction reads both
+ * the same; it stops at the first difference.
+ *
+ * @example
+ * ```ts
+ * samePlainData({ rows: [{ id: 1 }] }, structuredClone({ rows: [{ id: 1 }] })); // true
+ * ```
+ */
+export function samePlainData(a: unknown, b: unknown): boolean {
+  try {
+    return plainEqual(a, b);
+  } catch {
+    // A cycle or a structure deeper than the stack.
+    return false;
+  }
+}
+
+function plainEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!plainEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== other[i] || !plainEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * An array, or an object made by a literal, `JSON.parse`, `structuredClone` or
+ * `Object.create(null)`: its prototype is null or a root prototype (some realm's
+ * `Object.prototype`; a checkpointer in a worker or a VM context has its own).
+ */
+function isPlain(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /**
