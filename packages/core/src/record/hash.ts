@@ -4,6 +4,7 @@ import { Slicer } from "../evidence/slicer.js";
 import { feedRemembered, feedRememberedInSlices } from "../remembered-hash.js";
 import { Sha256 } from "../sha256.js";
 import { markedIndices } from "../view/message-marks.js";
+import { conversationStart } from "../view/provider-head.js";
 
 const DOMAIN = "contextview.view-record.v1\n";
 
@@ -108,13 +109,28 @@ export function pinnedReadIndices(
 }
 
 /**
- * SHA-256 (hex) of the messages a view read: `[0, lead)`, the messages at `pinned`
+ * The indices of `[0, lead)` a view read: all of them, but the messages before a
+ * provider compaction (see `conversationStart`), which no view reads.
+ *
+ * @example
+ * ```ts
+ * for (const i of leadRead(messages, lead)) hash.update(messageDigest(messages[i], i));
+ * ```
+ */
+export function* leadRead(messages: readonly MessageInput[], lead: number): Generator<number> {
+  const { systemLead, head, floor } = conversationStart(messages);
+  const skipped = head !== undefined && floor === lead ? head.start : systemLead;
+  for (let i = 0; i < lead; i++) if (i < systemLead || i >= skipped) yield i;
+}
+
+/**
+ * SHA-256 (hex) of the messages a view read: `[0, lead)` (see {@link leadRead}), the messages at `pinned`
  * (see {@link pinnedReadIndices}) and `[from, to)`, as the digests of each message
  * in order with the positions of the pinned ones.
  */
 export function readMessagesHash(messages: readonly MessageInput[], lead: number, from: number, to: number, pinned: readonly number[] = []): string {
   const hash = Sha256.create(DOMAIN);
-  for (let i = 0; i < Math.min(lead, to); i++) hash.update(messageDigest(messages[i] as MessageInput, i));
+  for (const i of leadRead(messages, Math.min(lead, to))) hash.update(messageDigest(messages[i] as MessageInput, i));
   hash.update("|");
   for (const i of pinned) if (i < to) hash.update(`${i}:`).update(messageDigest(messages[i] as MessageInput, i));
   hash.update("|");

@@ -2,7 +2,7 @@ import { ContextViewError } from "../errors.js";
 import { safeJson, toolSchemaOf } from "../estimators/tool-schema.js";
 import type { ContextRequest, ManagedView } from "../manager/types.js";
 import { textOf } from "../messages.js";
-import { pinnedReadIndices, readMessagesHash, sha256Hex, warmMessageDigests } from "./hash.js";
+import { leadRead, pinnedReadIndices, readMessagesHash, sha256Hex, warmMessageDigests } from "./hash.js";
 import { VIEW_RECORD_VERSION, type ViewInputHashes, type ViewRecordEntry } from "./types.js";
 
 /** Where a view record comes from, beside the request and its view. */
@@ -113,7 +113,7 @@ export async function prepareViewRecord(request: ContextRequest, view: ManagedVi
   const { readFrom, pinned } = readSpan(request, view);
   const n = request.messages.length;
   const indices = function* () {
-    for (let i = 0; i < Math.min(built.lead, n); i++) yield i;
+    yield* leadRead(request.messages, Math.min(built.lead, n));
     yield* pinned;
     for (let i = Math.max(readFrom, built.lead); i < n; i++) yield i;
   };

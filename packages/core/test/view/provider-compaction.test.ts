@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, ContextBudgetError, createContextManager, createEstimator, InMemoryContextStore } from "@contextview/core";
-import { recallFromConversation } from "@contextview/core/internal";
+import { rebuildView, recallFromConversation, recordedMessagesMatch, viewRecordOf } from "@contextview/core/internal";
 import { anthropicOrderProblems, readableText, snapshot, viewProblems } from "@contextview/test-support";
 import { assistantStep, COMPACTION_TEXT, compactionStep, reasoningOf, resultText, toolTurn, type Shape } from "../support/provider-shapes";
 
@@ -198,5 +198,29 @@ describe("the compaction's own text", () => {
     const view = buildContext({ messages, budget: budget(16000) });
     expect(JSON.stringify(view.messages[1]?.content)).toContain(COMPACTION_TEXT);
     expect(view.messages.slice(2).some((m) => JSON.stringify(m.content).includes(COMPACTION_TEXT))).toBe(false);
+  });
+});
+
+describe("a recorded view of a compacted conversation", () => {
+  it("rebuilds from the checkpoint and its record, which never read what the provider compacted", async () => {
+    const { messages, at } = compactedLoop("anthropic", 3, 2, 2);
+    const store = new InMemoryContextStore();
+    const key = { userId: "u", conversationId: "recorded" };
+    const manager = createContextManager({ budget: budget(6000), store });
+    const request = { key, messages };
+    const view = await manager.build(request);
+    await store.recordView(key, viewRecordOf(request, view, { source: "test" }));
+    const [stored] = await store.listViews(key);
+    expect(stored).toBeDefined();
+    const rebuilt = rebuildView(stored!, messages);
+    expect({ status: rebuilt.status, problems: rebuilt.problems }).toEqual({ status: "match", problems: [] });
+    expect(rebuilt.view?.messages[1]?.id).toBe("cmp");
+    // An edit before the compaction is no edit of what the view read; one after it is.
+    const editedBefore = messages.map((m, i) => (i === 2 ? new HumanMessage({ id: m.id!, content: "edited" }) : m));
+    expect(recordedMessagesMatch(stored!.record, editedBefore)).toBe(true);
+    const last = messages.length - 1;
+    const editedAfter = messages.map((m, i) => (i === last ? new ToolMessage({ id: m.id!, tool_call_id: (m as ToolMessage).tool_call_id, content: "edited" }) : m));
+    expect(recordedMessagesMatch(stored!.record, editedAfter)).toBe(false);
+    expect(at).toBeGreaterThan(2);
   });
 });
