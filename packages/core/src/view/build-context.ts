@@ -136,7 +136,9 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   // Evidence alone does not stand for the dropped turns as a summary does: recall keeps the excerpts' room beside it.
   const evidenceOnly = holds.evidence && !holds.summary;
   const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
-  const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits };
+  // The turn right after a provider head that ends with its calls' results may open with the assistant's next step.
+  const afterResultsAt = head.messages.at(-1)?.type === "tool" ? walk.lead : undefined;
+  const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits, afterResultsAt };
   const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
   const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens - head.tokens, options, estimator);
   const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));

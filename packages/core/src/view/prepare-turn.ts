@@ -63,6 +63,8 @@ export interface PrepareContext {
   tally: PrepareTally;
   /** False when the model takes no image input: every image becomes a placeholder. */
   imageInputs: boolean;
+  /** Where a turn opens right after tool results (the provider head's, see `providerHead`): it may open with the assistant's next step. */
+  afterResultsAt?: number | undefined;
 }
 
 /**
@@ -95,9 +97,7 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
     }
   }
   const inputMessages = messages.length;
-  // The turn right after a provider head that ends with its calls' results may open with the assistant's next step.
-  const afterResults = walk.providerHead !== undefined && from === walk.lead && walk.lead > walk.providerHead.start + 1 && grouped.exchanges[0]?.start === from;
-  tally.labels += orderTurn(messages, afterResults);
+  tally.labels += orderTurn(messages, from === ctx.afterResultsAt && grouped.exchanges[0]?.start === from);
   const first = grouped.exchanges[0]?.messages[0];
   return {
     messages,

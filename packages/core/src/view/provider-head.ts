@@ -119,7 +119,8 @@ export function providerHead(
   const grouped = groupExchanges(source, kinds, span.start, span.end);
   const first = grouped.exchanges[0];
   let messages: BaseMessage[];
-  if (first !== undefined && first.start === span.start) messages = [...first.messages];
+  // Copies, as every message of a view is: the same content, calls and metadata, byte for byte.
+  if (first !== undefined && first.start === span.start) messages = first.messages.map((message, i) => copyMessage(message, kinds[span.start + i] as MessageKind));
   else {
     // Sent without its calls: every result after it is then an orphan (grouping counted the calls as unfinished).
     const message = toBaseMessage(source[span.start] as MessageInput, span.start);

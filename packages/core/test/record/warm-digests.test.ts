@@ -2,9 +2,9 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { readMessagesHash, warmMessageDigests } from "../../src/record/hash";
 import { clearRememberedHashes } from "../../src/remembered-hash";
 
-/** A conversation with one large tool result (6 MB of text with multibyte characters) among small messages. */
-function conversation() {
-  const big = `${"Ünïcødé 😀 result line\n".repeat(250_000)}end`;
+/** A conversation with one large tool result (6 MB of text with multibyte characters, `lines` lines) among small messages. */
+function conversation(lines = 250_000) {
+  const big = `${"Ünïcødé 😀 result line\n".repeat(lines)}end`;
   return [
     new HumanMessage({ id: "h1", content: "find it" }),
     new AIMessage({ id: "a1", content: "", tool_calls: [{ id: "c1", name: "search", args: { q: "it" } }] }),
@@ -25,7 +25,8 @@ describe("warmMessageDigests", () => {
   });
 
   it("lets the event loop run while it hashes a large message", async () => {
-    const messages = conversation();
+    // 24 MB: node:crypto hashes 6 MB within a slice or two.
+    const messages = conversation(1_000_000);
     let turns = 0;
     let running = true;
     const tick = () => {
