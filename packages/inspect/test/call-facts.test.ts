@@ -2,6 +2,7 @@ import { createContextManager, InMemoryContextStore, type ManagedReport } from "
 import { rebuildView, viewRecordOf } from "@contextview/core/internal";
 import type { StoredView } from "@contextview/core/store";
 import { searchConversation } from "@contextview/test-support";
+import { AIMessage } from "@langchain/core/messages";
 import { callDetail } from "../src/page/call-detail";
 
 // Issue 28, item 8: the inspector's "What the view did" uses the report's vocabulary
@@ -91,5 +92,24 @@ describe("the inspector's counts of a call", () => {
     expect(stored.record.report.history).toMatchObject({ given: true, included: false, reason: "evidence-share" });
     const html = callDetail({ record: stored.record, rebuilt: rebuildView(stored, messages), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString();
     expect(facts(html).History).toBe("left out: no evidence excerpt fits evidenceShare");
+  });
+});
+
+describe("the inspector's counts of a call after a provider compaction", () => {
+  it("says how many messages the provider's compaction stands for, and says nothing of it without one", async () => {
+    const messages = searchConversation(6);
+    // The fourth message becomes an assistant message that holds an Anthropic compaction block.
+    const at = messages.findIndex((m, i) => i > 2 && m.type === "ai" && ((m as AIMessage).tool_calls ?? []).length === 0);
+    const compacted = [...messages.slice(0, at), new AIMessage({ id: "cmp", content: [{ type: "compaction", content: "So far: searches." }, { type: "text", text: "Continuing." }] as never }), ...messages.slice(at + 1)];
+    const store = new InMemoryContextStore();
+    const manager = createContextManager({ budget: { promptBudget: 3000 }, store });
+    const request = { messages: compacted, key };
+    await store.recordView(key, viewRecordOf(request, await manager.build(request), { source: "node" }));
+    const stored = (await store.listViews(key))[0] as StoredView;
+    const html = callDetail({ record: stored.record, rebuilt: rebuildView(stored, compacted), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString();
+    expect(facts(html)["Messages compacted by the provider"]).toBe(String(at - (compacted[0]?.type === "system" ? 1 : 0)));
+    const { stored: plain, messages: plainMessages } = await recordedCall();
+    const without = callDetail({ record: plain.record, rebuilt: rebuildView(plain, plainMessages), checkpointId: null, usage: null, summaryChanged: false, evidenceChanged: false }).toString();
+    expect(facts(without)["Messages compacted by the provider"]).toBeUndefined();
   });
 });
