@@ -115,7 +115,10 @@ export interface PlacedHistory {
  *
  * @example
  * ```ts
- * const { chosen, assembled, block, recalled } = placeHistory({ walk, older, fit, room, summaryHead, summaryTokens, fixed, current, leadKept, head, pinned, prior, longTurn: false, recallAt: "block", options, estimator });
+ * const { chosen, assembled, block, recalled } = placeHistory({
+ *   walk, older, fit, room, summaryHead, summaryTokens, fixed, current, leadKept, head, pinned, prior,
+ *   longTurn: false, recallAt: "block", options, estimator,
+ * });
  * ```
  */
 export function placeHistory(input: PlaceHistoryInput): PlacedHistory {

@@ -120,11 +120,14 @@ export function providerHead(
   const first = grouped.exchanges[0];
   let messages: BaseMessage[];
   // Copies, as every message of a view is: the same content, calls and metadata, byte for byte.
-  if (first !== undefined && first.start === span.start) messages = first.messages.map((message, i) => copyMessage(message, kinds[span.start + i] as MessageKind));
+  if (first !== undefined && first.start === span.start) {
+    messages = first.messages.map((message, i) => copyMessage(message, kinds[span.start + i] as MessageKind));
+  }
   else {
     // Sent without its calls: every result after it is then an orphan (grouping counted the calls as unfinished).
     const message = toBaseMessage(source[span.start] as MessageInput, span.start);
-    const content = Array.isArray(message.content) ? (message.content as unknown[]).filter((block) => (block as { type?: unknown } | null)?.type !== "tool_use") : message.content;
+    const isCall = (block: unknown) => (block as { type?: unknown } | null)?.type === "tool_use";
+    const content = Array.isArray(message.content) ? (message.content as unknown[]).filter((block) => !isCall(block)) : message.content;
     messages = [copyMessage(message, "ai", { content: content as BaseMessage["content"], tool_calls: [] })];
     grouped.orphanResults = span.end - span.start - 1;
   }

@@ -49,9 +49,12 @@ function messageFacts(recorded: Omit<ManagedReport, "elapsedMs">, rebuilt: Conte
   }
   // Records made before a provider's compaction was counted have none; shown only when there is one.
   const compacted = m.providerCompacted ?? 0;
-  return html`${fact("Messages in the checkpoint", m.inCheckpoint, compacted > 0 ? "summarized + compacted by the provider + read + unread" : "summarized + read + unread")}
+  const parts = compacted > 0 ? "summarized + compacted by the provider + read + unread" : "summarized + read + unread";
+  const compactedHint = "before the latest provider compaction, which stands for them: never read nor sent";
+  const compactedFact = compacted > 0 ? fact("Messages compacted by the provider", compacted, compactedHint) : null;
+  return html`${fact("Messages in the checkpoint", m.inCheckpoint, parts)}
   ${fact("Messages summarized", m.summarized, "the oldest messages, which the summary shown stands for")}
-  ${compacted > 0 ? fact("Messages compacted by the provider", compacted, "before the latest provider compaction, which stands for them: never read nor sent") : null}
+  ${compactedFact}
   ${fact("Messages read", m.read, "from the newest back to where the budget was spent")}
   ${fact("Messages kept", m.kept, "shown in the view, pinned ones included")}
   ${fact("Messages dropped", m.dropped, "read and left out of the view; they remain in the checkpoint")}
