@@ -22,6 +22,7 @@ import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
 import { withOutputMatchingContent } from "../provider-content.js";
 import { providerHead } from "./provider-head.js";
+import { firstCallInput, loopAppended, reasoningLoop } from "./reasoning-loop.js";
 import type { BuildContextInput, ContextView, MessageDate, ViewOptions } from "./types.js";
 import type { ResolvedBudget } from "../budget.js";
 
@@ -108,6 +109,14 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   const limit = budget.promptLimit;
 
   const walk = findTurns(input.messages);
+  // A tool loop whose replies carry reasoning goes on from its first call's view while it fits (see reasoningLoop).
+  const loop = reasoningLoop(walk, input.turnSummary !== undefined);
+  if (loop !== undefined) {
+    const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
+    const first = viewWithin(firstInput, resolved, started);
+    const appended = loopAppended(walk, loop, first, evidenceShown, estimator, resolved.options.imageInputs, limit, started);
+    if (appended !== undefined) return appended;
+  }
   const fixed = chargeFixedPart(input, walk.source, walk.systemLead, budget.memoryBudget, estimator);
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
   const options = { ...resolved.options, recallToolName: recallToolNameIn(input.tools) };

@@ -1,0 +1,147 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { Estimator } from "../estimate.js";
+import { withOutputMatchingContent, withoutReasoning } from "../provider-content.js";
+import { toBaseMessage, type MessageInput } from "../messages.js";
+import type { TurnWalk } from "./find-turns.js";
+import { quotedIn, historyWithout } from "./history-evidence.js";
+import { emptyPrepareTally, prepareTurn, type PrepareTally } from "./prepare-turn.js";
+import type { BuildContextInput, ContextView, HistoryReport } from "./types.js";
+
+// Anthropic binds each thinking block to everything sent before it: a later call of the
+// same tool loop that sends another prefix (a recall brief gone, older turns moved at an
+// anchor, an older result cleared) is refused. So a loop whose replies carry reasoning is
+// sent as its first call's view with the loop appended, while that fits.
+
+/** The tool loop of a current turn: its messages after the request, `[start, walk.n)`. */
+export interface ReasoningLoop {
+  /** Index of the loop's first message (the first reply to the request). */
+  start: number;
+}
+
+/**
+ * The tool loop whose replies carry provider reasoning (Anthropic thinking or redacted
+ * thinking, OpenAI and v1 reasoning), if the current turn is one: a request followed by
+ * assistant messages and tool results only, not opened by a provider compaction.
+ * Undefined otherwise, and when a turn summary is given (a long turn already narrowed).
+ *
+ * @example
+ * ```ts
+ * const loop = reasoningLoop(walk, input.turnSummary !== undefined);
+ * if (loop !== undefined) view = loopAppended(…);
+ * ```
+ */
+export function reasoningLoop(walk: TurnWalk, turnSummaryGiven: boolean): ReasoningLoop | undefined {
+  const { currentStart, n } = walk;
+  if (turnSummaryGiven || currentStart >= n || walk.kind(currentStart) !== "human") return undefined;
+  if (walk.providerHead !== undefined && walk.providerHead.start >= currentStart) return undefined;
+  let start = currentStart + 1;
+  while (start < n && walk.kind(start) === "human") start++;
+  if (start >= n) return undefined;
+  let reasoning = false;
+  for (let i = start; i < n; i++) {
+    const kind = walk.kind(i);
+    if (kind !== "ai" && kind !== "tool") return undefined;
+    if (!reasoning && kind === "ai") reasoning = withoutReasoning(toBaseMessage(walk.source[i] as MessageInput, i), "ai").cleared > 0;
+  }
+  return reasoning ? { start } : undefined;
+}
+
+/** The input of a loop's first call, and the evidence excerpts it left out because the loop's messages are shown. */
+export interface FirstCallInput {
+  input: BuildContextInput;
+  /** Excerpts of the history message that quote a message of the loop. */
+  evidenceShown: number;
+}
+
+/**
+ * The input of the loop's first call: the messages up to its first reply, and the
+ * history message without evidence quoting a message of the loop (the first call could
+ * not quote it, and the loop's messages are shown).
+ *
+ * @example
+ * ```ts
+ * const { input: firstInput } = firstCallInput(input, loop);
+ * ```
+ */
+export function firstCallInput(input: BuildContextInput, loop: ReasoningLoop): FirstCallInput {
+  const prefix: BuildContextInput = { ...input, messages: input.messages.slice(0, loop.start) };
+  const given = input.historyMessage;
+  if (given === undefined || given === null) return { input: prefix, evidenceShown: 0 };
+  const ids = new Set<string>();
+  for (let i = loop.start; i < input.messages.length; i++) {
+    const id = toBaseMessage(input.messages[i] as MessageInput, i).id;
+    if (id !== undefined) ids.add(id);
+  }
+  const { message, evidenceShown } = historyWithout(given, quotedIn(ids, loop.start + (input.priorMessages?.length ?? 0)));
+  return { input: { ...prefix, historyMessage: message }, evidenceShown };
+}
+
+/**
+ * The first call's view with the loop appended, byte for byte as the loop's messages
+ * are (copies, reasoning kept), when that fits `limit`; else undefined (the loop has
+ * outgrown its first call's room and the view is built as any other). The report is
+ * the first view's with the loop's messages, exchanges and tokens added. Undefined too
+ * when the loop holds what a view leaves out (orphan results, unfinished calls).
+ *
+ * @example
+ * ```ts
+ * const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
+ * const view = loopAppended(walk, loop, buildContext(firstInput), evidenceShown, estimator, imageInputs, limit, started);
+ * ```
+ */
+export function loopAppended(
+  walk: TurnWalk,
+  loop: ReasoningLoop,
+  first: ContextView,
+  evidenceShown: number,
+  estimator: Estimator,
+  imageInputs: boolean,
+  limit: number,
+  started: number,
+): ContextView | undefined {
+  const limits = { maxTextTokens: Infinity, maxProseTokens: Infinity };
+  const requestTally = emptyPrepareTally();
+  const request = prepareTurn({ walk, estimator, tally: requestTally, imageInputs, limits }, walk.currentStart, loop.start, true);
+  const tally = emptyPrepareTally();
+  const turn = prepareTurn({ walk, estimator, tally, imageInputs, limits }, walk.currentStart, walk.n, true);
+  if (!clean(tally, requestTally) || turn.messages.length - request.messages.length !== walk.n - loop.start) return undefined;
+  const added = turn.tokens - request.tokens;
+  if (first.report.tokens.total + added > limit) return undefined;
+  const appended = turn.messages.slice(request.messages.length).map(withOutputMatchingContent);
+  const exchanges = turn.exchanges - request.exchanges;
+  const r = first.report;
+  const count = appended.length;
+  return {
+    messages: [...first.messages, ...appended] as BaseMessage[],
+    report: {
+      ...r,
+      tokens: { ...r.tokens, current: r.tokens.current + added, total: r.tokens.total + added },
+      messages: { ...r.messages, inCheckpoint: r.messages.inCheckpoint + count, read: r.messages.read + count, kept: r.messages.kept + count },
+      exchanges: { ...r.exchanges, read: r.exchanges.read + exchanges, kept: r.exchanges.kept + exchanges },
+      currentTurn: { ...r.currentTurn, exchanges: r.currentTurn.exchanges + exchanges, kept: r.currentTurn.kept + exchanges },
+      history: evidenceShown === 0 ? r.history : historyBeside(r.history, evidenceShown),
+      imagesReplaced: r.imagesReplaced + tally.older.imagesReplaced - requestTally.older.imagesReplaced,
+      elapsedMs: performance.now() - started,
+    },
+  };
+}
+
+/** The history report of a view whose evidence quoted the loop's messages (left out, as any view leaves out excerpts of messages it shows). */
+function historyBeside(history: HistoryReport, evidenceShown: number): HistoryReport {
+  const shown = history.evidenceShown + evidenceShown;
+  // Evidence that quoted only the loop's messages leaves nothing to show: given, and left out as shown.
+  return history.given ? { ...history, evidenceShown: shown } : { ...history, given: true, included: false, reason: "shown", evidenceShown: shown };
+}
+
+/** The loop adds nothing a view would leave out or label: no orphan, no unfinished call, no misplaced system message, no label. */
+function clean(turn: PrepareTally, request: PrepareTally): boolean {
+  const a = turn.segments;
+  const b = request.segments;
+  return (
+    a.orphanResults === b.orphanResults &&
+    a.unfinishedCalls === b.unfinishedCalls &&
+    a.unfinishedExchanges === b.unfinishedExchanges &&
+    a.misplacedSystem === b.misplacedSystem &&
+    turn.labels === request.labels
+  );
+}
