@@ -6,7 +6,7 @@ import { checkMessageArray } from "../messages.js";
 import { markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
 import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
-import { findTurns } from "./find-turns.js";
+import { findTurns, type TurnWalk } from "./find-turns.js";
 import { historyHead } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
 import { historyWithin, historyWithout } from "./history-evidence.js";
@@ -57,7 +57,9 @@ const defaultEstimator = createEstimator();
  * {@link prepareTurn} (the current turn) → {@link compactToFit} →
  * {@link placeHistory} (older turns, the pinned block, recalled messages; the history's
  * room split by {@link allocateHistory}) → {@link reportView};
- * {@link collectPinned} finds and bounds what is pinned before the charge.
+ * {@link collectPinned} finds and bounds what is pinned before the charge. A tool loop whose
+ * replies carry provider reasoning is sent as its first call's view with the loop appended,
+ * while that fits ({@link reasoningLoop}, {@link loopAppended}).
  */
 export function buildContext(input: BuildContextInput): ContextView {
   const started = performance.now();
@@ -105,18 +107,22 @@ export function buildResolvedView(input: BuildContextInput, resolved: ResolvedVi
 }
 
 function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, started: number): ContextView {
-  const { budget, estimator, messageDate } = resolved;
-  const limit = budget.promptLimit;
-
   const walk = findTurns(input.messages);
   // A tool loop whose replies carry reasoning goes on from its first call's view while it fits (see reasoningLoop).
   const loop = reasoningLoop(walk, input.turnSummary !== undefined);
   if (loop !== undefined) {
     const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
-    const first = viewWithin(firstInput, resolved, started);
-    const appended = loopAppended(walk, loop, first, evidenceShown, estimator, resolved.options.imageInputs, limit, started);
+    const first = stagedView(firstInput, findTurns(firstInput.messages), resolved, started);
+    const appended = loopAppended(walk, loop, first, evidenceShown, resolved.estimator, resolved.options.imageInputs, resolved.budget.promptLimit, started);
     if (appended !== undefined) return appended;
   }
+  return stagedView(input, walk, resolved, started);
+}
+
+/** The view of `input` built by every stage, for any current turn (a reasoning loop's included). */
+function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: ResolvedViewSettings, started: number): ContextView {
+  const { budget, estimator, messageDate } = resolved;
+  const limit = budget.promptLimit;
   const fixed = chargeFixedPart(input, walk.source, walk.systemLead, budget.memoryBudget, estimator);
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
   const options = { ...resolved.options, recallToolName: recallToolNameIn(input.tools) };
