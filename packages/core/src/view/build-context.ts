@@ -22,6 +22,7 @@ import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
 import { withOutputMatchingContent } from "../provider-content.js";
 import { providerHead } from "./provider-head.js";
+import { frontLayout, type FrontLayout } from "./loop-front.js";
 import { firstCallInput, loopAppended, reasoningLoop } from "./reasoning-loop.js";
 import type { BuildContextInput, ContextView, MessageDate, ViewOptions } from "./types.js";
 import type { ResolvedBudget } from "../budget.js";
@@ -113,14 +114,17 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   if (loop !== undefined) {
     const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
     const first = stagedView(firstInput, findTurns(firstInput.messages), resolved, started);
-    const appended = loopAppended(walk, loop, first, evidenceShown, resolved.estimator, resolved.options.imageInputs, resolved.budget.promptLimit, started);
+    const appended = loopAppended({ walk, loop, first, evidenceShown, estimator: resolved.estimator, imageInputs: resolved.options.imageInputs, dropStep: resolved.options.dropStep, started });
     if (appended !== undefined) return appended;
   }
-  return stagedView(input, walk, resolved, started);
+  return stagedView(input, walk, resolved, started).view;
 }
 
-/** The view of `input` built by every stage, for any current turn (a reasoning loop's included). */
-function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: ResolvedViewSettings, started: number): ContextView {
+/**
+ * The view of `input` built by every stage, for any current turn (a reasoning loop's
+ * included), and the parts of it that may leave from the front (see {@link FrontLayout}).
+ */
+function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: ResolvedViewSettings, started: number): { view: ContextView; layout: FrontLayout } {
   const { budget, estimator, messageDate } = resolved;
   const limit = budget.promptLimit;
   const fixed = chargeFixedPart(input, walk.source, walk.systemLead, budget.memoryBudget, estimator);
@@ -194,7 +198,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
   // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
   const messages = marked.map(withOutputMatchingContent);
-  return { messages, report };
+  return { view: { messages, report }, layout: frontLayout({ afterHead, head, block, chosen, older: older.prepared, walk, recalled: recalled.messages.length }) };
 }
 
 /**

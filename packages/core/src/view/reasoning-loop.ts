@@ -5,12 +5,15 @@ import { toBaseMessage, type MessageInput } from "../messages.js";
 import type { TurnWalk } from "./find-turns.js";
 import { quotedIn, historyWithout } from "./history-evidence.js";
 import { emptyPrepareTally, prepareTurn, type PrepareTally } from "./prepare-turn.js";
+import { leftParts, withoutFront, type FrontLayout, type FrontPart } from "./loop-front.js";
 import type { BuildContextInput, ContextView, HistoryReport } from "./types.js";
 
 // Anthropic binds each thinking block to everything sent before it: a later call of the
 // same tool loop that sends another prefix (a recall brief gone, older turns moved at an
-// anchor, an older result cleared) is refused. So a loop whose replies carry reasoning is
-// sent as its first call's view with the loop appended, while that fits.
+// anchor, an older result cleared) is refused; leaving whole messages out from the front
+// is allowed. So a loop whose replies carry reasoning is sent as its first call's view
+// with the loop appended; once the loop outgrows that room, whole parts of the first view
+// leave from its front (see loop-front.ts), never an edit.
 
 /** The tool loop of a current turn: its messages after the request, `[start, walk.n)`. */
 export interface ReasoningLoop {
@@ -76,29 +79,39 @@ export function firstCallInput(input: BuildContextInput, loop: ReasoningLoop): F
   return { input: { ...prefix, historyMessage: message }, evidenceShown };
 }
 
+/** What {@link loopAppended} goes on from. */
+export interface LoopInputs {
+  walk: TurnWalk;
+  loop: ReasoningLoop;
+  /** The loop's first call's view (see {@link firstCallInput}) and its parts. */
+  first: { view: ContextView; layout: FrontLayout };
+  /** Evidence excerpts {@link firstCallInput} left out. */
+  evidenceShown: number;
+  estimator: Estimator;
+  imageInputs: boolean;
+  /** The view's `dropStep`: parts leave in steps of this share of their tokens. */
+  dropStep: number;
+  started: number;
+}
+
 /**
- * The first call's view with the loop appended, byte for byte as the loop's messages
- * are (copies, reasoning kept), when that fits `limit`; else undefined (the loop has
- * outgrown its first call's room and the view is built as any other). The report is
- * the first view's with the loop's messages, exchanges and tokens added. Undefined too
- * when the loop holds what a view leaves out (orphan results, unfinished calls).
+ * The loop's first call's view with the loop appended, its messages as they are (copies,
+ * reasoning kept). When that is over the limit, whole parts of the first view leave from
+ * its front (see {@link FrontPart}), oldest first, until the loop fits: each later call
+ * leaves as many or more, so the view changes only where the loop outgrows its room,
+ * and never by editing a message. Undefined when even the request and the loop alone do
+ * not fit (the view is then built as any other), or when the loop holds what a view
+ * leaves out (orphan results, unfinished calls). The report is the first view's, with
+ * the loop's messages, exchanges and tokens added and the parts that left taken out.
  *
  * @example
  * ```ts
  * const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
- * const view = loopAppended(walk, loop, buildContext(firstInput), evidenceShown, estimator, imageInputs, limit, started);
+ * const view = loopAppended({ walk, loop, first: stagedView(firstInput, …), evidenceShown, estimator, imageInputs, started });
  * ```
  */
-export function loopAppended(
-  walk: TurnWalk,
-  loop: ReasoningLoop,
-  first: ContextView,
-  evidenceShown: number,
-  estimator: Estimator,
-  imageInputs: boolean,
-  limit: number,
-  started: number,
-): ContextView | undefined {
+export function loopAppended(inputs: LoopInputs): ContextView | undefined {
+  const { walk, loop, first, estimator, imageInputs } = inputs;
   const limits = { maxTextTokens: Infinity, maxProseTokens: Infinity };
   const requestTally = emptyPrepareTally();
   const request = prepareTurn({ walk, estimator, tally: requestTally, imageInputs, limits }, walk.currentStart, loop.start, true);
@@ -106,22 +119,37 @@ export function loopAppended(
   const turn = prepareTurn({ walk, estimator, tally, imageInputs, limits }, walk.currentStart, walk.n, true);
   if (!clean(tally, requestTally) || turn.messages.length - request.messages.length !== walk.n - loop.start) return undefined;
   const added = turn.tokens - request.tokens;
-  if (first.report.tokens.total + added > limit) return undefined;
+  const { view, layout } = first;
+  const limit = view.report.limit;
+  // Parts leave from the front until the loop fits, in steps (see leftParts), and the view after them opens with a user message.
+  const over = view.report.tokens.total + added - limit;
+  const tokens: number[] = [];
+  for (let i = 0, at = layout.before; over > 0 && i < layout.parts.length; at += (layout.parts[i] as FrontPart).messages, i++) {
+    tokens.push(estimator.estimateMessages(view.messages.slice(at, at + (layout.parts[i] as FrontPart).messages)));
+  }
+  const left = leftParts(over, tokens, inputs.dropStep);
+  if (left === undefined) return undefined;
+  let at = layout.before;
+  for (let i = 0; i < left; i++) at += (layout.parts[i] as FrontPart).messages;
+  if (left > 0 && left < layout.parts.length && view.messages[at]?.type !== "human") return undefined;
   const appended = turn.messages.slice(request.messages.length).map(withOutputMatchingContent);
+  const shown = [...view.messages.slice(0, layout.before), ...view.messages.slice(at)];
+  const dropped = { parts: layout.parts.slice(0, left), tokens: tokens.slice(0, left), messages: view.messages.slice(layout.before, at) };
+  const report = withoutFront(view.report, dropped);
   const exchanges = turn.exchanges - request.exchanges;
-  const r = first.report;
   const count = appended.length;
+  const history = inputs.evidenceShown === 0 ? report.history : historyBeside(report.history, inputs.evidenceShown);
   return {
-    messages: [...first.messages, ...appended] as BaseMessage[],
+    messages: [...shown, ...appended] as BaseMessage[],
     report: {
-      ...r,
-      tokens: { ...r.tokens, current: r.tokens.current + added, total: r.tokens.total + added },
-      messages: { ...r.messages, inCheckpoint: r.messages.inCheckpoint + count, read: r.messages.read + count, kept: r.messages.kept + count },
-      exchanges: { ...r.exchanges, read: r.exchanges.read + exchanges, kept: r.exchanges.kept + exchanges },
-      currentTurn: { ...r.currentTurn, exchanges: r.currentTurn.exchanges + exchanges, kept: r.currentTurn.kept + exchanges },
-      history: evidenceShown === 0 ? r.history : historyBeside(r.history, evidenceShown),
-      imagesReplaced: r.imagesReplaced + tally.older.imagesReplaced - requestTally.older.imagesReplaced,
-      elapsedMs: performance.now() - started,
+      ...report,
+      tokens: { ...report.tokens, current: report.tokens.current + added, total: report.tokens.total + added },
+      messages: { ...report.messages, inCheckpoint: report.messages.inCheckpoint + count, read: report.messages.read + count, kept: report.messages.kept + count },
+      exchanges: { ...report.exchanges, read: report.exchanges.read + exchanges, kept: report.exchanges.kept + exchanges },
+      currentTurn: { ...report.currentTurn, exchanges: report.currentTurn.exchanges + exchanges, kept: report.currentTurn.kept + exchanges },
+      history,
+      imagesReplaced: report.imagesReplaced + tally.older.imagesReplaced - requestTally.older.imagesReplaced,
+      elapsedMs: performance.now() - inputs.started,
     },
   };
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { AIMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator, ContextBudgetError, InMemoryContextStore, type ContextView } from "@contextview/core";
+import { leftParts } from "../../src/view/loop-front.js";
 import { snapshot, viewProblems } from "@contextview/test-support";
 import { reasoningOf, toolTurn, type Shape } from "../support/provider-shapes";
 
@@ -34,7 +35,7 @@ function loopCalls(shape: Shape, olderSteps: number[], steps: number, resultChar
 }
 
 describe("a tool loop whose replies carry reasoning (issue 50, item 2)", () => {
-  it("while the loop fits beside its first call's view, each view starts with the previous one byte for byte; every law holds", async () => {
+  it("each call's view is its first call's view, whole messages left from its front once the loop outgrows it, then the loop; every law holds", async () => {
     let appendOnly = 0;
     let outgrown = 0;
     let evidenceOfLoop = 0;
@@ -72,21 +73,41 @@ describe("a tool loop whose replies carry reasoning (issue 50, item 2)", () => {
           const first = views[0];
           // Evidence that changes from call to call changes the view's history slot: the laws hold, the prefix may move.
           if (first === undefined || evidence === "fresh") return;
+          const firstWire = first.messages.map(wire);
+          let droppedBefore = 0;
           for (let k = 1; k < views.length; k++) {
             const loop = (calls[k] as BaseMessage[]).slice(loopStart);
-            const fits = first.report.tokens.total + estimator.estimateMessages(loop) <= first.report.limit;
-            if (!fits) {
-              outgrown++;
-              continue;
-            }
-            appendOnly++;
             const view = views[k] as ContextView;
-            expect(startsWith(view, views[k - 1] as ContextView)).toBe(true);
+            const sent = view.messages.map(wire);
+            const tail = sent.slice(sent.length - loop.length);
+            if (first.report.tokens.total + estimator.estimateMessages(loop) <= first.report.limit) {
+              // The loop fits beside its first call's view: that view, then the loop.
+              appendOnly++;
+              expect(sent.slice(0, firstWire.length)).toEqual(firstWire);
+              expect(startsWith(view, views[k - 1] as ContextView)).toBe(true);
+            } else {
+              // Outgrown: whole messages of the first view left from its front (after the system message), never edited.
+              const request = firstWire.length - 1;
+              const lean = estimator.estimateMessages([first.messages[0] as BaseMessage, first.messages[request] as BaseMessage, ...loop]);
+              if (lean > first.report.limit) continue;
+              outgrown++;
+              const dropped = firstWire.length + loop.length - sent.length;
+              expect(dropped).toBeGreaterThan(0);
+              expect(sent[0]).toEqual(firstWire[0]);
+              expect(sent.slice(1, sent.length - loop.length)).toEqual(firstWire.slice(1 + dropped));
+              expect(view.messages[1]?.type).toBe("human");
+              // The report says what left: turns dropped, the cut moved on, within the limit.
+              expect(view.report.turns.dropped).toBeGreaterThanOrEqual(first.report.turns.dropped);
+              expect(view.report.cut).toBeGreaterThanOrEqual(first.report.cut);
+              expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+              // Each later call leaves as many or more; with as many, it starts with the previous call's view.
+              expect(dropped).toBeGreaterThanOrEqual(droppedBefore);
+              if (dropped === droppedBefore) expect(startsWith(view, views[k - 1] as ContextView)).toBe(true);
+              droppedBefore = dropped;
+            }
             // The loop goes back whole: its reasoning unmodified.
-            const sent = view.messages.slice(first.messages.length);
-            expect(sent.map(wire)).toEqual(loop.map(wire));
-            for (const message of sent) if (message.type === "ai") expect(reasoningOf(message).length).toBeGreaterThan(0);
-            expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+            expect(tail).toEqual(loop.map(wire));
+            for (const message of view.messages.slice(view.messages.length - loop.length)) if (message.type === "ai") expect(reasoningOf(message).length).toBeGreaterThan(0);
           }
         },
       ),
@@ -122,5 +143,35 @@ describe("evidence that quotes the loop's own messages", () => {
     expect(view.messages.slice(0, first.messages.length).map(wire)).not.toEqual(first.messages.map(wire));
     const firstWithout = buildContext({ messages: messages.slice(0, loopStart), budget, historyMessage: envelope(forged.replace(/,?\{"role":"assistant","messageId":"a2_0"[^}]*\}/, "")) });
     expect(view.messages.slice(0, firstWithout.messages.length).map(wire)).toEqual(firstWithout.messages.map(wire));
+  });
+});
+
+describe("leftParts: how many parts leave the front of a loop's first view", () => {
+  it("none while nothing is over; all the parts or undefined at the end", () => {
+    expect(leftParts(0, [400, 300], 0.25)).toBe(0);
+    expect(leftParts(700, [400, 300], 0.25)).toBe(2);
+    expect(leftParts(701, [400, 300], 0.25)).toBeUndefined();
+  });
+
+  it("with dropStep 0, exactly what is needed; with a step, up to the next anchor", () => {
+    expect(leftParts(350, [400, 300, 700, 500], 0)).toBe(1);
+    expect(leftParts(401, [400, 300, 700, 500], 0)).toBe(2);
+    // Anchors every 475 tokens: 401 over → the anchor at 475 → two parts (700 freed).
+    expect(leftParts(401, [400, 300, 700, 500], 0.25)).toBe(2);
+    expect(leftParts(900, [400, 300, 700, 500], 0.25)).toBe(3);
+  });
+
+  it("over random parts, what leaves frees at least what is over, and more over never leaves fewer", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 2000 }), { minLength: 1, maxLength: 12 }), fc.constantFrom(0, 0.1, 0.25, 0.5), fc.integer({ min: 1, max: 30000 }), fc.integer({ min: 0, max: 3000 }), (tokens, step, over, more) => {
+        const a = leftParts(over, tokens, step);
+        const b = leftParts(over + more, tokens, step);
+        const freed = (n: number) => tokens.slice(0, n).reduce((x, y) => x + y, 0);
+        if (a === undefined) return expect(b).toBeUndefined();
+        expect(freed(a)).toBeGreaterThanOrEqual(over);
+        if (b !== undefined) expect(b).toBeGreaterThanOrEqual(a);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
