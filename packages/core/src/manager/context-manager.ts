@@ -28,6 +28,7 @@ import { stateAfterFailure, stateAfterSummary, summarizeAttempt, summaryCut, wan
 import { SummarizerBreaker, SummaryFlights, type FlightIdentity } from "./summary-flights.js";
 import { requestViews, viewSettingsIn } from "./view-builder.js";
 import { EVERY_TOOL_RESULT, resolveViewOptions } from "../view/options.js";
+import { decidingReport } from "../view/reasoning-loop.js";
 import type { ContextView } from "../view/types.js";
 import type { CompactionEvent, ContextManager, ContextManagerOptions, ContextRequest, ContextSettings, ManagedReport, ManagedView, ViewBuildInputs } from "./types.js";
 
@@ -184,7 +185,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     let whole: ContextView | undefined = builder.build(summary ? summary.prefixN : lead, summary?.text ?? null, evidence);
     let outcome: SummaryStep = { summarized: false, calls: 0, inputChars: 0, failures: state.failures };
 
-    if (wantsSummary(whole.report, { summarizer, summarize: settings.summarize, harder: request.harder === true, trigger })) {
+    // A reasoning loop's later calls go on from its first call's view, and decide as that call did (see decidingReport).
+    if (wantsSummary(decidingReport(whole), { summarizer, summarize: settings.summarize, harder: request.harder === true, trigger })) {
       const offset = summary ? summary.prefixN : lead;
       outcome = await summarizeStep(key, state, { summarizer: summarizer as Summarizer, messages, offset, limit, keep: settings, estimator, previous: summary?.text ?? null, chunkTokens, timeoutMs, signal: request.signal });
       storeError = outcome.storeError === true || storeError;
@@ -198,7 +200,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     let shown = showSummary(builder, summary, lead, evidence, estimator, whole);
     // Results wait only for a summary that comes: a view that still drops turns (no summary
     // due, no safe cut, a summarizer that failed) clears them in steps instead.
-    if (builder !== views && shown.view.report.turns.dropped > 0) {
+    if (builder !== views && decidingReport(shown.view).turns.dropped > 0) {
       builder = views;
       shown = show();
     }
@@ -214,7 +216,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     }
     // The held evidence covers the messages before its cursor; once the view leaves out a
     // message at or past it, the fresh evidence takes its place.
-    if (held !== null && evidence !== fresh && heldEvidenceOutlived(held, shown.view.report.cut, shown.offset, lead)) {
+    if (held !== null && evidence !== fresh && heldEvidenceOutlived(held, decidingReport(shown.view).cut, shown.offset, lead)) {
       evidence = fresh;
       shown = show();
     }

@@ -6,7 +6,7 @@ import type { TurnWalk } from "./find-turns.js";
 import { quotedIn, historyWithout } from "./history-evidence.js";
 import { emptyPrepareTally, prepareTurn, type PrepareTally } from "./prepare-turn.js";
 import { leftParts, withoutFront, type FrontLayout, type FrontPart } from "./loop-front.js";
-import type { BuildContextInput, ContextView, HistoryReport } from "./types.js";
+import type { BuildContextInput, ContextReport, ContextView, HistoryReport } from "./types.js";
 
 // Anthropic binds each thinking block to everything sent before it: a later call of the
 // same tool loop that sends another prefix (a recall brief gone, older turns moved at an
@@ -111,6 +111,30 @@ export interface LoopInputs {
  * ```
  */
 export function loopAppended(inputs: LoopInputs): ContextView | undefined {
+  const view = appendedView(inputs);
+  if (view !== undefined) firstReports.set(view, inputs.first.view.report);
+  return view;
+}
+
+/** The first call's report of each view {@link loopAppended} made. */
+const firstReports = new WeakMap<ContextView, ContextReport>();
+
+/**
+ * The report the context manager decides on: for a view that goes on from its
+ * reasoning loop's first call (see {@link loopAppended}), that call's report, so each
+ * later call decides as the first did — a summary, the form of older results, the held
+ * evidence — and the prefix the loop is bound to holds; for any other view, its own.
+ *
+ * @example
+ * ```ts
+ * if (wantsSummary(decidingReport(view), { summarizer, summarize, harder, trigger })) …
+ * ```
+ */
+export function decidingReport(view: ContextView): ContextReport {
+  return firstReports.get(view) ?? view.report;
+}
+
+function appendedView(inputs: LoopInputs): ContextView | undefined {
   const { walk, loop, first, estimator, imageInputs } = inputs;
   const limits = { maxTextTokens: Infinity, maxProseTokens: Infinity };
   const requestTally = emptyPrepareTally();

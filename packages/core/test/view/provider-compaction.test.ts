@@ -120,8 +120,10 @@ describe("what reads the conversation skips what the provider compacted", () => 
 
   it("the manager never summarizes it, and drops a summary made before it", async () => {
     const transcripts: string[] = [];
+    // 1,200 tokens: the thinking loop before the compaction outgrows its first call's room, so
+    // its later calls are built as any other view and may summarize (one that fits goes on as its first call decided).
     const manager = createContextManager({
-      budget: budget(2500),
+      budget: budget(1200),
       summarizer: async (transcript: string) => {
         transcripts.push(transcript);
         return `SUMMARY-${transcripts.length} of the turns.`;
@@ -133,8 +135,10 @@ describe("what reads the conversation skips what the provider compacted", () => 
     expect(transcripts.length).toBeGreaterThan(0);
     expect(readableText(earlier.messages)).toContain("SUMMARY-1 of the turns.");
     const made = transcripts.length;
-    // After it, with two more turns: a summary of what came after the compaction, never of what came before.
-    const after = [...messages, ...toolTurn("anthropic", 8, 4, 1500), ...toolTurn("anthropic", 9, 4, 1500).slice(0, -1)];
+    // After it, with three more turns and a new request: a summary of what came after the compaction, never of what came before.
+    // (A request, not a later call of a loop: a loop whose replies think goes on as its first call decided.)
+    const more = [8, 9, 10].flatMap((t) => toolTurn("anthropic", t, 4, 1500));
+    const after = [...messages, ...more, ...toolTurn("anthropic", 11, 1, 1500).slice(0, 1)];
     const view = await manager.build({ key, messages: after });
     expect(view.messages[1]?.id).toBe("cmp");
     expect(readableText(view.messages)).not.toContain("SUMMARY-1 of the turns.");
