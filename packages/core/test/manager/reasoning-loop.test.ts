@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { createContextManager, createEstimator, InMemoryContextStore, type ManagedView } from "@contextview/core";
+import { rebuildView, viewRecordOf } from "@contextview/core/internal";
 import { toolTurn, type Shape } from "../support/provider-shapes";
 
 // Issue 50, item 2, through the context manager: within a tool loop whose replies carry
@@ -62,5 +63,33 @@ describe("a reasoning loop through the context manager", () => {
     );
     expect(seen.appended).toBeGreaterThan(50);
     expect(seen.front).toBeGreaterThan(5);
+  });
+
+  it("every call of a loop, appended or cut from the front, is recorded and rebuilds to a match", async () => {
+    const history: BaseMessage[] = [new SystemMessage("You reconcile ledgers.")];
+    for (let t = 0; t < 6; t++) history.push(...toolTurn("anthropic", t, 2, 900, 400));
+    // Eight steps: the last still fits beside the system message and the request, every older turn gone.
+    const turn = toolTurn("anthropic", 6, 8, 900);
+    const store = new InMemoryContextStore();
+    const key = { userId: "u", conversationId: "recorded" };
+    const manager = createContextManager({ budget: { promptBudget: 4000 }, store });
+    const checkpoints: BaseMessage[][] = [];
+    const kinds = new Set<string>();
+    let previous: ManagedView | undefined;
+    for (let k = 0; k <= 8; k++) {
+      const messages = [...history, ...turn.slice(0, 1 + 2 * k)];
+      const view = await manager.build({ messages, key });
+      await store.recordView(key, viewRecordOf({ key, messages }, view, { source: "test" }));
+      checkpoints.push(messages);
+      if (previous !== undefined) kinds.add(relation(view, previous));
+      previous = view;
+    }
+    expect([...kinds].sort()).toEqual(["appended", "front"]);
+    const stored = await store.listViews(key);
+    expect(stored).toHaveLength(checkpoints.length);
+    stored.forEach((record, k) => {
+      const rebuilt = rebuildView(record, checkpoints[k] as BaseMessage[]);
+      expect({ k, status: rebuilt.status, problems: rebuilt.problems }).toEqual({ k, status: "match", problems: [] });
+    });
   });
 });
