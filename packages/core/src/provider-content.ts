@@ -145,6 +145,22 @@ export function withoutReasoning(message: BaseMessage, kind: MessageKind): Reaso
 }
 
 /**
+ * True when an assistant message carries reasoning {@link withoutReasoning} would clear:
+ * a reasoning content block, `additional_kwargs.reasoning`, or a reasoning item of
+ * `response_metadata.output`. Reads without copying.
+ *
+ * @example
+ * ```ts
+ * holdsReasoning(new AIMessage({ content: [{ type: "thinking", thinking: "…", signature: "EqQB…" }] })); // true
+ * ```
+ */
+export function holdsReasoning(message: BaseMessage): boolean {
+  if (Array.isArray(message.content) && (message.content as unknown[]).some(isReasoningBlock)) return true;
+  if (message.additional_kwargs?.["reasoning"] !== undefined) return true;
+  return responsesOutput(message.response_metadata)?.some(isReasoningBlock) === true;
+}
+
+/**
  * The view's copy of an assistant message with `response_metadata.output` (which
  * LangChain's OpenAI converter sends instead of content and `tool_calls`) made to say
  * what its content says: when the view changed the text (an excerpt, a cleared

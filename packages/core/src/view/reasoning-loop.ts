@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
-import { withOutputMatchingContent, withoutReasoning } from "../provider-content.js";
+import { holdsReasoning, withOutputMatchingContent } from "../provider-content.js";
 import { toBaseMessage, type MessageInput } from "../messages.js";
 import type { TurnWalk } from "./find-turns.js";
 import { quotedIn, historyWithout } from "./history-evidence.js";
@@ -44,7 +44,7 @@ export function reasoningLoop(walk: TurnWalk, turnSummaryGiven: boolean): Reason
   for (let i = start; i < n; i++) {
     const kind = walk.kind(i);
     if (kind !== "ai" && kind !== "tool") return undefined;
-    if (!reasoning && kind === "ai") reasoning = withoutReasoning(toBaseMessage(walk.source[i] as MessageInput, i), "ai").cleared > 0;
+    if (!reasoning && kind === "ai") reasoning = holdsReasoning(toBaseMessage(walk.source[i] as MessageInput, i));
   }
   return reasoning ? { start } : undefined;
 }

@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { AIMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator, ContextBudgetError, InMemoryContextStore, type ContextView } from "@contextview/core";
 import { leftParts } from "../../src/view/loop-front.js";
-import { snapshot, viewProblems } from "@contextview/test-support";
-import { reasoningOf, toolTurn, type Shape } from "../support/provider-shapes";
+import { anthropicOrderProblems, snapshot, viewProblems } from "@contextview/test-support";
+import { assistantStep, reasoningOf, toolTurn, type Shape } from "../support/provider-shapes";
+import { holdsReasoning, withoutReasoning } from "../../src/provider-content.js";
 
 // Issue 50, item 2: a tool loop whose replies carry reasoning (Anthropic thinking, OpenAI
 // reasoning items) is bound to what was sent before each reply. While the loop fits beside
@@ -68,6 +69,7 @@ describe("a tool loop whose replies carry reasoning (issue 50, item 2)", () => {
               throw error;
             }
             expect(viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => build().messages }, view)).toEqual([]);
+            expect(anthropicOrderProblems(view.messages)).toEqual([]);
             views.push(view);
           }
           const first = views[0];
@@ -173,5 +175,19 @@ describe("leftParts: how many parts leave the front of a loop's first view", () 
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("holdsReasoning: what makes a loop one whose replies reason", () => {
+  it.each(["anthropic", "openai", "v1"] as const)("%s: a reply with reasoning holds it; the same reply without it does not", (shape) => {
+    const reply = assistantStep(shape, "a1", "Checking the ledger.", "call_1");
+    expect(holdsReasoning(reply)).toBe(true);
+    expect(holdsReasoning(withoutReasoning(reply, "ai").message)).toBe(false);
+  });
+
+  it("a plain reply, and one whose only output item is its message, hold none", () => {
+    expect(holdsReasoning(new AIMessage("plain"))).toBe(false);
+    const output = [{ type: "message", id: "m", role: "assistant", content: [{ type: "output_text", text: "hi", annotations: [] }] }];
+    expect(holdsReasoning(new AIMessage({ content: "hi", response_metadata: { output } }))).toBe(false);
   });
 });
