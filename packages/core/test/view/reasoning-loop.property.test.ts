@@ -1,9 +1,9 @@
 import fc from "fast-check";
-import { AIMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator, ContextBudgetError, InMemoryContextStore, type ContextView } from "@contextview/core";
 import { leftParts } from "../../src/view/loop-front.js";
-import { anthropicOrderProblems, snapshot, viewProblems } from "@contextview/test-support";
-import { assistantStep, reasoningOf, toolTurn, type Shape } from "../support/provider-shapes";
+import { anthropicOrderProblems, readableText, snapshot, viewProblems } from "@contextview/test-support";
+import { assistantStep, reasoningOf, SECRET_MARKS, toolTurn, type Shape } from "../support/provider-shapes";
 import { holdsReasoning, withoutReasoning } from "../../src/provider-content.js";
 
 // Issue 50, item 2: a tool loop whose replies carry reasoning (Anthropic thinking, OpenAI
@@ -70,6 +70,9 @@ describe("a tool loop whose replies carry reasoning (issue 50, item 2)", () => {
             }
             expect(viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => build().messages }, view)).toEqual([]);
             expect(anthropicOrderProblems(view.messages)).toEqual([]);
+            // Reasoning is never text: no signature or encrypted payload reads as text.
+            const text = readableText(view.messages);
+            for (const mark of SECRET_MARKS) expect(text).not.toContain(mark);
             views.push(view);
           }
           const first = views[0];
@@ -189,5 +192,29 @@ describe("holdsReasoning: what makes a loop one whose replies reason", () => {
     expect(holdsReasoning(new AIMessage("plain"))).toBe(false);
     const output = [{ type: "message", id: "m", role: "assistant", content: [{ type: "output_text", text: "hi", annotations: [] }] }];
     expect(holdsReasoning(new AIMessage({ content: "hi", response_metadata: { output } }))).toBe(false);
+  });
+});
+
+describe("the brief of a reasoning loop's first call", () => {
+  it("stays on every later call of the loop while it fits (a loop without reasoning drops it after the first call)", () => {
+    const early = [new HumanMessage({ id: "zh", content: "Open the Zanzibar account for the import business." }), new AIMessage({ id: "za", content: "Opened the Zanzibar account." })];
+    const older = Array.from({ length: 12 }, (_, t) => toolTurn("anthropic", t, 2, 1500, 400)).flat();
+    const loop = toolTurn("anthropic", 12, 3, 300);
+    (loop[0] as HumanMessage).content = "Reconcile the Zanzibar account against the ledger.";
+    const head = [new SystemMessage("You reconcile ledgers."), ...early, ...older];
+    const viewsOf = (turn: BaseMessage[]) => [0, 1, 2, 3].map((k) => buildContext({ messages: [...head, ...turn.slice(0, 1 + 2 * k)], budget: { promptBudget: 4000 } }));
+    const views = viewsOf(loop);
+    expect(views[0]?.report.recall).toMatchObject({ brief: true, outcome: "recalled" });
+    const brief = (views[0] as ContextView).messages.map(wire).filter((m) => m.includes("Zanzibar account for the import"));
+    expect(brief).toHaveLength(1);
+    for (const view of views.slice(1)) {
+      expect(view.messages.map(wire)).toEqual(expect.arrayContaining(brief));
+      expect(view.report.recall.brief).toBe(true);
+    }
+    // The same loop without reasoning: its later calls are built as any view, and the brief goes.
+    const plain = loop.map((m) => (m.type === "ai" ? new AIMessage({ id: m.id!, content: "Checking.", tool_calls: (m as AIMessage).tool_calls ?? [] }) : m));
+    const plainViews = viewsOf(plain);
+    expect(plainViews[0]?.report.recall.brief).toBe(true);
+    expect(plainViews[1]?.report.recall.outcome).toBe("later-call");
   });
 });
