@@ -7,41 +7,25 @@
 // "front" (whole messages of it gone from the front, nothing edited), "other". Target:
 // "other" only where the system prompt, the request and the loop alone exceed the limit.
 import fc from "fast-check";
-import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createContextManager, createEstimator, InMemoryContextStore, type ContextView } from "@contextview/core";
-import { toolTurn, type Shape } from "../packages/core/test/support/provider-shapes";
+import { budgetOf, loopCalls, loopCaseArb, loopRelation } from "../packages/core/test/support/reasoning-loops";
 
 const estimator = createEstimator();
-const wire = (m: BaseMessage) => JSON.stringify([m.type, m.id, m.name, m.content, (m as { tool_calls?: unknown }).tool_calls, m.additional_kwargs, m.response_metadata]);
-
-function relation(view: ContextView, previous: ContextView): "appended" | "front" | "other" {
-  const before = previous.messages.map(wire);
-  const sent = view.messages.map(wire).slice(0, -2);
-  if (sent.length === before.length && sent.every((m, i) => m === before[i])) return "appended";
-  const system = view.messages[0]?.type === "system" && sent[0] === before[0] ? 1 : 0;
-  const suffix = sent.slice(system).every((m, i) => m === before[before.length - sent.length + system + i]);
-  return sent.length < before.length && suffix ? "front" : "other";
-}
 
 async function main(): Promise<void> {
-  const samples = fc.sample(
-    fc.tuple(fc.constantFrom<Shape>("anthropic", "openai", "v1"), fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 2, max: 8 }), fc.integer({ min: 200, max: 2500 }), fc.integer({ min: 3000, max: 16000 })),
-    { numRuns: 200, seed: 42 },
-  );
+  const samples = fc.sample(loopCaseArb(), { numRuns: 200, seed: 42 });
   for (const mode of ["buildContext", "manager", "manager + summarizer"] as const) {
     const counts = { appended: 0, front: 0, other: 0, otherLean: 0 };
     let ms = 0;
     let builds = 0;
-    for (const [shape, olderSteps, steps, resultChars, promptBudget] of samples) {
-      const head: BaseMessage[] = [new SystemMessage("You reconcile ledgers.")];
-      olderSteps.forEach((n, t) => head.push(...toolTurn(shape, t, n, resultChars, 300 + 200 * (t % 3))));
-      const turn = toolTurn(shape, olderSteps.length, steps, resultChars);
-      const budget = { contextWindow: promptBudget + 8192, promptBudget, responseReserve: 4096 };
+    for (const loopCase of samples) {
+      const { calls, system, turn } = loopCalls(loopCase);
+      const budget = budgetOf(loopCase);
       const summarizer = mode === "manager + summarizer" ? { summarizer: async () => "Summary: the earlier ledgers were reconciled." } : {};
       const manager = createContextManager({ budget, store: new InMemoryContextStore(), ...summarizer });
       let previous: ContextView | undefined;
-      for (let k = 0; k <= steps; k++) {
-        const messages = [...head, ...turn.slice(0, 1 + 2 * k)];
+      for (const [k, messages] of calls.entries()) {
         const started = performance.now();
         let view: ContextView;
         try {
@@ -52,9 +36,9 @@ async function main(): Promise<void> {
         ms += performance.now() - started;
         builds++;
         if (previous !== undefined) {
-          const r = relation(view, previous);
+          const r = loopRelation(view.messages, previous.messages);
           counts[r]++;
-          if (r === "other" && estimator.estimateMessages([head[0] as BaseMessage, ...turn.slice(0, 1 + 2 * k)]) > view.report.limit) counts.otherLean++;
+          if (r === "other" && estimator.estimateMessages([system, ...turn.slice(0, 1 + 2 * k)] as BaseMessage[]) > view.report.limit) counts.otherLean++;
         }
         previous = view;
       }

@@ -114,7 +114,8 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   if (loop !== undefined) {
     const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
     const first = stagedView(firstInput, findTurns(firstInput.messages), resolved, started);
-    const appended = loopAppended({ walk, loop, first, evidenceShown, estimator: resolved.estimator, imageInputs: resolved.options.imageInputs, dropStep: resolved.options.dropStep, started });
+    const { estimator, options } = resolved;
+    const appended = loopAppended({ walk, loop, first, evidenceShown, estimator, imageInputs: options.imageInputs, dropStep: options.dropStep, started });
     if (appended !== undefined) return appended;
   }
   return stagedView(input, walk, resolved, started).view;
@@ -131,7 +132,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
   const options = { ...resolved.options, recallToolName: recallToolNameIn(input.tools) };
 
-  const pinnedAll = collectPinned({ ...options, messages: walk.source, lead: walk.lead, currentStart: walk.currentStart, prior: input.priorMessages, pin: input.pin, estimator });
+  const { source, lead, currentStart } = walk;
+  const pinnedAll = collectPinned({ ...options, messages: source, lead, currentStart, prior: input.priorMessages, pin: input.pin, estimator });
 
   // The recalled block goes before the current turn only when the turns before the request
   // called no tool (see recallRuns): the same answer on every call of a turn, so the reserve
@@ -198,7 +200,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
   // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
   const messages = marked.map(withOutputMatchingContent);
-  return { view: { messages, report }, layout: frontLayout({ afterHead, head, block, chosen, older: older.prepared, walk, recalled: recalled.messages.length }) };
+  const layout = frontLayout({ afterHead, head, block, chosen, older: older.prepared, walk, recalled: recalled.messages.length });
+  return { view: { messages, report }, layout };
 }
 
 /**

@@ -66,13 +66,15 @@ export function frontLayout(view: {
   if (block.messages.length > 0) {
     const pinnedOutside = block.inputStarts.filter((start) => start < cut).length;
     const pinnedUnread = block.inputStarts.filter((start) => start < walk.oldestRead).length;
-    parts.push({ kind: "pinned", messages: block.messages.length, inputMessages: 0, exchanges: 0, labels: block.labels, pinnedOutside, pinnedUnread, imagesReplaced: block.imagesReplaced });
+    const { labels, imagesReplaced } = block;
+    parts.push({ kind: "pinned", messages: block.messages.length, inputMessages: 0, exchanges: 0, labels, pinnedOutside, pinnedUnread, imagesReplaced });
   }
   if (chosen.head.length > 0) parts.push({ kind: "history", messages: chosen.head.length, inputMessages: 0, exchanges: 0, labels: 0 });
   for (let j = chosen.kept - 1; j >= 0; j--) {
     const turn = j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (older[j] as PreparedTurn);
     const nextCut = j > 0 ? (walk.starts[j - 1] as number) : walk.currentStart;
-    parts.push({ kind: "turn", messages: turn.messages.length, inputMessages: turn.inputMessages, exchanges: turn.exchanges, labels: turn.messages.length - turn.inputMessages, nextCut });
+    const { inputMessages, exchanges } = turn;
+    parts.push({ kind: "turn", messages: turn.messages.length, inputMessages, exchanges, labels: turn.messages.length - inputMessages, nextCut });
   }
   if (view.recalled > 0) parts.push({ kind: "recall", messages: view.recalled, inputMessages: 0, exchanges: 0, labels: 1 });
   return { before: afterHead, parts };
@@ -106,6 +108,13 @@ export function leftParts(over: number, tokens: readonly number[], dropStep: num
   return tokens.length;
 }
 
+/** The parts that left the front of a view, the tokens of each, and their messages. */
+export interface FrontLeft {
+  parts: readonly FrontPart[];
+  tokens: readonly number[];
+  messages: readonly BaseMessage[];
+}
+
 /**
  * The report of a view whose first `parts` left from the front (`tokens` each, `messages`
  * in all): their tokens, kept messages, exchanges, turns, labels and compacted results
@@ -116,9 +125,10 @@ export function leftParts(over: number, tokens: readonly number[], dropStep: num
  * const report = withoutFront(first.report, { parts: layout.parts.slice(0, 2), tokens: [420, 380], messages: first.messages.slice(1, 6) });
  * ```
  */
-export function withoutFront(report: ContextReport, dropped: { parts: readonly FrontPart[]; tokens: readonly number[]; messages: readonly BaseMessage[] }): ContextReport {
+export function withoutFront(report: ContextReport, dropped: FrontLeft): ContextReport {
   if (dropped.parts.length === 0) return report;
-  const out: ContextReport = { ...report, tokens: { ...report.tokens }, messages: { ...report.messages }, exchanges: { ...report.exchanges }, turns: { ...report.turns } };
+  const copies = { tokens: { ...report.tokens }, messages: { ...report.messages }, exchanges: { ...report.exchanges }, turns: { ...report.turns } };
+  const out: ContextReport = { ...report, ...copies };
   let cleared = 0;
   let shortened = 0;
   for (const message of dropped.messages) {
@@ -128,7 +138,8 @@ export function withoutFront(report: ContextReport, dropped: { parts: readonly F
     else if (form !== undefined) shortened++;
   }
   const compacted = Math.min(shortened, report.toolResults.compacted);
-  out.toolResults = { cleared: report.toolResults.cleared - cleared, compacted: report.toolResults.compacted - compacted, narrowed: report.toolResults.narrowed - (shortened - compacted) };
+  const results = report.toolResults;
+  out.toolResults = { cleared: results.cleared - cleared, compacted: results.compacted - compacted, narrowed: results.narrowed - (shortened - compacted) };
   dropped.parts.forEach((part, i) => {
     const tokens = dropped.tokens[i] as number;
     out.tokens.total -= tokens;
@@ -152,7 +163,8 @@ export function withoutFront(report: ContextReport, dropped: { parts: readonly F
       out.tokens.summary = 0;
       out.droppedTurnExcerpts = 0;
       const { evidenceOmitted, evidenceShown } = report.history;
-      out.history = report.history.given ? { given: true, included: false, reason: "does-not-fit", summary: false, evidence: false, evidenceOmitted, evidenceShown } : report.history;
+      const leftOut = { given: true, included: false, reason: "does-not-fit", summary: false, evidence: false, evidenceOmitted, evidenceShown } as const;
+      out.history = report.history.given ? leftOut : report.history;
     } else if (part.kind === "turn") {
       out.tokens.history -= tokens;
       out.messages.kept -= part.inputMessages;

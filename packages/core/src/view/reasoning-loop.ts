@@ -162,13 +162,14 @@ function appendedView(inputs: LoopInputs): ContextView | undefined {
   const report = withoutFront(view.report, dropped);
   const exchanges = turn.exchanges - request.exchanges;
   const count = appended.length;
+  const m = report.messages;
   const history = inputs.evidenceShown === 0 ? report.history : historyBeside(report.history, inputs.evidenceShown);
   return {
     messages: [...shown, ...appended] as BaseMessage[],
     report: {
       ...report,
       tokens: { ...report.tokens, current: report.tokens.current + added, total: report.tokens.total + added },
-      messages: { ...report.messages, inCheckpoint: report.messages.inCheckpoint + count, read: report.messages.read + count, kept: report.messages.kept + count },
+      messages: { ...m, inCheckpoint: m.inCheckpoint + count, read: m.read + count, kept: m.kept + count },
       exchanges: { ...report.exchanges, read: report.exchanges.read + exchanges, kept: report.exchanges.kept + exchanges },
       currentTurn: { ...report.currentTurn, exchanges: report.currentTurn.exchanges + exchanges, kept: report.currentTurn.kept + exchanges },
       history,

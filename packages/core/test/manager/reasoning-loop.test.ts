@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { createContextManager, createEstimator, InMemoryContextStore, type ManagedView } from "@contextview/core";
 import { rebuildView, viewRecordOf } from "@contextview/core/internal";
-import { toolTurn, type Shape } from "../support/provider-shapes";
+import { toolTurn } from "../support/provider-shapes";
+import { budgetOf, loopCalls, loopCaseArb, loopRelation } from "../support/reasoning-loops";
 
 // Issue 50, item 2, through the context manager: within a tool loop whose replies carry
 // reasoning, what the loop's first call chose holds — no summary is made mid-loop, older
@@ -10,55 +11,35 @@ import { toolTurn, type Shape } from "../support/provider-shapes";
 // call's messages, or them with whole messages gone from the front, then the new step.
 
 const estimator = createEstimator();
-const wire = (m: BaseMessage) => JSON.stringify([m.type, m.id, m.content, m.additional_kwargs, m.response_metadata]);
-
-/** How a call relates to the previous one: the new step appended, whole messages gone from the front, or anything else. */
-function relation(view: ManagedView, previous: ManagedView): "appended" | "front" | "other" {
-  const before = previous.messages.map(wire);
-  const sent = view.messages.map(wire).slice(0, -2);
-  if (sent.length === before.length && sent.every((m, i) => m === before[i])) return "appended";
-  const system = view.messages[0]?.type === "system" && sent[0] === before[0] ? 1 : 0;
-  const suffix = sent.slice(system).every((m, i) => m === before[before.length - sent.length + system + i]);
-  return sent.length < before.length && suffix ? "front" : "other";
-}
+const relation = (view: ManagedView, previous: ManagedView) => loopRelation(view.messages, previous.messages);
 
 describe("a reasoning loop through the context manager", () => {
   it("with a summarizer: each call of the loop is the previous one with the step appended, or cut from the front, while the loop itself fits", async () => {
     const seen = { appended: 0, front: 0, other: 0 };
     await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom<Shape>("anthropic", "openai", "v1"),
-        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }),
-        fc.integer({ min: 2, max: 8 }),
-        fc.integer({ min: 200, max: 2500 }),
-        fc.integer({ min: 3000, max: 16000 }),
-        async (shape, olderSteps, steps, resultChars, promptBudget) => {
-          const history: BaseMessage[] = [new SystemMessage("You reconcile ledgers.")];
-          olderSteps.forEach((n, t) => history.push(...toolTurn(shape, t, n, resultChars, 300 + 200 * (t % 3))));
-          const turn = toolTurn(shape, olderSteps.length, steps, resultChars);
-          const budget = { contextWindow: promptBudget + 8192, promptBudget, responseReserve: 4096 };
-          const manager = createContextManager({ budget, store: new InMemoryContextStore(), summarizer: async () => "Summary: the earlier ledgers were reconciled." });
-          const key = { userId: "u", conversationId: "c" };
-          let previous: ManagedView | undefined;
-          for (let k = 0; k <= steps; k++) {
-            const messages = [...history, ...turn.slice(0, 1 + 2 * k)];
-            let view: ManagedView;
-            try {
-              view = await manager.build({ messages, key });
-            } catch {
-              return;
-            }
-            if (previous !== undefined) {
-              const r = relation(view, previous);
-              // The system message, the request and the loop alone over the limit: no whole message can leave, the view is built as any other.
-              const lean = estimator.estimateMessages([history[0] as BaseMessage, ...turn.slice(0, 1 + 2 * k)]) > view.report.limit;
-              if (!lean) expect(r).not.toBe("other");
-              seen[r]++;
-            }
-            previous = view;
+      fc.asyncProperty(loopCaseArb(), async (loopCase) => {
+        const { calls, system, turn } = loopCalls(loopCase);
+        const budget = budgetOf(loopCase);
+        const manager = createContextManager({ budget, store: new InMemoryContextStore(), summarizer: async () => "Summary: the earlier ledgers were reconciled." });
+        const key = { userId: "u", conversationId: "c" };
+        let previous: ManagedView | undefined;
+        for (const [k, messages] of calls.entries()) {
+          let view: ManagedView;
+          try {
+            view = await manager.build({ messages, key });
+          } catch {
+            return;
           }
-        },
-      ),
+          if (previous !== undefined) {
+            const r = relation(view, previous);
+            // The system message, the request and the loop alone over the limit: no whole message can leave, the view is built as any other.
+            const lean = estimator.estimateMessages([system, ...turn.slice(0, 1 + 2 * k)]) > view.report.limit;
+            if (!lean) expect(r).not.toBe("other");
+            seen[r]++;
+          }
+          previous = view;
+        }
+      }),
       { numRuns: 60, seed: 50 },
     );
     expect(seen.appended).toBeGreaterThan(50);

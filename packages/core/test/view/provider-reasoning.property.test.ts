@@ -4,13 +4,13 @@ import { buildContext, createEstimator } from "@contextview/core";
 import { readableText, snapshot, viewProblems } from "@contextview/test-support";
 import { renderTranscript } from "../../src/summarize/transcript.js";
 import { assistantStep, reasoningOf, SECRET_MARKS, sentText, toolTurn, type Shape } from "../support/provider-shapes";
+import { budgetOf, loopCaseArb } from "../support/reasoning-loops";
 
 // Issue 50, item 3: older turns' reasoning (Anthropic thinking, OpenAI reasoning items) is
 // neither sent nor charged, and counted; the current tool loop's goes back unmodified; a view
 // copy of an OpenAI message says in `response_metadata.output` what its content says.
 
 const estimator = createEstimator();
-const shapeArb = fc.constantFrom<Shape>("anthropic", "openai", "v1");
 
 function conversationOf(shape: Shape, olderSteps: number[], currentSteps: number, resultChars: number): BaseMessage[] {
   const messages: BaseMessage[] = [new SystemMessage("You reconcile ledgers.")];
@@ -30,41 +30,34 @@ function currentIds(messages: readonly BaseMessage[]): Set<string> {
 describe("provider reasoning outside the tool loop (issue 50, item 3)", () => {
   it("older turns' reasoning is cleared, the loop's is unmodified, output says what content says, every law holds", () => {
     fc.assert(
-      fc.property(
-        shapeArb,
-        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }),
-        fc.integer({ min: 1, max: 8 }),
-        fc.integer({ min: 200, max: 2500 }),
-        fc.integer({ min: 3000, max: 16000 }),
-        (shape, olderSteps, currentSteps, resultChars, promptBudget) => {
-          const messages = conversationOf(shape, olderSteps, currentSteps, resultChars);
-          const before = snapshot(messages);
-          const build = () => buildContext({ messages, budget: { contextWindow: promptBudget + 8192, promptBudget, responseReserve: 4096 } });
-          const view = build();
-          expect(viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => build().messages }, view)).toEqual([]);
-          const current = currentIds(messages);
-          const byId = new Map(messages.map((m) => [m.id, m]));
-          let olderShown = 0;
-          for (const message of view.messages) {
-            if (message.type !== "ai" || message.id === undefined || !byId.has(message.id)) continue;
-            const original = byId.get(message.id) as BaseMessage;
-            if (current.has(message.id)) {
-              // Every reasoning block of the loop goes back as it came.
-              const kept = JSON.stringify(reasoningOf(original));
-              for (const block of reasoningOf(message)) expect(kept).toContain(JSON.stringify(block));
-            } else {
-              olderShown++;
-              expect(reasoningOf(message)).toEqual([]);
-            }
-            // What LangChain's OpenAI converter sends is what the view shows and charges.
-            expect(sentText(message)).toEqual(sentTextOfContent(message));
+      fc.property(loopCaseArb(1), (loopCase) => {
+        const messages = conversationOf(loopCase.shape, loopCase.olderSteps, loopCase.steps, loopCase.resultChars);
+        const before = snapshot(messages);
+        const build = () => buildContext({ messages, budget: budgetOf(loopCase) });
+        const view = build();
+        expect(viewProblems({ conversation: messages, messages, before, estimator, rebuild: () => build().messages }, view)).toEqual([]);
+        const current = currentIds(messages);
+        const byId = new Map(messages.map((m) => [m.id, m]));
+        let olderShown = 0;
+        for (const message of view.messages) {
+          if (message.type !== "ai" || message.id === undefined || !byId.has(message.id)) continue;
+          const original = byId.get(message.id) as BaseMessage;
+          if (current.has(message.id)) {
+            // Every reasoning block of the loop goes back as it came.
+            const kept = JSON.stringify(reasoningOf(original));
+            for (const block of reasoningOf(message)) expect(kept).toContain(JSON.stringify(block));
+          } else {
+            olderShown++;
+            expect(reasoningOf(message)).toEqual([]);
           }
-          if (olderShown > 0) expect(view.report.reasoningCleared).toBeGreaterThan(0);
-          const text = readableText(view.messages) + renderTranscript(messages).join("\n");
-          for (const mark of SECRET_MARKS) expect(text).not.toContain(mark);
-          expect(text).not.toMatch(/THOUGHT-a\d+_(\d+|end)/);
-        },
-      ),
+          // What LangChain's OpenAI converter sends is what the view shows and charges.
+          expect(sentText(message)).toEqual(sentTextOfContent(message));
+        }
+        if (olderShown > 0) expect(view.report.reasoningCleared).toBeGreaterThan(0);
+        const text = readableText(view.messages) + renderTranscript(messages).join("\n");
+        for (const mark of SECRET_MARKS) expect(text).not.toContain(mark);
+        expect(text).not.toMatch(/THOUGHT-a\d+_(\d+|end)/);
+      }),
       { numRuns: 120 },
     );
   });

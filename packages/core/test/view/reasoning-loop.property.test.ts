@@ -3,7 +3,8 @@ import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langc
 import { buildContext, createEstimator, ContextBudgetError, InMemoryContextStore, type ContextView } from "@contextview/core";
 import { leftParts } from "../../src/view/loop-front.js";
 import { anthropicOrderProblems, readableText, snapshot, viewProblems } from "@contextview/test-support";
-import { assistantStep, reasoningOf, SECRET_MARKS, toolTurn, type Shape } from "../support/provider-shapes";
+import { assistantStep, reasoningOf, SECRET_MARKS, toolTurn } from "../support/provider-shapes";
+import { budgetOf, loopCalls, loopCaseArb, loopRelation, wire } from "../support/reasoning-loops";
 import { holdsReasoning, withoutReasoning } from "../../src/provider-content.js";
 
 // Issue 50, item 2: a tool loop whose replies carry reasoning (Anthropic thinking, OpenAI
@@ -11,29 +12,9 @@ import { holdsReasoning, withoutReasoning } from "../../src/provider-content.js"
 // its first call's view, each call's view starts with the previous call's byte for byte.
 
 const estimator = createEstimator();
-const shapeArb = fc.constantFrom<Shape>("anthropic", "openai", "v1");
 
-/** What a message puts on the wire, every field a converter reads. */
-function wire(message: BaseMessage): string {
-  const m = message as BaseMessage & { tool_calls?: unknown; tool_call_id?: unknown };
-  return JSON.stringify([m.type, m.id, m.name, m.content, m.tool_calls, m.tool_call_id, m.additional_kwargs, m.response_metadata]);
-}
-
-function startsWith(view: ContextView, previous: ContextView): boolean {
-  if (view.messages.length < previous.messages.length) return false;
-  return previous.messages.every((message, i) => wire(message) === wire(view.messages[i] as BaseMessage));
-}
-
-/** The calls of one tool loop: the conversation as it is at each model call of the current turn. */
-function loopCalls(shape: Shape, olderSteps: number[], steps: number, resultChars: number): { calls: BaseMessage[][]; loopStart: number } {
-  const head: BaseMessage[] = [new SystemMessage("You reconcile ledgers.")];
-  olderSteps.forEach((n, t) => head.push(...toolTurn(shape, t, n, resultChars, 300 + 200 * (t % 3))));
-  const turn = toolTurn(shape, olderSteps.length, steps, resultChars);
-  const loopStart = head.length + 1;
-  const calls: BaseMessage[][] = [];
-  for (let k = 0; k <= steps; k++) calls.push([...head, ...turn.slice(0, 1 + 2 * k)]);
-  return { calls, loopStart };
-}
+/** The view of a later call starts with the previous call's view, byte for byte. */
+const startsWith = (view: ContextView, previous: ContextView) => loopRelation(view.messages, previous.messages) === "appended";
 
 describe("a tool loop whose replies carry reasoning (issue 50, item 2)", () => {
   it("each call's view is its first call's view, whole messages left from its front once the loop outgrows it, then the loop; every law holds", async () => {
@@ -42,17 +23,13 @@ describe("a tool loop whose replies carry reasoning (issue 50, item 2)", () => {
     let evidenceOfLoop = 0;
     await fc.assert(
       fc.asyncProperty(
-        shapeArb,
-        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 6 }),
-        fc.integer({ min: 2, max: 8 }),
-        fc.integer({ min: 200, max: 2500 }),
-        fc.integer({ min: 3000, max: 16000 }),
+        loopCaseArb(2, 6),
         // Durable evidence: none, the store's as the loop's first call had it (held through the loop, as the
         // context manager holds it), or the store's as each call has it (quoting the loop's own messages).
         fc.constantFrom("none", "held", "fresh"),
-        async (shape, olderSteps, steps, resultChars, promptBudget, evidence) => {
-          const { calls, loopStart } = loopCalls(shape, olderSteps, steps, resultChars);
-          const budget = { contextWindow: promptBudget + 8192, promptBudget, responseReserve: 4096 };
+        async (loopCase, evidence) => {
+          const { calls, loopStart } = loopCalls(loopCase);
+          const budget = budgetOf(loopCase);
           const evidenceAt = async (messages: BaseMessage[]) => (await new InMemoryContextStore().update("u", "c", messages)).asMessage();
           const held = evidence === "held" ? await evidenceAt(calls[0] as BaseMessage[]) : null;
           const views: ContextView[] = [];
@@ -127,7 +104,7 @@ describe("a tool loop whose replies carry reasoning (issue 50, item 2)", () => {
 
 describe("evidence that quotes the loop's own messages", () => {
   it("is left out of the first call's view the loop goes on from, and counted as shown", async () => {
-    const { calls, loopStart } = loopCalls("anthropic", [2, 3], 3, 600);
+    const { calls, loopStart } = loopCalls({ shape: "anthropic", olderSteps: [2, 3], steps: 3, resultChars: 600, promptBudget: 12000 });
     const messages = calls[2] as BaseMessage[];
     const evidence = (await new InMemoryContextStore().update("u", "c", messages)).asMessage();
     expect(evidence).not.toBeNull();
