@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { inspectThread, openSqliteSources, renderThreadPage } from "@contextview/inspect";
@@ -17,8 +18,9 @@ if (!runs) process.stderr.write(`inspector browser test skipped: no Chromium at 
 
 type Context = BrowserContext;
 
-async function launch(dir: string): Promise<Context> {
-  const context = await chromium.launchPersistentContext(join(dir, "profile"), {
+/** Chromium's profile: its own directory, removed only after the browser is closed (it writes there until it exits). */
+async function launch(profile: string): Promise<Context> {
+  const context = await chromium.launchPersistentContext(profile, {
     timeout: ACTION_TIMEOUT_MS,
     executablePath: CHROMIUM,
     headless: true,
@@ -33,6 +35,7 @@ async function launch(dir: string): Promise<Context> {
 (runs ? describe : describe.skip)("the inspector page in Chromium", () => {
   const dir = useTempDir("contextview-browser-");
   let context: Context;
+  let profile: string | undefined;
   let examplePage: string;
   let clearedCall: number;
 
@@ -54,11 +57,13 @@ async function launch(dir: string): Promise<Context> {
     const thread = await inspectThread({ ...sources, threadId: "demo-thread", userId: "alice" });
     await sources.close();
     clearedCall = (thread.calls.find((c) => c.record.report.toolResults.cleared + c.record.report.toolResults.compacted > 0) ?? thread.calls.at(-1))!.record.sequence;
-    context = await launch(dir());
+    profile = mkdtempSync(join(tmpdir(), "contextview-chromium-"));
+    context = await launch(profile);
   });
 
   afterAll(async () => {
     await context?.close();
+    if (profile !== undefined) rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it("opens the example's thread, shows a clicked call's breakdown and omission markers, and loads nothing from the network", async () => {

@@ -14,7 +14,8 @@ export function useTempDir(prefix = "contextview-inspect-"): () => string {
     dir = mkdtempSync(join(tmpdir(), prefix));
   });
   afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    // Retried: a child process (a browser, a worker) may still be closing files inside it.
+    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
   return () => dir as string;
 }
