@@ -22,7 +22,7 @@ import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
 import { withOutputMatchingContent } from "../provider-content.js";
 import { providerHead } from "./provider-head.js";
-import { frontLayout, type FrontLayout } from "./loop-front.js";
+import type { FrontInputs } from "./loop-front.js";
 import { firstCallInput, loopAppended, reasoningLoop } from "./reasoning-loop.js";
 import type { BuildContextInput, ContextView, MessageDate, ViewOptions } from "./types.js";
 import type { ResolvedBudget } from "../budget.js";
@@ -123,9 +123,10 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
 
 /**
  * The view of `input` built by every stage, for any current turn (a reasoning loop's
- * included), and the parts of it that may leave from the front (see {@link FrontLayout}).
+ * included), and what its stages chose, from which a reasoning loop finds the parts that may
+ * leave its front (see {@link frontLayout}).
  */
-function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: ResolvedViewSettings, started: number): { view: ContextView; layout: FrontLayout } {
+function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: ResolvedViewSettings, started: number): { view: ContextView; front: FrontInputs } {
   const { budget, estimator, messageDate } = resolved;
   const limit = budget.promptLimit;
   const fixed = chargeFixedPart(input, walk.source, walk.systemLead, budget.memoryBudget, estimator);
@@ -200,8 +201,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
   // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
   const messages = marked.map(withOutputMatchingContent);
-  const layout = frontLayout({ afterHead, head, block, chosen, older: older.prepared, walk, recalled: recalled.messages.length });
-  return { view: { messages, report }, layout };
+  const front = { afterHead, head, block, chosen, older: older.prepared, walk, recalled: { messages: recalled.messages.length, tokens: recalled.report.tokens } };
+  return { view: { messages, report }, front };
 }
 
 /**

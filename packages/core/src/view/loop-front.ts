@@ -19,6 +19,8 @@ export interface FrontPart {
   kind: "pinned" | "history" | "turn" | "recall";
   /** Its messages in the view. */
   messages: number;
+  /** Their estimated tokens, as the view's report counted them. */
+  tokens: number;
   /** Input messages it shows, counted as kept (a turn's; 0 for the others). */
   inputMessages: number;
   /** Exchanges it shows (a turn's). */
@@ -40,43 +42,47 @@ export interface FrontLayout {
   parts: FrontPart[];
 }
 
-/**
- * The parts of a view that may leave from the front (see {@link FrontPart}). None when
- * the view opens with a provider compaction: its tool loop and what follows it go on as
- * the provider sees them.
- *
- * @example
- * ```ts
- * const layout = frontLayout({ afterHead, head, block, chosen, older: older.prepared, walk, recalled: recalled.messages.length });
- * ```
- */
-export function frontLayout(view: {
+/** What a view's stages chose, as {@link frontLayout} reads it (references, nothing computed). */
+export interface FrontInputs {
+  /** The system message and the provider head: the messages before the pinned block. */
   afterHead: number;
   head: ProviderHead;
   block: PinnedBlock;
   chosen: ChosenOlderTurns;
   older: readonly PreparedTurn[];
   walk: TurnWalk;
-  recalled: number;
-}): FrontLayout {
-  const { afterHead, head, block, chosen, older, walk } = view;
+  recalled: { messages: number; tokens: number };
+}
+
+/**
+ * The parts of a view that may leave from the front (see {@link FrontPart}), with the
+ * tokens the report counted for each. None when the view opens with a provider
+ * compaction: its tool loop and what follows it go on as the provider sees them.
+ *
+ * @example
+ * ```ts
+ * const layout = frontLayout({ afterHead, head, block, chosen, older: older.prepared, walk, recalled: { messages: 3, tokens: 240 } });
+ * ```
+ */
+export function frontLayout(view: FrontInputs): FrontLayout {
+  const { afterHead, head, block, chosen, older, walk, recalled } = view;
   if (head.messages.length > 0) return { before: afterHead, parts: [] };
   const parts: FrontPart[] = [];
   const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
   if (block.messages.length > 0) {
     const pinnedOutside = block.inputStarts.filter((start) => start < cut).length;
     const pinnedUnread = block.inputStarts.filter((start) => start < walk.oldestRead).length;
-    const { labels, imagesReplaced } = block;
-    parts.push({ kind: "pinned", messages: block.messages.length, inputMessages: 0, exchanges: 0, labels, pinnedOutside, pinnedUnread, imagesReplaced });
+    const { labels, imagesReplaced, tokens } = block;
+    parts.push({ kind: "pinned", messages: block.messages.length, tokens, inputMessages: 0, exchanges: 0, labels, pinnedOutside, pinnedUnread, imagesReplaced });
   }
-  if (chosen.head.length > 0) parts.push({ kind: "history", messages: chosen.head.length, inputMessages: 0, exchanges: 0, labels: 0 });
+  if (chosen.head.length > 0) parts.push({ kind: "history", messages: chosen.head.length, tokens: chosen.headTokens, inputMessages: 0, exchanges: 0, labels: 0 });
   for (let j = chosen.kept - 1; j >= 0; j--) {
     const turn = j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (older[j] as PreparedTurn);
     const nextCut = j > 0 ? (walk.starts[j - 1] as number) : walk.currentStart;
-    const { inputMessages, exchanges } = turn;
-    parts.push({ kind: "turn", messages: turn.messages.length, inputMessages, exchanges, labels: turn.messages.length - inputMessages, nextCut });
+    const { inputMessages, exchanges, tokens } = turn;
+    parts.push({ kind: "turn", messages: turn.messages.length, tokens, inputMessages, exchanges, labels: turn.messages.length - inputMessages, nextCut });
   }
-  if (view.recalled > 0) parts.push({ kind: "recall", messages: view.recalled, inputMessages: 0, exchanges: 0, labels: 1 });
+  if (recalled.messages > 0) parts.push({ kind: "recall", ...recalled, inputMessages: 0, exchanges: 0, labels: 1 });
   return { before: afterHead, parts };
 }
 
@@ -108,21 +114,19 @@ export function leftParts(over: number, tokens: readonly number[], dropStep: num
   return tokens.length;
 }
 
-/** The parts that left the front of a view, the tokens of each, and their messages. */
+/** The parts that left the front of a view, and their messages. */
 export interface FrontLeft {
   parts: readonly FrontPart[];
-  tokens: readonly number[];
   messages: readonly BaseMessage[];
 }
 
 /**
- * The report of a view whose first `parts` left from the front (`tokens` each, `messages`
- * in all): their tokens, kept messages, exchanges, turns, labels and compacted results
+ * The report of a view whose first `parts` left from the front (`messages` in all): their tokens, kept messages, exchanges, turns, labels and compacted results
  * taken out; the pinned block, history head and recall block reported as left out.
  *
  * @example
  * ```ts
- * const report = withoutFront(first.report, { parts: layout.parts.slice(0, 2), tokens: [420, 380], messages: first.messages.slice(1, 6) });
+ * const report = withoutFront(first.report, { parts: layout.parts.slice(0, 2), messages: first.messages.slice(1, 6) });
  * ```
  */
 export function withoutFront(report: ContextReport, dropped: FrontLeft): ContextReport {
@@ -140,8 +144,8 @@ export function withoutFront(report: ContextReport, dropped: FrontLeft): Context
   const compacted = Math.min(shortened, report.toolResults.compacted);
   const results = report.toolResults;
   out.toolResults = { cleared: results.cleared - cleared, compacted: results.compacted - compacted, narrowed: results.narrowed - (shortened - compacted) };
-  dropped.parts.forEach((part, i) => {
-    const tokens = dropped.tokens[i] as number;
+  for (const part of dropped.parts) {
+    const { tokens } = part;
     out.tokens.total -= tokens;
     out.labelsInserted -= part.labels;
     if (part.kind === "pinned") {
@@ -178,7 +182,7 @@ export function withoutFront(report: ContextReport, dropped: FrontLeft): Context
       out.tokens.recall -= tokens;
       out.recall = { ...report.recall, outcome: "no-room", recalled: 0, recent: 0, tokens: 0 };
     }
-  });
+  }
   return out;
 }
 

@@ -5,7 +5,7 @@ import { toBaseMessage, type MessageInput } from "../messages.js";
 import type { TurnWalk } from "./find-turns.js";
 import { quotedIn, historyWithout } from "./history-evidence.js";
 import { emptyPrepareTally, prepareTurn, type PrepareTally } from "./prepare-turn.js";
-import { leftParts, withoutFront, type FrontLayout, type FrontPart } from "./loop-front.js";
+import { frontLayout, leftParts, withoutFront, type FrontInputs, type FrontLayout, type FrontPart } from "./loop-front.js";
 import type { BuildContextInput, ContextReport, ContextView, HistoryReport } from "./types.js";
 
 // Anthropic binds each thinking block to everything sent before it: a later call of the
@@ -83,8 +83,8 @@ export function firstCallInput(input: BuildContextInput, loop: ReasoningLoop): F
 export interface LoopInputs {
   walk: TurnWalk;
   loop: ReasoningLoop;
-  /** The loop's first call's view (see {@link firstCallInput}) and its parts. */
-  first: { view: ContextView; layout: FrontLayout };
+  /** The loop's first call's view (see {@link firstCallInput}) and what its stages chose. */
+  first: { view: ContextView; front: FrontInputs };
   /** Evidence excerpts {@link firstCallInput} left out. */
   evidenceShown: number;
   estimator: Estimator;
@@ -107,7 +107,7 @@ export interface LoopInputs {
  * @example
  * ```ts
  * const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
- * const view = loopAppended({ walk, loop, first: stagedView(firstInput, …), evidenceShown, estimator, imageInputs, started });
+ * const view = loopAppended({ walk, loop, first: stagedView(firstInput, …), evidenceShown, estimator, imageInputs, dropStep, started });
  * ```
  */
 export function loopAppended(inputs: LoopInputs): ContextView | undefined {
@@ -143,22 +143,18 @@ function appendedView(inputs: LoopInputs): ContextView | undefined {
   const turn = prepareTurn({ walk, estimator, tally, imageInputs, limits }, walk.currentStart, walk.n, true);
   if (!clean(tally, requestTally) || turn.messages.length - request.messages.length !== walk.n - loop.start) return undefined;
   const added = turn.tokens - request.tokens;
-  const { view, layout } = first;
-  const limit = view.report.limit;
+  const { view } = first;
   // Parts leave from the front until the loop fits, in steps (see leftParts), and the view after them opens with a user message.
-  const over = view.report.tokens.total + added - limit;
-  const tokens: number[] = [];
-  for (let i = 0, at = layout.before; over > 0 && i < layout.parts.length; at += (layout.parts[i] as FrontPart).messages, i++) {
-    tokens.push(estimator.estimateMessages(view.messages.slice(at, at + (layout.parts[i] as FrontPart).messages)));
-  }
-  const left = leftParts(over, tokens, inputs.dropStep);
+  const over = view.report.tokens.total + added - view.report.limit;
+  const layout: FrontLayout = over > 0 ? frontLayout(first.front) : { before: first.front.afterHead, parts: [] };
+  const left = leftParts(over, layout.parts.map((part) => part.tokens), inputs.dropStep);
   if (left === undefined) return undefined;
   let at = layout.before;
   for (let i = 0; i < left; i++) at += (layout.parts[i] as FrontPart).messages;
   if (left > 0 && left < layout.parts.length && view.messages[at]?.type !== "human") return undefined;
   const appended = turn.messages.slice(request.messages.length).map(withOutputMatchingContent);
   const shown = [...view.messages.slice(0, layout.before), ...view.messages.slice(at)];
-  const dropped = { parts: layout.parts.slice(0, left), tokens: tokens.slice(0, left), messages: view.messages.slice(layout.before, at) };
+  const dropped = { parts: layout.parts.slice(0, left), messages: view.messages.slice(layout.before, at) };
   const report = withoutFront(view.report, dropped);
   const exchanges = turn.exchanges - request.exchanges;
   const count = appended.length;
