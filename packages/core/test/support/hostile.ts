@@ -1,6 +1,7 @@
 // Hostile inputs for the fuzz suites (core and langgraph), and a runner that bounds a
 // property in time and prints its seed on failure; the laws are checked by viewProblems.
-import { AIMessage, ChatMessage, coerceMessageLikeToMessage, HumanMessage, isBaseMessage, SystemMessage, ToolMessage, type BaseMessageLike } from "@langchain/core/messages";
+import { AIMessage, ChatMessage, HumanMessage, isBaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { toBaseMessage, type MessageInput } from "../../src/messages";
 import fc from "fast-check";
 import { createEstimator } from "@contextview/core";
 import { providersAccepting, type ProviderName } from "@contextview/test-support";
@@ -99,13 +100,15 @@ export const optionsArb = fc.record(
 );
 
 /**
- * The providers whose ordering rules a hostile input passes, as LangChain reads it: a
- * view is held only to those (none when some message is not one LangChain can read).
- * LangChain fills in serialized messages it reads, so it reads copies.
+ * The providers whose ordering rules a hostile input passes, as the library reads it
+ * (`toBaseMessage`, which also reads LangChain's stored `{ type, data }` form, as a
+ * checkpoint holds it, where LangChain's `coerceMessageLikeToMessage` reads that form as
+ * an empty message): a view is held only to those (none when some message cannot be
+ * read). It reads copies, so a hostile getter runs on a copy.
  */
 export function providersOfInput(input: readonly unknown[]): ProviderName[] {
   try {
-    return providersAccepting(input.map((m) => (isBaseMessage(m) ? m : coerceMessageLikeToMessage(structuredClone(m) as BaseMessageLike))));
+    return providersAccepting(input.map((m, i) => (isBaseMessage(m) ? m : toBaseMessage(structuredClone(m) as MessageInput, i))));
   } catch {
     return [];
   }
