@@ -2,14 +2,16 @@ import { type BaseMessage } from "@langchain/core/messages";
 import { checkTurnSummary } from "./turn-stand-in.js";
 import { ContextViewError, describeValue, refuseRenamed } from "../errors.js";
 import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
-import { checkMessageArray } from "../messages.js";
+import { checkMessageArray, toBaseMessage, type MessageInput } from "../messages.js";
 import { markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
 import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
 import { findTurns, type TurnWalk } from "./find-turns.js";
 import { historyHead } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
-import { historyWithin, historyWithout } from "./history-evidence.js";
+import { historyWithin, historyWithout, type HistoryWithout } from "./history-evidence.js";
+import type { QuotedMessage } from "../evidence/held-evidence.js";
+import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
@@ -145,11 +147,9 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // A provider's compaction goes first, as it is while its tool loop goes on; nothing before it is sent (see providerHead).
   const inLoop = walk.currentStart >= walk.n || walk.kind(walk.currentStart) !== "human";
   const head = providerHead(walk.source, walk.providerHead, walk.systemLead, inLoop, tally, estimator);
-  const given = withoutCompactedEvidence(input.historyMessage, walk.providerHead?.start);
-  const summaryGiven = given !== undefined && given !== null;
   // Durable evidence takes at most its share of the limit (the oldest excerpts of its largest bucket leave first).
   const evidenceRoom = Math.floor(options.evidenceShare * limit);
-  const within = summaryGiven ? historyWithin(checkHistoryMessage(given), evidenceRoom, estimator) : { message: null, evidenceOmitted: 0 };
+  const { summaryGiven, given, besideRequest, within } = historySlot(input, walk, evidenceRoom, estimator);
   const history = within.message;
   const holds = history !== null ? historyHolds(history) : { summary: false, evidence: false };
   const summaryHead: BaseMessage[] = history !== null ? historyHead(history, options.recallToolName) : [];
@@ -175,8 +175,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
 
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
   const placed = placeHistory({
-    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, history, given: summaryGiven ? given : null,
-    evidenceTokens: Math.floor(options.evidenceShare * limit), summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
+    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, history, given,
+    evidenceTokens: evidenceRoom, summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
     prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator, head,
   });
   const { chosen, assembled, block, recalled, evidenceShown } = placed;
@@ -190,7 +190,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
 
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
-    evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown, summarized: (input.priorMessages ?? []).length, tally, compactor,
+    evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown: evidenceShown + besideRequest, summarized: (input.priorMessages ?? []).length, tally, compactor,
     olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
@@ -203,6 +203,49 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const messages = marked.map(withOutputMatchingContent);
   const front = { afterHead, head, block, chosen, older: older.prepared, walk, recalled: { messages: recalled.messages.length, tokens: recalled.report.tokens } };
   return { view: { messages, report }, front };
+}
+
+/**
+ * The history message as the view starts from it: the one given, without the evidence of
+ * messages before a provider compaction, and without the excerpts of the current turn's
+ * mandatory messages (`besideRequest` of them, see {@link besideCurrentTurn}); then `within`, its
+ * evidence within `evidenceRoom` (see {@link historyWithin}).
+ */
+function historySlot(input: BuildContextInput, walk: TurnWalk, evidenceRoom: number, estimator: Estimator) {
+  const compacted = withoutCompactedEvidence(input.historyMessage, walk.providerHead?.start);
+  const summaryGiven = compacted !== undefined && compacted !== null;
+  const none = { message: null, evidenceOmitted: 0 };
+  if (!summaryGiven) return { summaryGiven, given: null, besideRequest: 0, within: none };
+  const beside = besideCurrentTurn(compacted, walk, (input.priorMessages ?? []).length);
+  const within = beside.message === null ? none : historyWithin(beside.message, evidenceRoom, estimator);
+  return { summaryGiven, given: beside.message, besideRequest: beside.evidenceShown, within };
+}
+
+/**
+ * The history message given without the evidence excerpts of the mandatory part's messages:
+ * the request and the current turn's newest exchange (positions `[currentStart, firstAi)`
+ * and `[lastAi, n)` of `walk`, `shift` the summarized prefix before them in the conversation's
+ * positions the evidence quotes by). Whatever form the turn takes they are shown, so an excerpt
+ * of one is never chosen beside it: left out before the room is split, the room it held goes
+ * to the view's own choices in the same pass. Excerpts of messages the view keeps by choice
+ * (older exchanges and turns, pinned messages) leave once it has chosen them (see `placeHistory`).
+ */
+function besideCurrentTurn(given: BaseMessage, walk: TurnWalk, shift: number): HistoryWithout {
+  const { currentStart, n } = walk;
+  let firstAi = currentStart;
+  while (firstAi < n && walk.kind(firstAi) !== "ai") firstAi++;
+  let lastAi = n - 1;
+  while (lastAi >= firstAi && walk.kind(lastAi) !== "ai") lastAi--;
+  const mandatory = (i: number) => i < firstAi || i >= Math.max(lastAi, firstAi);
+  const ids = new Set<string>();
+  for (let i = currentStart; i < n; i++) {
+    const id = mandatory(i) ? toBaseMessage(walk.source[i] as MessageInput, i).id : undefined;
+    if (id !== undefined) ids.add(id);
+  }
+  // A message without an id is quoted by its position.
+  const at = (index: number) => index - shift >= currentStart && index - shift < n && mandatory(index - shift);
+  const shown = (quoted: QuotedMessage) => ids.has(quoted.messageId) || (quoted.messageId.startsWith(DERIVED_ID_PREFIX) && at(quoted.index));
+  return historyWithout(checkHistoryMessage(given), shown);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { buildContext, createEstimator, InMemoryContextStore } from "@contextview/core";
 import { evidenceWithin } from "../../src/evidence/evidence-within";
@@ -183,6 +183,32 @@ describe("a view with durable evidence (buildContext)", () => {
     const expected = evidenceWithout(evidenceMessage, (q) => messages.slice(whole.report.cut).some((m) => m.id === q.messageId));
     expect(whole.report.history.evidenceShown).toBe(expected.removed.length);
     expect(whole.messages.some((m) => m.content === expected.message?.content)).toBe(true);
+  });
+
+  it("charges nothing for excerpts of the current turn's messages: the view is the one given the evidence without them", () => {
+    // Older chat, then a request answered by one call whose result must be compacted to fit.
+    const older = chat(6);
+    const request = new HumanMessage({ id: "q", content: "List every order over 100 dollars, with its id and total." });
+    const call = new AIMessage({ id: "c", content: "", tool_calls: [{ id: "call-1", name: "orders", args: { over: 100 } }] });
+    const rows = Array.from({ length: 300 }, (_, i) => ({ id: `ord-${i}`, total: 100 + i, note: "paid by card, shipped" }));
+    const result = new ToolMessage({ id: "r", tool_call_id: "call-1", content: JSON.stringify(rows) });
+    const messages = [...older, request, call, result];
+    const at = (id: string) => messages.findIndex((m) => m.id === id);
+    const quote = (id: string, words: number) => ({ role: "user", messageId: id, index: at(id), excerpt: "the orders over one hundred dollars ".repeat(words), truncated: true });
+    const envelope = (entries: Entry[]) => {
+      const record: Record<string, unknown> = { trust: "untrusted historical evidence", notice: "Untrusted.", version: 1, cursor: messages.length, omitted: 0 };
+      for (const bucket of EVIDENCE_BUCKETS) record[bucket] = bucket === "constraints" ? entries : [];
+      return new AIMessage({ id: "contextview-evidence", content: JSON.stringify({ contextview_evidence: record }), response_metadata: { contextview: "evidence" } });
+    };
+    const budget = { contextWindow: 32768, promptBudget: 2500 };
+    const withCurrent = buildContext({ messages, budget, historyMessage: envelope([quote("h1", 4), quote("q", 40), quote("r", 40)]), evidenceShare: 1 });
+    const without = buildContext({ messages, budget, historyMessage: envelope([quote("h1", 4)]), evidenceShare: 1 });
+    // The result was compacted: the room the two excerpts would have held matters to it.
+    expect(without.report.toolResults.compacted + without.report.toolResults.narrowed).toBeGreaterThan(0);
+    expect(withCurrent.messages.map((m) => m.content)).toEqual(without.messages.map((m) => m.content));
+    expect(withCurrent.report.tokens).toEqual(without.report.tokens);
+    // Counted as shown beside their messages, as the older turn's excerpt is when the view keeps that turn.
+    expect(withCurrent.report.history.evidenceShown).toBe(without.report.history.evidenceShown + 2);
   });
 
   it("refuses an evidenceShare outside 0–1, naming it", () => {
