@@ -112,6 +112,27 @@ export function largestBucket(lists: Readonly<Record<EvidenceBucket, readonly { 
 }
 
 /**
+ * The excerpt evidence keeps of one message read from a snapshot (`index`, its position in
+ * the checkpoint), and the bucket its keywords select: user text and assistant text without
+ * tool calls, never blank text (undefined otherwise). The same message always gives the same
+ * excerpt, so a view record can leave out the excerpts of messages its view shows and make
+ * them again from the checkpoint (see `setAsideShown`).
+ *
+ * @example
+ * ```ts
+ * excerptOf(readMessage(message, 12, EVIDENCE_LIMITS.maxMessageBytes), 12)?.bucket; // "decisions"
+ * ```
+ */
+export function excerptOf(message: SnapshotMessage, index: number): { bucket: EvidenceBucket; entry: EvidenceEntry } | undefined {
+  const text = message.text;
+  if (text === undefined || text.trim() === "") return undefined;
+  const label = classifyEvidence(text);
+  const excerpt = makeExcerpt(text, label.offset);
+  const entry: EvidenceEntry = { role: message.kind === "human" ? "user" : "assistant", messageId: message.id, index, excerpt: excerpt.text, truncated: excerpt.truncated };
+  return { bucket: label.bucket, entry };
+}
+
+/**
  * The state after summarizing messages `[state.cursor, end)` of a validated
  * snapshot: each user text and assistant text without tool calls becomes one
  * excerpt in the bucket its keywords select, in message order; such text over
@@ -129,17 +150,9 @@ export async function extendEvidence(
   for (let index = state.cursor; index < end; index++) {
     const message = messages[index];
     if (message?.unreadable === true) unreadable++;
-    const text = message?.text;
-    if (message === undefined || text === undefined || text.trim() === "") continue;
-    const label = classifyEvidence(text);
-    const excerpt = makeExcerpt(text, label.offset);
-    builder.add(label.bucket, {
-      role: message.kind === "human" ? "user" : "assistant",
-      messageId: message.id,
-      index,
-      excerpt: excerpt.text,
-      truncated: excerpt.truncated,
-    });
+    const made = message === undefined ? undefined : excerptOf(message, index);
+    if (made === undefined) continue;
+    builder.add(made.bucket, made.entry);
     if (slicer.due()) await slicer.pause();
   }
   const json: EvidenceStateJSON = { version: EVIDENCE_STATE_VERSION, cursor: end, prefixDigest, omitted: builder.omitted, unreadable, buckets: builder.buckets() };

@@ -1,7 +1,11 @@
 import { ContextViewError } from "../errors.js";
 import { safeJson, toolSchemaOf } from "../estimators/tool-schema.js";
 import type { ContextRequest, ManagedView } from "../manager/types.js";
-import { textOf } from "../messages.js";
+import type { BaseMessage } from "@langchain/core/messages";
+import { setAsideShown } from "../evidence/set-aside.js";
+import { checkpointCut } from "../manager/shown-evidence.js";
+import { textOf, type MessageInput } from "../messages.js";
+import { quotedIn } from "../view/history-evidence.js";
 import { leadRead, pinnedReadIndices, readMessagesHash, sha256Hex, warmMessageDigests } from "./hash.js";
 import { VIEW_RECORD_VERSION, type ViewInputHashes, type ViewRecordEntry } from "./types.js";
 
@@ -59,7 +63,7 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
     tools: keep(tools.length === 0 ? null : safeJson(tools.map(toolSchemaOf))),
     memories: keep(memories.length === 0 ? null : JSON.stringify(memories)),
     summary: keep(built.summaryText),
-    evidence: keep(evidence === null ? null : JSON.stringify({ content: evidence.content, ...(evidence.id === undefined ? {} : { id: evidence.id }) })),
+    ...evidenceHashes(evidence, view, request.messages, keep),
     ...(built.turnSummary === undefined ? {} : { turnSummary: keep(JSON.stringify({ steps: built.turnSummary.steps, text: built.turnSummary.text })) }),
   };
   const messages = request.messages;
@@ -86,6 +90,23 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
     },
     inputs,
   };
+}
+
+/**
+ * The evidence a record keeps: its hash, and its text unless the excerpts of messages the
+ * view shows can be made again from the checkpoint (see {@link setAsideShown}): then the
+ * text of the rest is kept instead (`evidenceBeside`, with where those excerpts go back),
+ * so a record never holds a second copy of text the checkpoint holds.
+ */
+function evidenceHashes(evidence: BaseMessage | null, view: ManagedView, messages: readonly MessageInput[], keep: (text: string | null) => string | null) {
+  if (evidence === null) return { evidence: null };
+  const json = (message: BaseMessage, more: object = {}) => JSON.stringify({ content: message.content, ...(message.id === undefined ? {} : { id: message.id }), ...more });
+  const built = view.built as NonNullable<ManagedView["built"]>;
+  const ids = new Set<string>();
+  for (const message of view.messages) if (message.id !== undefined) ids.add(message.id);
+  const split = setAsideShown(evidence, quotedIn(ids, checkpointCut(view.report.cut, built.offset, built.lead)), messages);
+  if (split === undefined) return { evidence: keep(json(evidence)) };
+  return { evidence: sha256Hex(json(evidence)), evidenceBeside: keep(json(split.kept, { aside: split.aside })) };
 }
 
 /** What a record of `view` hashes of the request's messages: `[0, lead)`, the pinned ones it read, and `[readFrom, n)`. */

@@ -13,7 +13,7 @@ import { VIEW_RECORD_VERSION, type ViewInputHashes, type ViewRecordEntry } from 
  */
 export const DEFAULT_MAX_VIEW_RECORDS = 200;
 
-const INPUT_FIELDS: readonly (keyof ViewInputHashes)[] = ["systemPrompt", "tools", "memories", "summary", "evidence", "turnSummary"];
+const INPUT_FIELDS: readonly (keyof ViewInputHashes)[] = ["systemPrompt", "tools", "memories", "summary", "evidence", "evidenceBeside", "turnSummary"];
 const HASH = /^[0-9a-f]{64}$/;
 
 /**
@@ -56,8 +56,8 @@ export function parseViewRecordEntry(value: unknown): ViewRecordEntry {
   const inputs: Record<string, string> = {};
   for (const field of INPUT_FIELDS) {
     const hash = hashes[field];
-    // Records made before turn summaries have no such field.
-    if (hash === null || (hash === undefined && field === "turnSummary")) continue;
+    // Records made before turn summaries have no such field; one that keeps its evidence whole has no `evidenceBeside`.
+    if (hash === null || (hash === undefined && (field === "turnSummary" || field === "evidenceBeside"))) continue;
     if (typeof hash !== "string" || !HASH.test(hash)) throw invalidOption(`entry.record.inputs.${field}`, "null or a SHA-256 hex digest", hash);
     const text = texts[hash];
     if (text === undefined) continue;

@@ -6,7 +6,8 @@ import { summaryMessage } from "../summarize/summary-message.js";
 import { buildContext } from "../view/build-context.js";
 import { historyBeside, historyWithin, quotedIn } from "../view/history-evidence.js";
 import type { BuildContextInput, ContextReport, ContextView, TurnSummary } from "../view/types.js";
-import { pinnedReadIndices, readMessagesHash } from "./hash.js";
+import { restoreSetAside, type SetAside } from "../evidence/set-aside.js";
+import { pinnedReadIndices, readMessagesHash, sha256Hex } from "./hash.js";
 import type { StoredView, ViewInputHashes, ViewRecord } from "./types.js";
 
 /** Options of {@link rebuildView}. */
@@ -50,6 +51,7 @@ const INPUT_NAMES: Readonly<Record<keyof ViewInputHashes, string>> = {
   memories: "memories",
   summary: "summary text",
   evidence: "evidence",
+  evidenceBeside: "evidence",
   turnSummary: "turn summary",
 };
 
@@ -136,6 +138,26 @@ function historyAsShown(
   return beside === undefined ? within : beside.message;
 }
 
+/**
+ * The evidence JSON of a record that kept only the evidence beside the messages its view
+ * shows (`besideJson`, see `setAsideShown`): the excerpts left out made again from the
+ * checkpoint and put back, checked against the hash of the evidence given. When that cannot
+ * be done (no checkpoint, or a quoted message was edited), the part kept; a failure on the
+ * messages the view was built from is added to `problems`.
+ */
+function evidenceMadeAgain(record: ViewRecord, besideJson: string | null | undefined, checkpoint: readonly MessageInput[] | null, problems: string[]): string | null | undefined {
+  if (typeof besideJson !== "string") return besideJson;
+  const { aside, ...kept } = JSON.parse(besideJson) as { content: AIMessage["content"]; id?: string; aside: SetAside[] };
+  const keptJson = JSON.stringify(kept);
+  if (checkpoint === null) return keptJson;
+  const restored = restoreSetAside(new AIMessage(kept), aside, checkpoint.slice(0, record.messages.count));
+  const json = restored === undefined ? null : JSON.stringify({ content: restored.content, ...(kept.id === undefined ? {} : { id: kept.id }) });
+  if (json !== null && sha256Hex(json) === record.inputs.evidence) return json;
+  // An edited checkpoint is reported as such (see rebuildView); on the messages recorded this is the record's own fault.
+  if (recordedMessagesMatch(record, checkpoint)) problems.push("the evidence of this call could not be made again from the checkpoint");
+  return keptJson;
+}
+
 /** Where the turns start, as the manager found it: after the leading system messages and any provider head. */
 function leadOf(messages: readonly MessageInput[]): number {
   return conversationStart(messages).floor;
@@ -187,7 +209,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   const tools = text("tools");
   const memories = text("memories");
   const summaryText = text("summary");
-  const evidenceJson = text("evidence");
+  const evidenceJson = record.inputs.evidenceBeside ? evidenceMadeAgain(record, text("evidenceBeside"), checkpointMessages, problems) : text("evidence");
   const turnSummaryJson = text("turnSummary");
   const evidence = typeof evidenceJson === "string" ? (JSON.parse(evidenceJson) as { content: AIMessage["content"]; id?: string }) : null;
   const evidenceText = evidence === null ? null : typeof evidence.content === "string" ? evidence.content : JSON.stringify(evidence.content);

@@ -26,8 +26,18 @@ export interface ViewInputHashes {
   memories: string | null;
   /** The summary text in effect (the summarizer's output). */
   summary: string | null;
-  /** The durable evidence message shown, as JSON `{ content, id? }`. */
+  /**
+   * The durable evidence message given, as JSON `{ content, id? }`. Its text is not kept
+   * when `evidenceBeside` is: the checkpoint gives back what it leaves out.
+   */
   evidence: string | null;
+  /**
+   * The evidence without the excerpts of messages the view shows, as JSON `{ content, id?,
+   * aside }`, `aside` listing each excerpt left out (`bucket`, its place `at` there, and the
+   * checkpoint `index` of the message it quotes, from which it is made again); its hash is
+   * `evidence`'s once they are back. Absent when the record keeps the evidence whole.
+   */
+  evidenceBeside?: string | null;
   /** The summary of the current turn's first exchanges, as JSON `{ steps, text }` (absent in records made before turn summaries). */
   turnSummary?: string | null;
 }

@@ -99,6 +99,35 @@ describe("rebuildView over a long generated thread", () => {
     }
   });
 
+  it("keeps no second copy of an excerpt the checkpoint holds: the excerpts of messages the view shows are made again from it", () => {
+    const { views, steps } = thread;
+    const beside = views.filter((v) => typeof v.record.inputs.evidenceBeside === "string");
+    expect(beside.length).toBeGreaterThan(0);
+    for (const stored of beside) {
+      const { evidence, evidenceBeside } = stored.record.inputs;
+      // Only the part beside the shown messages is stored; the whole evidence is named by its hash.
+      expect(stored.inputs[evidence as string]).toBeUndefined();
+      const kept = JSON.parse(stored.inputs[evidenceBeside as string] as string) as { content: string; aside: { bucket: string; at: number; index: number }[] };
+      expect(kept.aside.length).toBeGreaterThan(0);
+      const rebuilt = rebuildView(stored, steps[stored.record.sequence - 1] ?? null);
+      expect({ sequence: stored.record.sequence, status: rebuilt.status, problems: rebuilt.problems }).toEqual({ sequence: stored.record.sequence, status: "match", problems: [] });
+      const whole = (JSON.parse(rebuilt.evidenceText as string) as { contextview_evidence: Record<string, { excerpt: string; index: number }[]> }).contextview_evidence;
+      for (const { bucket, at, index } of kept.aside) {
+        const entry = whole[bucket]?.[at];
+        expect(entry?.index).toBe(index);
+        // The excerpt is the quoted message's text, which no stored input repeats.
+        const words = String(entry?.excerpt).slice(0, 40);
+        expect(String((steps[stored.record.sequence - 1] as BaseMessage[])[index]?.content)).toContain(words);
+        expect(Object.values(stored.inputs).some((text) => text.includes(words))).toBe(false);
+      }
+    }
+    // Without the checkpoint the part kept is what there is to show.
+    const first = beside[0] as StoredView;
+    const alone = rebuildView(first, null);
+    expect(alone.status).toBe("unverifiable");
+    expect(alone.evidenceText).not.toBeNull();
+  });
+
   it("rebuilds views whose evidence was cut to its share, giving the history message as the view showed it", () => {
     const { views, steps } = thread;
     const cut = views.filter((v) => v.record.report.history.evidenceOmitted > 0 && v.record.report.history.included);
