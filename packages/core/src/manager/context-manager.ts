@@ -22,7 +22,7 @@ import { limitFor } from "./limit-for.js";
 import { managedView } from "./managed-view.js";
 import { isContextOverflow } from "./overflow.js";
 import { retryOnOverflow } from "./overflow-retry.js";
-import { heldEvidenceOutlived, reclaimEvidence, ShownEvidence } from "./shown-evidence.js";
+import { heldEvidenceOutlived, ShownEvidence } from "./shown-evidence.js";
 import { showSummary } from "./shown-summary.js";
 import { stateAfterFailure, stateAfterSummary, summarizeAttempt, summaryCut, wantsSummary, type SummarizeAttemptInputs } from "./summarize-attempt.js";
 import { SummarizerBreaker, SummaryFlights, type FlightIdentity } from "./summary-flights.js";
@@ -221,12 +221,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       shown = show();
     }
     // Evidence never repeats what the view shows: the view leaves out the excerpts of the
-    // messages it keeps (see placeHistory). The whole evidence is held for the next call.
+    // messages it keeps, as it places them (see placeHistory), and a record of the view keeps
+    // only what the checkpoint cannot give back (see setAsideShown). The whole evidence is held for the next call.
     shownEvidence.remember(key, evidence);
-    // Built once more without the evidence of messages the view shows (see reclaimEvidence).
-    if (evidence !== null && shown.view.report.history.evidenceShown > 0) {
-      [shown, evidence] = reclaimEvidence(shown, evidence, lead, (trimmed) => showSummary(builder, summary, lead, trimmed, estimator));
-    }
     const { view, offset, text } = shown;
     const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });

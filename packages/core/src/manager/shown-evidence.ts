@@ -1,6 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { evidenceWithout, heldEvidence, type HeldEvidence, type QuotedMessage } from "../evidence/held-evidence.js";
-import { quotedIn } from "../view/history-evidence.js";
+import { heldEvidence, type HeldEvidence } from "../evidence/held-evidence.js";
 import { ConversationMemo } from "../memo/conversation-memo.js";
 import type { MessageInput } from "../messages.js";
 import type { ConversationKey } from "../store/contracts.js";
@@ -67,47 +66,4 @@ export function heldEvidenceOutlived(held: HeldEvidence, cut: number, offset: nu
  */
 export function checkpointCut(cut: number, offset: number, lead: number): number {
   return offset > lead && cut >= lead ? offset + (cut - lead) : cut;
-}
-
-/**
- * Whether a view shows a message an evidence excerpt quotes (see {@link quotedIn}): its
- * id is among the view's messages, or it has none and is past the view's cut, in
- * checkpoint positions.
- *
- * @example
- * ```ts
- * const { removed } = evidenceWithout(evidence, shownBy({ view, offset }, lead));
- * ```
- */
-/** A view of one request and the first message after the summarized prefix it shows. */
-type ShownView = { view: { messages: readonly BaseMessage[]; report: { cut: number } }; offset: number };
-
-function shownBy(shown: ShownView, lead: number): (quoted: QuotedMessage) => boolean {
-  const ids = new Set<string>();
-  for (const message of shown.view.messages) if (message.id !== undefined) ids.add(message.id);
-  return quotedIn(ids, checkpointCut(shown.view.report.cut, shown.offset, lead));
-}
-
-/**
- * The view built once more with the evidence without the excerpts of messages it shows
- * (the view already left them out, see `placeHistory`): the room they held goes to older
- * turns, and the view's record keeps only the evidence that view was given. Kept when
- * that view still shows every message they quoted; otherwise the first view and the
- * evidence as given.
- *
- * @example
- * ```ts
- * [shown, evidence] = reclaimEvidence(shown, evidence, lead, (trimmed) => showSummary(views, summary, lead, trimmed, estimator));
- * ```
- */
-export function reclaimEvidence<T extends ShownView>(
-  shown: T,
-  evidence: BaseMessage,
-  lead: number,
-  again: (trimmed: BaseMessage | null) => T,
-): [T, BaseMessage | null] {
-  const { message: trimmed, removed } = evidenceWithout(evidence, shownBy(shown, lead));
-  if (removed.length === 0) return [shown, evidence];
-  const rebuilt = again(trimmed);
-  return removed.every(shownBy(rebuilt, lead)) ? [rebuilt, trimmed] : [shown, evidence];
 }
