@@ -3,7 +3,7 @@ import type { MessageInput } from "../messages.js";
 import { excerptOf } from "./extend.js";
 import { parseEvidence, withEnvelope, type ParsedEvidence, type QuotedMessage } from "./held-evidence.js";
 import { readMessage } from "./snapshot.js";
-import { EVIDENCE_BUCKETS, type EvidenceBucket } from "./state.js";
+import { EVIDENCE_BUCKETS, evidenceNotice, type EvidenceBucket } from "./state.js";
 
 /** An excerpt set aside from an evidence message: its bucket, its place there, and the checkpoint message it quotes. */
 export interface SetAside {
@@ -24,7 +24,8 @@ export interface EvidenceSetAside {
 /**
  * The evidence message without the excerpts of messages `shown(quoted)` says a view
  * shows, where the checkpoint `messages` gives each back exactly as it is (see
- * {@link excerptOf}): a view record then keeps only what the checkpoint does not hold.
+ * {@link excerptOf}): a view record then keeps only what the checkpoint does not hold (the
+ * library's own notice, the same in every envelope, is written as null).
  * An excerpt that cannot be made again (evidence an application wrote, a message
  * changed since) stays. Undefined when nothing is set aside or `message` is not evidence.
  *
@@ -50,7 +51,16 @@ export function setAsideShown(message: BaseMessage, shown: (quoted: QuotedMessag
       return false;
     });
   }
-  return aside.length === 0 ? undefined : { kept: withEnvelope(message, parsed, next), aside };
+  if (aside.length === 0) return undefined;
+  // The library's own notice is written as null: the longest text of an envelope, and the same in every one.
+  if (next["notice"] === noticeOf(next)) next["notice"] = null;
+  return { kept: withEnvelope(message, parsed, next), aside };
+}
+
+/** The notice the library writes in an envelope with these fields (see `EvidenceState.asMessage`). */
+function noticeOf(envelope: Record<string, unknown>): string {
+  const unreadable = envelope["unreadable"];
+  return evidenceNotice(typeof unreadable === "number" ? unreadable : 0);
 }
 
 /**
@@ -68,6 +78,7 @@ export function restoreSetAside(kept: BaseMessage, aside: readonly SetAside[], m
   const parsed: ParsedEvidence | null = parseEvidence(kept);
   if (parsed === null) return undefined;
   const next: Record<string, unknown> = { ...parsed.envelope };
+  if (next["notice"] === null) next["notice"] = noticeOf(next);
   for (const bucket of EVIDENCE_BUCKETS) {
     const entries = [...parsed.buckets[bucket]];
     // In the order of their places in the whole bucket, so each goes where it was.

@@ -56,6 +56,18 @@ export const EVIDENCE_NOTICE =
 /** Added to {@link EVIDENCE_NOTICE} when the envelope carries an `unreadable` count. */
 const UNREADABLE_NOTICE = " `unreadable` counts earlier user or assistant messages too large to quote.";
 
+/**
+ * The notice of an evidence envelope with `unreadable` messages counted (0: none).
+ *
+ * @example
+ * ```ts
+ * evidenceNotice(0) === EVIDENCE_NOTICE; // true
+ * ```
+ */
+export function evidenceNotice(unreadable: number): string {
+  return unreadable > 0 ? EVIDENCE_NOTICE + UNREADABLE_NOTICE : EVIDENCE_NOTICE;
+}
+
 /** Id of the message returned by {@link EvidenceState.asMessage}, so views can recognise it. */
 export const EVIDENCE_MESSAGE_ID_PREFIX = "contextview-evidence-";
 
@@ -181,7 +193,7 @@ export class EvidenceState {
     this.#envelope ??= JSON.stringify({
       contextview_evidence: {
         trust: "untrusted historical evidence",
-        notice: this.unreadable > 0 ? EVIDENCE_NOTICE + UNREADABLE_NOTICE : EVIDENCE_NOTICE,
+        notice: evidenceNotice(this.unreadable),
         version: this.version,
         cursor: this.cursor,
         omitted: this.omitted,
