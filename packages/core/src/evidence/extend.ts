@@ -128,7 +128,8 @@ export function excerptOf(message: SnapshotMessage, index: number): { bucket: Ev
   if (text === undefined || text.trim() === "") return undefined;
   const label = classifyEvidence(text);
   const excerpt = makeExcerpt(text, label.offset);
-  const entry: EvidenceEntry = { role: message.kind === "human" ? "user" : "assistant", messageId: message.id, index, excerpt: excerpt.text, truncated: excerpt.truncated };
+  const role = message.kind === "human" ? "user" : "assistant";
+  const entry: EvidenceEntry = { role, messageId: message.id, index, excerpt: excerpt.text, truncated: excerpt.truncated };
   return { bucket: label.bucket, entry };
 }
 

@@ -35,7 +35,11 @@ export interface EvidenceSetAside {
  * const again = split && restoreSetAside(split.kept, split.aside, request.messages); // the same content as evidence
  * ```
  */
-export function setAsideShown(message: BaseMessage, shown: (quoted: QuotedMessage) => boolean, messages: readonly MessageInput[]): EvidenceSetAside | undefined {
+export function setAsideShown(
+  message: BaseMessage,
+  shown: (quoted: QuotedMessage) => boolean,
+  messages: readonly MessageInput[],
+): EvidenceSetAside | undefined {
   const parsed = parseEvidence(message);
   if (parsed === null) return undefined;
   const aside: SetAside[] = [];

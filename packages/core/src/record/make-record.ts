@@ -100,7 +100,8 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
  */
 function evidenceHashes(evidence: BaseMessage | null, view: ManagedView, messages: readonly MessageInput[], keep: (text: string | null) => string | null) {
   if (evidence === null) return { evidence: null };
-  const json = (message: BaseMessage, more: object = {}) => JSON.stringify({ content: message.content, ...(message.id === undefined ? {} : { id: message.id }), ...more });
+  const json = (message: BaseMessage, more: object = {}) =>
+    JSON.stringify({ content: message.content, ...(message.id === undefined ? {} : { id: message.id }), ...more });
   const built = view.built as NonNullable<ManagedView["built"]>;
   const ids = new Set<string>();
   for (const message of view.messages) if (message.id !== undefined) ids.add(message.id);

@@ -145,7 +145,12 @@ function historyAsShown(
  * be done (no checkpoint, or a quoted message was edited), the part kept; a failure on the
  * messages the view was built from is added to `problems`.
  */
-function evidenceMadeAgain(record: ViewRecord, besideJson: string | null | undefined, checkpoint: readonly MessageInput[] | null, problems: string[]): string | null | undefined {
+function evidenceMadeAgain(
+  record: ViewRecord,
+  besideJson: string | null | undefined,
+  checkpoint: readonly MessageInput[] | null,
+  problems: string[],
+): string | null | undefined {
   if (typeof besideJson !== "string") return besideJson;
   const { aside, ...kept } = JSON.parse(besideJson) as { content: AIMessage["content"]; id?: string; aside: SetAside[] };
   const keptJson = JSON.stringify(kept);

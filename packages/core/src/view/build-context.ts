@@ -190,7 +190,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
 
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
-    evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown: evidenceShown + besideRequest, summarized: (input.priorMessages ?? []).length, tally, compactor,
+    evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown: evidenceShown + besideRequest,
+    summarized: (input.priorMessages ?? []).length, tally, compactor,
     olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
