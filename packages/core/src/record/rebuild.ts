@@ -155,7 +155,7 @@ function evidenceMadeAgain(
   const { aside, ...kept } = JSON.parse(besideJson) as { content: AIMessage["content"]; id?: string; aside: SetAside[] };
   const keptJson = JSON.stringify(kept);
   if (checkpoint === null) return keptJson;
-  const restored = restoreSetAside(new AIMessage(kept), aside, checkpoint.slice(0, record.messages.count));
+  const restored = Array.isArray(aside) ? restoreSetAside(new AIMessage(kept), aside, checkpoint.slice(0, record.messages.count)) : undefined;
   const json = restored === undefined ? null : JSON.stringify({ content: restored.content, ...(kept.id === undefined ? {} : { id: kept.id }) });
   if (json !== null && sha256Hex(json) === record.inputs.evidence) return json;
   // An edited checkpoint is reported as such (see rebuildView); on the messages recorded this is the record's own fault.

@@ -123,6 +123,12 @@ describe("rebuildView over a long generated thread", () => {
     }
     // Without the checkpoint the part kept is what there is to show.
     const first = beside[0] as StoredView;
+    // A stored text that lost where its excerpts go is reported, never rebuilt with less evidence.
+    const hash = first.record.inputs.evidenceBeside as string;
+    const { aside: _aside, ...lost } = JSON.parse(first.inputs[hash] as string) as Record<string, unknown>;
+    const broken = rebuildView({ ...first, inputs: { ...first.inputs, [hash]: JSON.stringify(lost) } }, steps[first.record.sequence - 1] ?? null);
+    expect(broken.status).toBe("unverifiable");
+    expect(broken.problems).toContain("the evidence of this call could not be made again from the checkpoint");
     const alone = rebuildView(first, null);
     expect(alone.status).toBe("unverifiable");
     expect(alone.evidenceText).not.toBeNull();
