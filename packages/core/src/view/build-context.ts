@@ -202,7 +202,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
   // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
   const messages = marked.map(withOutputMatchingContent);
-  const front = { afterHead, head, block, chosen, older: older.prepared, walk, recalled: { messages: recalled.messages.length, tokens: recalled.report.tokens } };
+  const recalledPart = { messages: recalled.messages.length, tokens: recalled.report.tokens };
+  const front = { afterHead, head, block, chosen, older: older.prepared, walk, recalled: recalledPart };
   return { view: { messages, report }, front };
 }
 

@@ -73,9 +73,11 @@ export function frontLayout(view: FrontInputs): FrontLayout {
     const pinnedOutside = block.inputStarts.filter((start) => start < cut).length;
     const pinnedUnread = block.inputStarts.filter((start) => start < walk.oldestRead).length;
     const { labels, imagesReplaced, tokens } = block;
-    parts.push({ kind: "pinned", messages: block.messages.length, tokens, inputMessages: 0, exchanges: 0, labels, pinnedOutside, pinnedUnread, imagesReplaced });
+    const counts = { inputMessages: 0, exchanges: 0, labels, pinnedOutside, pinnedUnread, imagesReplaced };
+    parts.push({ kind: "pinned", messages: block.messages.length, tokens, ...counts });
   }
-  if (chosen.head.length > 0) parts.push({ kind: "history", messages: chosen.head.length, tokens: chosen.headTokens, inputMessages: 0, exchanges: 0, labels: 0 });
+  const headPart = { kind: "history", messages: chosen.head.length, tokens: chosen.headTokens, inputMessages: 0, exchanges: 0, labels: 0 } as const;
+  if (chosen.head.length > 0) parts.push(headPart);
   for (let j = chosen.kept - 1; j >= 0; j--) {
     const turn = j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (older[j] as PreparedTurn);
     const nextCut = j > 0 ? (walk.starts[j - 1] as number) : walk.currentStart;
