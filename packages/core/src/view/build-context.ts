@@ -2,16 +2,14 @@ import { type BaseMessage } from "@langchain/core/messages";
 import { checkTurnSummary } from "./turn-stand-in.js";
 import { ContextViewError, describeValue, refuseRenamed } from "../errors.js";
 import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
-import { checkMessageArray, toBaseMessage, type MessageInput } from "../messages.js";
+import { checkMessageArray } from "../messages.js";
 import { markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
 import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
 import { findTurns, type TurnWalk } from "./find-turns.js";
 import { historyHead } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
-import { historyWithin, historyWithout, type HistoryWithout } from "./history-evidence.js";
-import type { QuotedMessage } from "../evidence/held-evidence.js";
-import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
+import { historyBesideShown, historyWithin, historyWithout, type HistoryWithout } from "./history-evidence.js";
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
@@ -239,15 +237,7 @@ function besideCurrentTurn(given: BaseMessage, walk: TurnWalk, shift: number): H
   let lastAi = n - 1;
   while (lastAi >= firstAi && walk.kind(lastAi) !== "ai") lastAi--;
   const mandatory = (i: number) => i < firstAi || i >= Math.max(lastAi, firstAi);
-  const ids = new Set<string>();
-  for (let i = currentStart; i < n; i++) {
-    const id = mandatory(i) ? toBaseMessage(walk.source[i] as MessageInput, i).id : undefined;
-    if (id !== undefined) ids.add(id);
-  }
-  // A message without an id is quoted by its position.
-  const at = (index: number) => index - shift >= currentStart && index - shift < n && mandatory(index - shift);
-  const shown = (quoted: QuotedMessage) => ids.has(quoted.messageId) || (quoted.messageId.startsWith(DERIVED_ID_PREFIX) && at(quoted.index));
-  return historyWithout(checkHistoryMessage(given), shown);
+  return historyBesideShown(checkHistoryMessage(given), walk.source, currentStart, shift, mandatory);
 }
 
 /**

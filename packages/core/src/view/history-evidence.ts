@@ -3,6 +3,7 @@ import type { Estimator } from "../estimate.js";
 import { evidenceWithin } from "../evidence/evidence-within.js";
 import { evidenceWithout, type QuotedMessage } from "../evidence/held-evidence.js";
 import { DERIVED_ID_PREFIX } from "../evidence/snapshot.js";
+import { toBaseMessage, type MessageInput } from "../messages.js";
 import { historyHolds, summaryMessage, summaryParts } from "../summarize/summary-message.js";
 
 /** The history message a view shows, and the evidence excerpts it left out (see {@link historyWithin}). */
@@ -136,4 +137,32 @@ function evidencePartOf(history: BaseMessage): BaseMessage | null {
  */
 export function quotedIn(ids: ReadonlySet<string>, from: number): (quoted: QuotedMessage) => boolean {
   return (quoted) => ids.has(quoted.messageId) || (quoted.index >= from && quoted.messageId.startsWith(DERIVED_ID_PREFIX));
+}
+
+/**
+ * The history message without the evidence excerpts of messages every view of this input
+ * shows: `source[i]` for `i` in `[from, source.length)` where `shows(i)` (all of them by
+ * default). `shift` counts the summarized prefix before `source`'s turns, since evidence
+ * quotes by position in the whole conversation; a message without an id is matched by that
+ * position. Used before any room is split, so such an excerpt never takes room beside its message.
+ *
+ * @example
+ * ```ts
+ * const { message, evidenceShown } = historyBesideShown(history, messages, loopStart, prior.length);
+ * ```
+ */
+export function historyBesideShown(
+  history: BaseMessage,
+  source: readonly MessageInput[],
+  from: number,
+  shift: number,
+  shows: (i: number) => boolean = () => true,
+): HistoryWithout {
+  const ids = new Set<string>();
+  for (let i = from; i < source.length; i++) {
+    const id = shows(i) ? toBaseMessage(source[i] as MessageInput, i).id : undefined;
+    if (id !== undefined) ids.add(id);
+  }
+  const at = (index: number) => index - shift >= from && index - shift < source.length && shows(index - shift);
+  return historyWithout(history, (quoted) => ids.has(quoted.messageId) || (quoted.messageId.startsWith(DERIVED_ID_PREFIX) && at(quoted.index)));
 }

@@ -3,7 +3,7 @@ import type { Estimator } from "../estimate.js";
 import { holdsReasoning, withOutputMatchingContent } from "../provider-content.js";
 import { toBaseMessage, type MessageInput } from "../messages.js";
 import type { TurnWalk } from "./find-turns.js";
-import { quotedIn, historyWithout } from "./history-evidence.js";
+import { historyBesideShown } from "./history-evidence.js";
 import { emptyPrepareTally, prepareTurn, type PrepareTally } from "./prepare-turn.js";
 import { frontLayout, leftParts, withoutFront, type FrontInputs, type FrontLayout, type FrontPart } from "./loop-front.js";
 import type { BuildContextInput, ContextReport, ContextView, HistoryReport } from "./types.js";
@@ -70,12 +70,7 @@ export function firstCallInput(input: BuildContextInput, loop: ReasoningLoop): F
   const prefix: BuildContextInput = { ...input, messages: input.messages.slice(0, loop.start) };
   const given = input.historyMessage;
   if (given === undefined || given === null) return { input: prefix, evidenceShown: 0 };
-  const ids = new Set<string>();
-  for (let i = loop.start; i < input.messages.length; i++) {
-    const id = toBaseMessage(input.messages[i] as MessageInput, i).id;
-    if (id !== undefined) ids.add(id);
-  }
-  const { message, evidenceShown } = historyWithout(given, quotedIn(ids, loop.start + (input.priorMessages?.length ?? 0)));
+  const { message, evidenceShown } = historyBesideShown(given, input.messages, loop.start, input.priorMessages?.length ?? 0);
   return { input: { ...prefix, historyMessage: message }, evidenceShown };
 }
 
