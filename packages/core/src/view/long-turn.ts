@@ -1,11 +1,12 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
-import { toolCallsOf, type MessageKind } from "../messages.js";
+import { textOf, toolCallsOf, type MessageKind } from "../messages.js";
 import { fitCurrentTurn, smallestFit, type CurrentTurnFit } from "./current-turn-room.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { orderTurn } from "./order.js";
+import { chooseKept, type CutCandidate } from "./select.js";
 import { isStepsExcerpt, standInFor, stepsExcerpt, TURN_SUMMARY_HEADER } from "./turn-stand-in.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { CurrentTurnReport, TurnSummary } from "./types.js";
@@ -18,7 +19,15 @@ export interface LongTurnInput {
   current: PreparedTurn;
   /** Room for the current turn: the limit less the fixed part. */
   room: number;
-  options: { maxToolResultTokens: number; excerptBudget: number; maxOlderMessageTokens: number; maxToolCallProseTokens: number; recallToolName?: string | undefined };
+  options: {
+    maxToolResultTokens: number;
+    excerptBudget: number;
+    maxOlderMessageTokens: number;
+    maxToolCallProseTokens: number;
+    recallToolName?: string | undefined;
+    /** The oldest exchange shown is a stable anchor in steps of this share of the room (see {@link chooseKept}); 0 or absent: exactly what fits. */
+    dropStep?: number | undefined;
+  };
   estimator: Estimator;
   /** The manager's summary of the turn's first exchanges (see `BuildContextInput.turnSummary`). */
   summary?: TurnSummary | undefined;
@@ -51,9 +60,13 @@ export interface LongTurnShortfall {
  * compacted to a few hundred tokens; cleared to markers that keep ids and pairing
  * (long prose is bounded from the second form on). The oldest ones that fit in no
  * form are replaced by one marked excerpt — each call's name and arguments and the
- * start of its results — bounded by `excerptBudget`. A call is never split from its
- * results; labels keep provider ordering. Returns the shortfall when even the
- * mandatory part does not fit.
+ * start of its results — bounded by `excerptBudget`. With steps (`dropStep` above 0)
+ * the oldest exchange shown is a stable anchor, as the oldest kept older turn is, and the
+ * excerpt may take {@link LONG_TURN_EXCERPT_SHARE} of the room: as the loop goes on, the
+ * request, the excerpt and the exchanges from the anchor on are sent again as they were
+ * until the anchor moves, instead of an excerpt made again on every call. A call is never
+ * split from its results; labels keep provider ordering. Returns the shortfall when even
+ * the mandatory part does not fit.
  *
  * @example
  * ```ts
@@ -87,18 +100,22 @@ export function fitLongTurn(input: LongTurnInput): LongTurnFit | LongTurnShortfa
   const label = estimator.estimateMessage(labelMessage(CONTINUATION_LABEL));
   // First without room for an excerpt; when some exchanges must go, again with it.
   let chosen = chooseForms(older, left, input, 0);
-  const reserve = chosen.firstShown > 0 ? Math.min(input.options.excerptBudget + label, Math.floor(left / 2)) : 0;
+  const budget = excerptRoomOf(input);
+  const reserve = chosen.firstShown > 0 ? Math.min(budget + label, Math.floor(left / 2)) : 0;
   if (reserve > 0) chosen = chooseForms(older, left - reserve, input, 0);
+  // The oldest exchange shown is a stable anchor, as the oldest kept older turn is: the excerpt before it, and the prefix up to it, hold from call to call.
+  const anchored = anchoredFirstShown(older, chosen, left - reserve, input, summary?.steps ?? 0);
+  if (anchored > chosen.firstShown) chosen = chooseForms(older, left - reserve, input, anchored);
   const newestShown = mandatory.turn.messages.slice(head.length);
   // Estimates of parts and of the whole may differ by a few tokens: show one exchange fewer until it fits.
   while (chosen.firstShown < older.length) {
-    const messages = assemble(head, older, chosen, newestShown, summary, Math.min(left - chosen.tokens, input.options.excerptBudget + label) - label, estimator);
+    const messages = assemble(head, older, chosen, newestShown, summary, Math.min(left - chosen.tokens, budget + label) - label, estimator);
     orderTurn(messages);
     const tokens = estimator.estimateMessages(messages);
     if (tokens <= room) return longTurnFit(current, messages, tokens, mandatory, chosen, steps.length, excerpted, summary);
     chosen = chooseForms(older, left - reserve, input, chosen.firstShown + 1);
   }
-  const messages = assemble(head, older, chosen, newestShown, summary, Math.min(left, input.options.excerptBudget + label) - label, estimator);
+  const messages = assemble(head, older, chosen, newestShown, summary, Math.min(left, budget + label) - label, estimator);
   orderTurn(messages);
   const tokens = estimator.estimateMessages(messages);
   if (tokens <= room) return longTurnFit(current, messages, tokens, mandatory, chosen, steps.length, excerpted, summary);
@@ -264,6 +281,41 @@ function chooseForms(older: readonly BaseMessage[][], room: number, input: LongT
       summarized: 0,
     }),
   };
+}
+
+/**
+ * With steps, the most the excerpt of a long turn's oldest exchanges takes: the larger of
+ * `excerptBudget` and this share of the turn's room. It holds from anchor to anchor (see
+ * {@link anchoredFirstShown}), so a larger one lists more of the calls before the anchor
+ * — their arguments are what the next calls reuse.
+ */
+export const LONG_TURN_EXCERPT_SHARE = 0.3;
+
+/** Room for the excerpt of the exchanges a long turn does not show (see {@link LONG_TURN_EXCERPT_SHARE}); `excerptBudget` 0 keeps it off, and `dropStep` 0 at `excerptBudget`. */
+function excerptRoomOf(input: LongTurnInput): number {
+  const { excerptBudget, dropStep = 0 } = input.options;
+  return excerptBudget === 0 || dropStep === 0 ? excerptBudget : Math.max(excerptBudget, Math.floor(LONG_TURN_EXCERPT_SHARE * input.room));
+}
+
+/**
+ * The oldest exchange to show when some must go: among those that keep the shown ones
+ * filling at least `1 − 3 × dropStep` of `room`, the strongest anchor ({@link chooseKept}
+ * over the exchanges, keyed by their first message), so the excerpt of the exchanges
+ * before it stays the same while the turn grows. `chosen.firstShown` with `dropStep` 0.
+ */
+function anchoredFirstShown(older: readonly BaseMessage[][], chosen: ChosenForms, room: number, input: LongTurnInput, offset: number): number {
+  const dropStep = input.options.dropStep ?? 0;
+  const shown = older.length - chosen.firstShown;
+  if (chosen.firstShown === 0 || shown < 2 || dropStep === 0) return chosen.firstShown;
+  const newestFirst: CutCandidate[] = [];
+  for (let j = older.length - 1; j >= chosen.firstShown; j--) newestFirst.push({ tokens: input.estimator.estimateMessages(chosen.forms[j] as BaseMessage[]), key: stepKey(older[j] as BaseMessage[], offset + j) });
+  return older.length - chooseKept(newestFirst, shown, room, dropStep);
+}
+
+/** A stable key of an exchange: the id of its first message that has one, else its place in the turn and the start of its text. */
+function stepKey(step: readonly BaseMessage[], at: number): string {
+  const id = step.find((m) => m.id !== undefined)?.id;
+  return id ?? `${at}:${step[0] === undefined ? "" : textOf(step[0].content).slice(0, 64)}`;
 }
 
 /** An older exchange in form `level`: 0 as it is, 1 results compacted, 2 compacted small, 3 results cleared. */

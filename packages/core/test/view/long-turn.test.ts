@@ -102,6 +102,43 @@ describe("a long current turn", () => {
     expect(providerOrderProblems(view.messages)).toEqual([]);
   });
 
+  it("with the cache steps, sends the excerpt and the exchanges from the anchor on again while the loop goes on", () => {
+    const excerptOf = (view: { messages: BaseMessage[] }) => view.messages.find((m) => m.type === "ai" && String(m.content).startsWith("Earlier steps of this turn"));
+    const prefixOf = (view: { messages: BaseMessage[] }) => {
+      // The request, the excerpt and the older exchanges shown: everything before the newest exchange.
+      const newest = view.messages.findLastIndex((m) => m.type === "ai");
+      return JSON.stringify(view.messages.slice(0, newest).map((m) => [m.type, m.content, (m as AIMessage).tool_calls ?? []]));
+    };
+    const run = (dropStep: number) => {
+      const calls: { first: string | undefined; excerpt: string; prefix: string }[] = [];
+      for (let n = 40; n <= 100; n++) {
+        const view = buildContext({ messages: deepFreeze(longTurn(n)), budget: { ...noEnv, promptBudget: 6000 }, dropStep });
+        expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
+        const first = view.messages.find((m) => m.type === "ai" && m.id?.startsWith("ai-"))?.id;
+        calls.push({ first, excerpt: String(excerptOf(view)?.content ?? ""), prefix: prefixOf(view) });
+      }
+      let held = 0;
+      let excerpts = 1;
+      calls.slice(1).forEach((call, k) => {
+        const before = calls[k]!;
+        if (call.excerpt !== before.excerpt) excerpts++;
+        // The excerpt changes only when the anchor moves.
+        if (dropStep > 0 && call.excerpt !== before.excerpt) expect(call.first).not.toBe(before.first);
+        // While the oldest shown exchange holds, the next call starts with this call's prompt (the exchange that was newest may change form).
+        if (call.first === before.first && call.excerpt === before.excerpt) held++;
+      });
+      return { held, excerpts, calls: calls.length, lines: (calls.at(-1)!.excerpt.match(/^- /gm) ?? []).length };
+    };
+    const stepped = run(0.25);
+    const exact = run(0);
+    // Exact fitting makes the excerpt again on most calls; the steps hold it between anchors.
+    expect(exact.excerpts).toBeGreaterThan(exact.calls / 2);
+    expect(stepped.excerpts).toBeLessThan(exact.excerpts / 2);
+    expect(stepped.held).toBeGreaterThan((2 * stepped.calls) / 3);
+    // The held excerpt may take more room than excerptBudget: it lists more of the calls before the anchor.
+    expect(stepped.lines).toBeGreaterThan(exact.lines);
+  });
+
   it("raises only when the request and the newest exchange do not fit, naming both", () => {
     const messages = [...longTurn(10)];
     messages.push(new AIMessage({ id: "big", content: "", tool_calls: [{ id: "big-call", name: "write_file", args: { text: "y".repeat(30_000) } }] }));
