@@ -104,18 +104,13 @@ describe("a long current turn", () => {
 
   it("with the cache steps, sends the excerpt and the exchanges from the anchor on again while the loop goes on", () => {
     const excerptOf = (view: { messages: BaseMessage[] }) => view.messages.find((m) => m.type === "ai" && String(m.content).startsWith("Earlier steps of this turn"));
-    const prefixOf = (view: { messages: BaseMessage[] }) => {
-      // The request, the excerpt and the older exchanges shown: everything before the newest exchange.
-      const newest = view.messages.findLastIndex((m) => m.type === "ai");
-      return JSON.stringify(view.messages.slice(0, newest).map((m) => [m.type, m.content, (m as AIMessage).tool_calls ?? []]));
-    };
     const run = (dropStep: number) => {
-      const calls: { first: string | undefined; excerpt: string; prefix: string }[] = [];
+      const calls: { first: string | undefined; excerpt: string }[] = [];
       for (let n = 40; n <= 100; n++) {
         const view = buildContext({ messages: deepFreeze(longTurn(n)), budget: { ...noEnv, promptBudget: 6000 }, dropStep });
         expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
         const first = view.messages.find((m) => m.type === "ai" && m.id?.startsWith("ai-"))?.id;
-        calls.push({ first, excerpt: String(excerptOf(view)?.content ?? ""), prefix: prefixOf(view) });
+        calls.push({ first, excerpt: String(excerptOf(view)?.content ?? "") });
       }
       let held = 0;
       let excerpts = 1;
@@ -124,7 +119,7 @@ describe("a long current turn", () => {
         if (call.excerpt !== before.excerpt) excerpts++;
         // The excerpt changes only when the anchor moves.
         if (dropStep > 0 && call.excerpt !== before.excerpt) expect(call.first).not.toBe(before.first);
-        // While the oldest shown exchange holds, the next call starts with this call's prompt (the exchange that was newest may change form).
+        // Calls that keep the anchor and the excerpt: their prompt starts as the previous one's.
         if (call.first === before.first && call.excerpt === before.excerpt) held++;
       });
       return { held, excerpts, calls: calls.length, lines: (calls.at(-1)!.excerpt.match(/^- /gm) ?? []).length };
