@@ -1,37 +1,15 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
-import { textOf, toolCallsOf, type MessageKind } from "../messages.js";
+import { toolCallsOf, type MessageKind } from "../messages.js";
 import { fitCurrentTurn, smallestFit, type CurrentTurnFit } from "./current-turn-room.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
+import { anchoredFirstShown, chooseForms, excerptRoomOf, type ChosenForms, type LongTurnInput } from "./long-turn-forms.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { orderTurn } from "./order.js";
-import { chooseKept, type CutCandidate } from "./select.js";
 import { isStepsExcerpt, standInFor, stepsExcerpt, TURN_SUMMARY_HEADER } from "./turn-stand-in.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { CurrentTurnReport, TurnSummary } from "./types.js";
 
-/** A kept result of an older exchange of the current turn is compacted to this size before its exchange is cleared. */
-const SMALL_RESULT_TOKENS = 256;
-/** What {@link fitLongTurn} needs. */
-export interface LongTurnInput {
-  /** The prepared current turn, results whole. */
-  current: PreparedTurn;
-  /** Room for the current turn: the limit less the fixed part. */
-  room: number;
-  options: {
-    maxToolResultTokens: number;
-    excerptBudget: number;
-    maxOlderMessageTokens: number;
-    maxToolCallProseTokens: number;
-    recallToolName?: string | undefined;
-    /** The oldest exchange shown is a stable anchor in steps of this share of the room (see {@link chooseKept}); 0 or absent: exactly what fits. */
-    dropStep?: number | undefined;
-  };
-  estimator: Estimator;
-  /** The manager's summary of the turn's first exchanges (see `BuildContextInput.turnSummary`). */
-  summary?: TurnSummary | undefined;
-}
 
 /** A long current turn fitted to its room. */
 export interface LongTurnFit {
@@ -62,7 +40,7 @@ export interface LongTurnShortfall {
  * form are replaced by one marked excerpt — each call's name and arguments and the
  * start of its results — bounded by `excerptBudget`. With steps (`dropStep` above 0)
  * the oldest exchange shown is a stable anchor, as the oldest kept older turn is, and the
- * excerpt may take {@link LONG_TURN_EXCERPT_SHARE} of the room: as the loop goes on, the
+ * excerpt may take `LONG_TURN_EXCERPT_SHARE` of the room: as the loop goes on, the
  * request, the excerpt and the exchanges from the anchor on are sent again as they were
  * until the anchor moves, instead of an excerpt made again on every call. A call is never
  * split from its results; labels keep provider ordering. Returns the shortfall when even
@@ -221,115 +199,9 @@ function countLabels(messages: readonly BaseMessage[]): number {
   return labels;
 }
 
-interface ChosenForms {
-  /** Index (in the older exchanges) of the oldest shown; those before it are excerpted. */
-  firstShown: number;
-  forms: BaseMessage[][];
-  tokens: number;
-  cleared: number;
-  compacted: number;
-  report(exchanges: number): CurrentTurnReport;
-}
 
-/**
- * The older exchanges newest first, each in the fullest form that fits `room` and is
- * no fuller than the one after it; `firstShownAtLeast` excerpts at least that many of the oldest.
- */
-function chooseForms(older: readonly BaseMessage[][], room: number, input: LongTurnInput, firstShownAtLeast: number): ChosenForms {
-  const { estimator } = input;
-  const forms: BaseMessage[][] = new Array(older.length);
-  const levels: number[] = new Array(older.length).fill(-1);
-  // How each shown exchange is reported: by what its form did to its results (a result too large
-  // for the compacted forms' size is cleared there: that exchange is cleared, not compacted).
-  const shownAs: Array<"kept" | "compacted" | "cleared" | undefined> = new Array(older.length);
-  let used = 0;
-  let level = 0;
-  let cleared = 0;
-  let compacted = 0;
-  let firstShown = older.length;
-  for (let j = older.length - 1; j >= firstShownAtLeast && room > 0; j--) {
-    let placed = false;
-    for (let l = level; l < 4 && !placed; l++) {
-      const form = formOf(older[j] as BaseMessage[], l, input);
-      const tokens = estimator.estimateMessages(form.messages);
-      if (used + tokens > room) continue;
-      forms[j] = form.messages;
-      levels[j] = l;
-      shownAs[j] = l === 0 ? "kept" : l === 3 || (form.cleared > 0 && form.compacted === 0) ? "cleared" : "compacted";
-      used += tokens;
-      level = l;
-      cleared += form.cleared;
-      compacted += form.compacted;
-      placed = true;
-    }
-    if (!placed) break;
-    firstShown = j;
-  }
-  const count = (as: "kept" | "compacted" | "cleared") => shownAs.filter((x) => x === as).length;
-  return {
-    firstShown,
-    forms,
-    tokens: used,
-    cleared,
-    compacted,
-    report: (exchanges) => ({
-      exchanges,
-      kept: 1 + count("kept"),
-      compacted: count("compacted"),
-      cleared: count("cleared"),
-      excerpted: firstShown,
-      summarized: 0,
-    }),
-  };
-}
 
-/**
- * With steps, the most the excerpt of a long turn's oldest exchanges takes: the larger of
- * `excerptBudget` and this share of the turn's room. It holds from anchor to anchor (see
- * {@link anchoredFirstShown}), so a larger one lists more of the calls before the anchor
- * — their arguments are what the next calls reuse.
- */
-export const LONG_TURN_EXCERPT_SHARE = 0.3;
 
-/** Room for the excerpt of the exchanges a long turn does not show (see {@link LONG_TURN_EXCERPT_SHARE}); `excerptBudget` 0 keeps it off, and `dropStep` 0 at `excerptBudget`. */
-function excerptRoomOf(input: LongTurnInput): number {
-  const { excerptBudget, dropStep = 0 } = input.options;
-  return excerptBudget === 0 || dropStep === 0 ? excerptBudget : Math.max(excerptBudget, Math.floor(LONG_TURN_EXCERPT_SHARE * input.room));
-}
-
-/**
- * The oldest exchange to show when some must go: among those that keep the shown ones
- * filling at least `1 − 3 × dropStep` of `room`, the strongest anchor ({@link chooseKept}
- * over the exchanges, keyed by their first message), so the excerpt of the exchanges
- * before it stays the same while the turn grows. `chosen.firstShown` with `dropStep` 0.
- */
-function anchoredFirstShown(older: readonly BaseMessage[][], chosen: ChosenForms, room: number, input: LongTurnInput, offset: number): number {
-  const dropStep = input.options.dropStep ?? 0;
-  const shown = older.length - chosen.firstShown;
-  if (chosen.firstShown === 0 || shown < 2 || dropStep === 0) return chosen.firstShown;
-  const newestFirst: CutCandidate[] = [];
-  for (let j = older.length - 1; j >= chosen.firstShown; j--) newestFirst.push({ tokens: input.estimator.estimateMessages(chosen.forms[j] as BaseMessage[]), key: stepKey(older[j] as BaseMessage[], offset + j) });
-  return older.length - chooseKept(newestFirst, shown, room, dropStep);
-}
-
-/** A stable key of an exchange: the id of its first message that has one, else its place in the turn and the start of its text. */
-function stepKey(step: readonly BaseMessage[], at: number): string {
-  const id = step.find((m) => m.id !== undefined)?.id;
-  return id ?? `${at}:${step[0] === undefined ? "" : textOf(step[0].content).slice(0, 64)}`;
-}
-
-/** An older exchange in form `level`: 0 as it is, 1 results compacted, 2 compacted small, 3 results cleared. */
-function formOf(step: BaseMessage[], level: number, input: LongTurnInput): { messages: BaseMessage[]; cleared: number; compacted: number } {
-  if (level === 0) return { messages: step, cleared: 0, compacted: 0 };
-  const { estimator, options } = input;
-  const counts: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
-  const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
-  const bounded = step.map((m) => (m.type === "ai" ? boundOlderMessage(m, "ai" as MessageKind, limits, estimator, counts) : m));
-  const results = step.filter((m) => m.type === "tool").length;
-  const max = level === 1 ? options.maxToolResultTokens : Math.min(options.maxToolResultTokens, SMALL_RESULT_TOKENS);
-  const result = microCompact(bounded, { keepRecentToolResults: level === 3 ? 0 : results, maxToolResultTokens: max, estimator, recallToolName: options.recallToolName });
-  return { messages: result.messages, cleared: result.cleared, compacted: result.compacted };
-}
 
 /** The turn: head, the excerpt of the oldest exchanges (when any go, within `excerptRoom`), the shown older exchanges, the newest. */
 function assemble(head: BaseMessage[], older: readonly BaseMessage[][], chosen: ChosenForms, newest: BaseMessage[], summary: TurnSummary | undefined, excerptRoom: number, estimator: Estimator): BaseMessage[] {
