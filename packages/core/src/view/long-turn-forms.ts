@@ -48,7 +48,6 @@ export interface ChosenForms {
  * no fuller than the one after it; `firstShownAtLeast` excerpts at least that many of the oldest.
  */
 export function chooseForms(older: readonly BaseMessage[][], room: number, input: LongTurnInput, firstShownAtLeast: number): ChosenForms {
-  const { estimator } = input;
   const forms: BaseMessage[][] = new Array(older.length);
   const levels: number[] = new Array(older.length).fill(-1);
   // How each shown exchange is reported: by what its form did to its results (a result too large
@@ -63,7 +62,7 @@ export function chooseForms(older: readonly BaseMessage[][], room: number, input
     let placed = false;
     for (let l = level; l < 4 && !placed; l++) {
       const form = formOf(older[j] as BaseMessage[], l, input);
-      const tokens = estimator.estimateMessages(form.messages);
+      const { tokens } = form;
       if (used + tokens > room) continue;
       forms[j] = form.messages;
       levels[j] = l;
@@ -130,15 +129,36 @@ function stepKey(step: readonly BaseMessage[], at: number): string {
   return id ?? `${at}:${step[0] === undefined ? "" : textOf(step[0].content).slice(0, 64)}`;
 }
 
+/** An exchange in one form, with its tokens. */
+interface StepForm {
+  messages: BaseMessage[];
+  cleared: number;
+  compacted: number;
+  tokens: number;
+}
+
+/**
+ * The forms made of each exchange, by level. An exchange is an array {@link fitLongTurn}
+ * makes for one fit, whose passes (with and without the excerpt's room, at the anchor,
+ * one exchange fewer) ask for the same forms: each is made once.
+ */
+const formsMade = new WeakMap<readonly BaseMessage[], StepForm[]>();
+
 /** An older exchange in form `level`: 0 as it is, 1 results compacted, 2 compacted small, 3 results cleared. */
-function formOf(step: BaseMessage[], level: number, input: LongTurnInput): { messages: BaseMessage[]; cleared: number; compacted: number } {
-  if (level === 0) return { messages: step, cleared: 0, compacted: 0 };
+function formOf(step: BaseMessage[], level: number, input: LongTurnInput): StepForm {
+  let made = formsMade.get(step);
+  if (made === undefined) formsMade.set(step, (made = []));
+  return (made[level] ??= makeForm(step, level, input));
+}
+
+function makeForm(step: BaseMessage[], level: number, input: LongTurnInput): StepForm {
   const { estimator, options } = input;
+  if (level === 0) return { messages: step, cleared: 0, compacted: 0, tokens: estimator.estimateMessages(step) };
   const counts: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
   const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
   const bounded = step.map((m) => (m.type === "ai" ? boundOlderMessage(m, "ai" as MessageKind, limits, estimator, counts) : m));
   const results = step.filter((m) => m.type === "tool").length;
   const max = level === 1 ? options.maxToolResultTokens : Math.min(options.maxToolResultTokens, SMALL_RESULT_TOKENS);
   const result = microCompact(bounded, { keepRecentToolResults: level === 3 ? 0 : results, maxToolResultTokens: max, estimator, recallToolName: options.recallToolName });
-  return { messages: result.messages, cleared: result.cleared, compacted: result.compacted };
+  return { messages: result.messages, cleared: result.cleared, compacted: result.compacted, tokens: estimator.estimateMessages(result.messages) };
 }
