@@ -102,7 +102,10 @@ export function chooseForms(older: readonly BaseMessage[][], room: number, input
  */
 export const LONG_TURN_EXCERPT_SHARE = 0.3;
 
-/** Room for the excerpt of the exchanges a long turn does not show (see {@link LONG_TURN_EXCERPT_SHARE}); `excerptBudget` 0 keeps it off, and `dropStep` 0 at `excerptBudget`. */
+/**
+ * Room for the excerpt of the exchanges a long turn does not show (see {@link LONG_TURN_EXCERPT_SHARE});
+ * `excerptBudget` 0 keeps it off, and `dropStep` 0 at `excerptBudget`.
+ */
 export function excerptRoomOf(input: LongTurnInput): number {
   const { excerptBudget, dropStep = 0 } = input.options;
   return excerptBudget === 0 || dropStep === 0 ? excerptBudget : Math.max(excerptBudget, Math.floor(LONG_TURN_EXCERPT_SHARE * input.room));
@@ -119,7 +122,9 @@ export function anchoredFirstShown(older: readonly BaseMessage[][], chosen: Chos
   const shown = older.length - chosen.firstShown;
   if (chosen.firstShown === 0 || shown < 2 || dropStep === 0) return chosen.firstShown;
   const newestFirst: CutCandidate[] = [];
-  for (let j = older.length - 1; j >= chosen.firstShown; j--) newestFirst.push({ tokens: input.estimator.estimateMessages(chosen.forms[j] as BaseMessage[]), key: stepKey(older[j] as BaseMessage[], offset + j) });
+  for (let j = older.length - 1; j >= chosen.firstShown; j--) {
+    newestFirst.push({ tokens: input.estimator.estimateMessages(chosen.forms[j] as BaseMessage[]), key: stepKey(older[j] as BaseMessage[], offset + j) });
+  }
   return older.length - chooseKept(newestFirst, shown, room, dropStep);
 }
 
@@ -159,6 +164,7 @@ function makeForm(step: BaseMessage[], level: number, input: LongTurnInput): Ste
   const bounded = step.map((m) => (m.type === "ai" ? boundOlderMessage(m, "ai" as MessageKind, limits, estimator, counts) : m));
   const results = step.filter((m) => m.type === "tool").length;
   const max = level === 1 ? options.maxToolResultTokens : Math.min(options.maxToolResultTokens, SMALL_RESULT_TOKENS);
-  const result = microCompact(bounded, { keepRecentToolResults: level === 3 ? 0 : results, maxToolResultTokens: max, estimator, recallToolName: options.recallToolName });
+  const keepRecentToolResults = level === 3 ? 0 : results;
+  const result = microCompact(bounded, { keepRecentToolResults, maxToolResultTokens: max, estimator, recallToolName: options.recallToolName });
   return { messages: result.messages, cleared: result.cleared, compacted: result.compacted, tokens: estimator.estimateMessages(result.messages) };
 }
