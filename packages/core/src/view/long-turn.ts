@@ -10,7 +10,6 @@ import { isStepsExcerpt, standInFor, stepsExcerpt, TURN_SUMMARY_HEADER } from ".
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { CurrentTurnReport, TurnSummary } from "./types.js";
 
-
 /** A long current turn fitted to its room. */
 export interface LongTurnFit {
   fit: CurrentTurnFit;
@@ -198,10 +197,6 @@ function countLabels(messages: readonly BaseMessage[]): number {
   for (const message of messages) if (isLabel(message)) labels++;
   return labels;
 }
-
-
-
-
 
 /** The turn: head, the excerpt of the oldest exchanges (when any go, within `excerptRoom`), the shown older exchanges, the newest. */
 function assemble(head: BaseMessage[], older: readonly BaseMessage[][], chosen: ChosenForms, newest: BaseMessage[], summary: TurnSummary | undefined, excerptRoom: number, estimator: Estimator): BaseMessage[] {
