@@ -30,6 +30,9 @@ export interface ViewOptions {
    * message is given and recall takes no reserve (`recallBudget` 0, or a brief after an
    * agent's tool turns): with a reserve, the recalled block takes this room too and
    * brings back the dropped messages that match the request. `0` turns excerpts off.
+   * The excerpt of a long current turn's oldest exchanges takes this too, or, with the
+   * cache steps (`dropStep` above 0), up to 30% of the turn's room when that is more: it
+   * holds from one anchor to the next.
    * @default 600
    */
   excerptBudget?: number;
