@@ -25,7 +25,7 @@ describe("cache steps (property)", () => {
   let moved = 0;
 
   beforeAll(() => {
-    const samples = fc.sample(fc.tuple(conversationArb, budgetArb), { numRuns: 25, seed });
+    const samples = fc.sample(fc.tuple(conversationArb, budgetArb), { numRuns: 15, seed });
     samples.forEach(([{ turns, system }, { promptBudget, clearStep, summary }], c) => {
       // Up to 16 turns: a view for every call of each is built, and anchors move within a few turns.
       const messages = conversation(turns.slice(0, 16), system);
@@ -148,7 +148,7 @@ describe("cache steps in a long turn (property)", () => {
   let held = 0;
 
   beforeAll(() => {
-    fc.sample(loopArb, { numRuns: 10, seed }).forEach(({ steps, promptBudget }, c) => {
+    fc.sample(loopArb, { numRuns: 8, seed }).forEach(({ steps, promptBudget }, c) => {
       const messages: BaseMessage[] = [new HumanMessage({ id: `c${c}-req`, content: "Work through the whole queue, one case at a time." })];
       let previous: { first: string | undefined; excerpt: string | undefined; roomy: boolean } | undefined;
       steps.forEach(({ parallel, size, prose }, s) => {
