@@ -37,6 +37,8 @@ export interface ChosenForms {
   /** Index (in the older exchanges) of the oldest shown; those before it are excerpted. */
   firstShown: number;
   forms: BaseMessage[][];
+  /** Tokens of each shown exchange in its form, by index. */
+  sizes: number[];
   tokens: number;
   cleared: number;
   compacted: number;
@@ -49,6 +51,7 @@ export interface ChosenForms {
  */
 export function chooseForms(older: readonly BaseMessage[][], room: number, input: LongTurnInput, firstShownAtLeast: number): ChosenForms {
   const forms: BaseMessage[][] = new Array(older.length);
+  const sizes: number[] = new Array(older.length).fill(0);
   const levels: number[] = new Array(older.length).fill(-1);
   // How each shown exchange is reported: by what its form did to its results (a result too large
   // for the compacted forms' size is cleared there: that exchange is cleared, not compacted).
@@ -65,6 +68,7 @@ export function chooseForms(older: readonly BaseMessage[][], room: number, input
       const { tokens } = form;
       if (used + tokens > room) continue;
       forms[j] = form.messages;
+      sizes[j] = tokens;
       levels[j] = l;
       shownAs[j] = l === 0 ? "kept" : l === 3 || (form.cleared > 0 && form.compacted === 0) ? "cleared" : "compacted";
       used += tokens;
@@ -80,6 +84,7 @@ export function chooseForms(older: readonly BaseMessage[][], room: number, input
   return {
     firstShown,
     forms,
+    sizes,
     tokens: used,
     cleared,
     compacted,
@@ -123,7 +128,7 @@ export function anchoredFirstShown(older: readonly BaseMessage[][], chosen: Chos
   if (chosen.firstShown === 0 || shown < 2 || dropStep === 0) return chosen.firstShown;
   const newestFirst: CutCandidate[] = [];
   for (let j = older.length - 1; j >= chosen.firstShown; j--) {
-    newestFirst.push({ tokens: input.estimator.estimateMessages(chosen.forms[j] as BaseMessage[]), key: stepKey(older[j] as BaseMessage[], offset + j) });
+    newestFirst.push({ tokens: chosen.sizes[j] as number, key: stepKey(older[j] as BaseMessage[], offset + j) });
   }
   return older.length - chooseKept(newestFirst, shown, room, dropStep);
 }
