@@ -101,7 +101,9 @@ export const SETTINGS_SPEC = frozen({
   maxToolCallProseTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 200, doc: "longest prose of an older AI message that also calls tools" },
   excerptBudget: {
     group: "view", scope: "request", type: "integer", min: 0, default: 600,
-    doc: "tokens for excerpts of dropped turns when no summary is given and recall takes no reserve (with one, the recalled block takes this room too), and for a long current turn's excerpt of its oldest exchanges (with the cache steps, up to 30% of the turn's room when that is more) (0 = off)",
+    doc:
+      "tokens for excerpts of dropped turns when no summary is given and recall takes no reserve (with one, the recalled block takes this room too), " +
+      "and for a long current turn's excerpt of its oldest exchanges (with the cache steps, up to 30% of the turn's room when that is more) (0 = off)",
   },
   keepRecentToolResults: {
     group: "view", scope: "request", type: "integer", min: 0, default: 3,

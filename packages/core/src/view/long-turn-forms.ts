@@ -52,7 +52,6 @@ export interface ChosenForms {
 export function chooseForms(older: readonly BaseMessage[][], room: number, input: LongTurnInput, firstShownAtLeast: number): ChosenForms {
   const forms: BaseMessage[][] = new Array(older.length);
   const sizes: number[] = new Array(older.length).fill(0);
-  const levels: number[] = new Array(older.length).fill(-1);
   // How each shown exchange is reported: by what its form did to its results (a result too large
   // for the compacted forms' size is cleared there: that exchange is cleared, not compacted).
   const shownAs: Array<"kept" | "compacted" | "cleared" | undefined> = new Array(older.length);
@@ -69,7 +68,6 @@ export function chooseForms(older: readonly BaseMessage[][], room: number, input
       if (used + tokens > room) continue;
       forms[j] = form.messages;
       sizes[j] = tokens;
-      levels[j] = l;
       shownAs[j] = l === 0 ? "kept" : l === 3 || (form.cleared > 0 && form.compacted === 0) ? "cleared" : "compacted";
       used += tokens;
       level = l;
