@@ -250,6 +250,8 @@ export interface ViewBuildInputs {
   options: Required<ViewOptions>;
   /** True when the caller gave its own estimator. */
   customEstimator: boolean;
+  /** The manager summarizes the turns its views leave out (see `ResolvedViewSettings.summarizes`). @default false */
+  summarizes?: boolean;
   /**
    * The evidence message the view showed: the request's, or the one held from an
    * earlier call while it still holds (see prompt-cache steps). Absent: the request's.

@@ -27,6 +27,8 @@ export interface RequestViews {
   messageDates(): [number, string | number | null][];
   /** The view options these views are built with (resolved once, frozen), as a view record keeps them. */
   readonly options: Readonly<Required<ViewOptions>>;
+  /** The manager summarizes the turns these views leave out (see `ResolvedViewSettings.summarizes`), as a view record keeps it. */
+  readonly summarizes: boolean;
   /** The same views with some settings changed. */
   with(changed: ContextSettings): RequestViews;
   /** The same views with the summary of the current turn's first exchanges (see `BuildContextInput.turnSummary`). */
@@ -60,6 +62,8 @@ export function requestViews(inputs: {
   dates?: Map<number, string | number | null>;
   /** The view options, resolved once per request from the factory's (resolved at the factory) and the request's overrides (checked as it came in). */
   options: Readonly<Required<ViewOptions>>;
+  /** The manager summarizes the turns its views leave out (see `ResolvedViewSettings.summarizes`). @default false */
+  summarizes?: boolean;
 }): RequestViews {
   const { settings, messages, lead, budget, estimator, request, pin, messageDate, turnSummary } = inputs;
   const dates = inputs.dates ?? new Map<number, string | number | null>();
@@ -76,9 +80,10 @@ export function requestViews(inputs: {
           dates.set(index, dateText(date, index) ?? null);
           return date;
         };
-  const resolved = { budget, estimator, options, messageDate: datedBy };
+  const resolved = { budget, estimator, options, messageDate: datedBy, summarizes: inputs.summarizes === true };
   return {
     options,
+    summarizes: inputs.summarizes === true,
     with: (changed) => {
       const changedOptions = Object.freeze({ ...options, ...viewSettingsIn(changed) });
       return requestViews({ ...inputs, dates, settings: { ...settings, ...changed }, options: changedOptions });

@@ -78,6 +78,8 @@ export interface ViewRecord {
     view: Required<ViewOptions>;
     /** "default" for `createEstimator()`; "custom" when the caller passed its own (the inspector cannot rebuild it). */
     estimator: "default" | "custom";
+    /** True when the manager summarized the turns the view left out (no cleared band; see `ResolvedViewSettings.summarizes`); absent otherwise. */
+    summarizes?: true;
   };
   inputs: ViewInputHashes;
   /** The view's report, without `elapsedMs`. */

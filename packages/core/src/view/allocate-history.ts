@@ -2,16 +2,20 @@ import { microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
-import type { NoteOptions } from "./options.js";
-import type { PreparedTurn } from "./prepare-turn.js";
+import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
 import { chooseKept, windowFloor } from "./select.js";
 import { derivedTurn } from "./tool-result-compactor.js";
+import type { PreparedTurn } from "./prepare-turn.js";
+import { clearedBand, type ClearedBand } from "./cleared-band.js";
 import type { ViewOptions } from "./types.js";
 
 /** The options {@link allocateHistory} reads. */
 export type AllocateOptions = Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget"> &
-  Partial<Pick<Required<ViewOptions>, "maxToolResultTokens" | "excludeTools">> &
-  NoteOptions;
+  Partial<Pick<Required<ViewOptions>, "maxToolResultTokens" | "excludeTools" | "keepRecentToolResults">> &
+  NoteOptions & {
+    /** A context manager summarizes the turns the view leaves out (see `ResolvedViewSettings.summarizes`): no cleared band. */
+    summarizes?: boolean;
+  };
 
 /** What {@link allocateHistory} needs. */
 export interface AllocateHistoryInput {
@@ -54,11 +58,10 @@ export interface HistoryAllocation {
   /** Recency: every older turn is kept whole. */
   all: boolean;
   /**
-   * Recency: the turn right before the kept ones, shown with its tool results cleared,
-   * when whole it does not fit what the kept turns leave but so it does, and the kept
-   * turns fill less than their window (`1 − 3 × dropStep` of the room; all of it with `dropStep` 0).
+   * Recency: the turns right before the kept ones, shown with their tool results cleared
+   * (see {@link clearedBand}): `cleared.cleared` newest first, `cleared.results` results cleared.
    */
-  cleared?: { turn: PreparedTurn; results: number } | undefined;
+  cleared?: ClearedBand | undefined;
   /** Older turns go even with the whole room: a turn is left out before any reserve for relevance. */
   dropped: boolean;
 }
@@ -78,10 +81,11 @@ export interface HistoryAllocation {
  * 3. **excerpts** — without a summary and without a relevance reserve (recall off, or a
  *    brief), `excerptBudget` for excerpts of the dropped turns: the recalled block
  *    brings back dropped messages too, those the request asks for, in the same room;
- * 4. **recency** — the newest whole older turns that fit the rest, the oldest kept one
- *    on a stable anchor (see {@link chooseKept}), so the head of the view moves in steps
- *    for the prompt cache; with `dropStep` 0, the next turn with its results cleared
- *    when so it fits.
+ * 4. **recency** — the newest older turns that fit the rest, each in its best form that
+ *    fits before it is left out: whole, then with its tool results cleared (see
+ *    {@link clearedBand}); the oldest whole one and the oldest cleared one on stable
+ *    anchors (see {@link chooseKept}), so the head of the view moves in steps for the
+ *    prompt cache.
  *
  * What the anchors leave unused goes to the recalled block on a turn's first call
  * (see {@link placeHistory}). The compaction stage asks the same question of the
@@ -98,7 +102,7 @@ export interface HistoryAllocation {
 export function allocateHistory(input: AllocateHistoryInput): HistoryAllocation {
   const { older, room, summaryTokens, options, estimator } = input;
   const whole = recencyIn(older, room, summaryTokens, options, estimator, input.fit);
-  const dropped = older.exists(whole.kept + (whole.cleared === undefined ? 0 : 1));
+  const dropped = older.exists(whole.kept + (whole.cleared?.cleared.length ?? 0));
   const excerpts = input.evidenceOnly === true && whole.summaryIncluded && !whole.all ? excerptsRoom(room - whole.headTokens, options, estimator) : whole.reserve;
   const relevance = recallReserve(room, whole.headTokens, options.recallBudget, excerpts);
   if (!dropped || relevance === 0) return { ...whole, relevance, dropped };
@@ -127,19 +131,30 @@ export function recallReserve(historyRoom: number, summaryTokens: number, recall
 
 type Recency = Omit<HistoryAllocation, "relevance" | "dropped">;
 
-/** Evidence, excerpts and recency in `room`: the summary when it fits, then the newest whole turns on a stable anchor beside room for excerpts. */
+/**
+ * Evidence, excerpts and recency in `room`: the summary when it fits, then the newest
+ * older turns on stable anchors, with results cleared before they are left out
+ * ({@link clearedBand}; with steps, not beside a history message: a summary stands for
+ * the dropped turns); without such a band, the newest whole turns beside room for
+ * excerpts of the turns left out. The band takes that room: the oldest turns it holds
+ * are worth more cleared than as excerpt lines.
+ */
 function recencyIn(older: OlderTurns, room: number, summaryTokens: number, options: AllocateOptions, estimator: Estimator, fit?: OlderFit): Recency {
   const summaryIncluded = summaryTokens > 0 && summaryTokens <= room;
   const headTokens = summaryIncluded ? summaryTokens : 0;
   const avail = room - headTokens;
   const fitted = older.compacting || fit === undefined ? older.fitting(avail) : fit;
   if (fitted.all) return { kept: fitted.fit, all: true, summaryIncluded, headTokens, reserve: 0 };
+  // Turns shown with their results cleared before any is left out, unless a summary stands for the turns left out.
+  const banding = !(summaryIncluded && options.dropStep !== 0) && options.keepRecentToolResults !== EVERY_TOOL_RESULT && options.summarizes !== true;
+  const band = banding ? clearedBand(older, avail, older.headroom, options, estimator) : undefined;
+  if (band !== undefined) return { kept: band.whole, all: false, summaryIncluded, headTokens, reserve: 0, cleared: band };
   // Older turns must go. Without a summary, keep room for excerpts of them.
   const reserve = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);
   const left = avail - reserve;
   const kept = chooseKept(older.prepared, reserve > 0 ? older.fitting(left).fit : fitted.fit, left, options.dropStep);
-  const cleared = summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options, estimator);
-  return { kept, all: false, summaryIncluded, headTokens, reserve, cleared };
+  const next = summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options, estimator);
+  return { kept, all: false, summaryIncluded, headTokens, reserve, cleared: next && { whole: kept, cleared: [next.turn], results: next.results, all: false } };
 }
 
 /** Room for excerpts of dropped turns with their label, within `avail`; 0 when `excerptBudget` is 0. */

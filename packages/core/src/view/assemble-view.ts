@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { FixedPart } from "./charge-fixed-part.js";
-import type { ChosenOlderTurns } from "./choose-older-turns.js";
+import { shownOlderTurn, type ChosenOlderTurns } from "./choose-older-turns.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ProviderHead } from "./provider-head.js";
 
@@ -40,7 +40,7 @@ export function assembleView(
   let keptMessages = leadKept + providerHead.inputMessages;
   let keptExchanges = current.exchanges;
   for (let j = chosen.kept - 1; j >= 0; j--) {
-    const turn = j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (olderNewestFirst[j] as PreparedTurn);
+    const turn = shownOlderTurn(chosen, olderNewestFirst, j);
     messages.push(...turn.messages);
     historyTokens += turn.tokens;
     keptMessages += turn.inputMessages;

@@ -3,7 +3,7 @@ import { checkTurnSummary } from "./turn-stand-in.js";
 import { ContextViewError, describeValue, refuseRenamed } from "../errors.js";
 import { checkEstimator, createEstimator, type Estimator } from "../estimate.js";
 import { checkMessageArray } from "../messages.js";
-import { markCacheBreakpoints } from "./cache-breakpoints.js";
+import { breakpointEnds, markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
 import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
 import { findTurns, type TurnWalk } from "./find-turns.js";
@@ -70,13 +70,25 @@ export function buildContext(input: BuildContextInput): ContextView {
   checkMessageArray(input.messages);
   refuseRenamed(input, { summaryMessage: "historyMessage" });
   checkTurnSummary(input.turnSummary);
-  const resolved: ResolvedViewSettings = {
+  return viewWithin(input, resolveViewSettings(input), started);
+}
+
+/**
+ * The settings {@link buildContext} resolves from its input (see {@link ResolvedViewSettings}),
+ * each checked: for a caller that adds what only a context manager knows (`summarizes`).
+ *
+ * @example
+ * ```ts
+ * const view = buildResolvedView(input, { ...resolveViewSettings(input), summarizes: true });
+ * ```
+ */
+export function resolveViewSettings(input: BuildContextInput): ResolvedViewSettings {
+  return {
     budget: budgetOf(input.budget),
     estimator: checkEstimator(input.estimator, "estimator") ?? defaultEstimator,
     options: resolveViewOptions(input),
     messageDate: checkMessageDate(input.messageDate, "messageDate"),
   };
-  return viewWithin(input, resolved, started);
 }
 
 /**
@@ -90,6 +102,12 @@ export interface ResolvedViewSettings {
   readonly estimator: Estimator;
   readonly options: Readonly<Required<ViewOptions>>;
   readonly messageDate: MessageDate | undefined;
+  /**
+   * A context manager summarizes the turns the view leaves out: older turns are not kept
+   * with their results cleared instead (see `clearedBand`), or they would come back once
+   * their summary no longer fits. @default false
+   */
+  readonly summarizes?: boolean | undefined;
 }
 
 /**
@@ -131,7 +149,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const limit = budget.promptLimit;
   const fixed = chargeFixedPart(input, walk.source, walk.systemLead, budget.memoryBudget, estimator);
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
-  const options = { ...resolved.options, recallToolName: recallToolNameIn(input.tools) };
+  const options = { ...resolved.options, recallToolName: recallToolNameIn(input.tools), summarizes: resolved.summarizes === true };
 
   const { source, lead, currentStart } = walk;
   const pinnedAll = collectPinned({ ...options, messages: source, lead, currentStart, prior: input.priorMessages, pin: input.pin, estimator });
@@ -161,11 +179,11 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits, afterResultsAt };
   const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
   const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens - head.tokens, options, estimator);
-  const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator));
   // A brief takes no reserve: the compaction stage counts the older turns as without recall.
   const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
   const compactor = new ToolResultCompactor(compactOptions, estimator);
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
+  const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator), limit - charged.tokens);
   const { current, fit, currentTurn, labels, excerpted } = compactToFit({
     fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary,
   });
@@ -197,7 +215,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // the pinned block (spliced in right after them) and the summary or excerpts.
   const headEnd = afterHead + block.messages.length + chosen.head.length - 1;
   const olderEnd = assembled.messages.length - current.messages.length - recalled.messages.length - 1;
-  const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, [headEnd, olderEnd]) : assembled.messages;
+  const ends = breakpointEnds(headEnd, olderEnd, chosen.cleared, charged.tokens - pinned.reserve + block.tokens + chosen.headTokens);
+  const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, ends) : assembled.messages;
   // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
   const messages = marked.map(withOutputMatchingContent);
   const recalledPart = { messages: recalled.messages.length, tokens: recalled.report.tokens };

@@ -1,5 +1,7 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import { copyMessage, type MessageKind } from "../messages.js";
+import { bandAnchorEnd } from "./cleared-band.js";
+import type { PreparedTurn } from "./prepare-turn.js";
 
 /**
  * Anthropic's limit of `cache_control` breakpoints per request.
@@ -10,6 +12,9 @@ import { copyMessage, type MessageKind } from "../messages.js";
  * ```
  */
 export const ANTHROPIC_MAX_BREAKPOINTS = 4;
+
+/** The fewest tokens of a prefix Anthropic caches (Claude Sonnet and Opus; Haiku needs 2,048). */
+export const ANTHROPIC_MIN_CACHED = 1024;
 
 /**
  * Breakpoints left for others: one for a request-level `cache_control` (the
@@ -86,4 +91,25 @@ export function markCacheBreakpoints(messages: readonly BaseMessage[], ends: rea
     }
   }
   return out;
+}
+
+/**
+ * Where a view marks its breakpoints, in order of use: the end of the head (`headEnd`) and
+ * of the older turns (`olderEnd`), both moving in steps; with a band of turns kept with
+ * their results cleared before the ones shown whole (`band`, newest first, right after the
+ * head; see `clearedBand`), also its end, which holds while the turns after it change form.
+ * A head of fewer than {@link ANTHROPIC_MIN_CACHED} tokens (`headTokens`, the tool schemas
+ * included) is never cached: its breakpoint goes to an anchor inside the band (see
+ * {@link bandAnchorEnd}).
+ *
+ * @example
+ * ```ts
+ * const marked = markCacheBreakpoints(messages, breakpointEnds(headEnd, olderEnd, chosen.cleared, headTokens));
+ * ```
+ */
+export function breakpointEnds(headEnd: number, olderEnd: number, band: readonly PreparedTurn[], headTokens: number): number[] {
+  const bandEnd = headEnd + band.reduce((sum, turn) => sum + turn.messages.length, 0);
+  if (bandEnd <= headEnd || bandEnd >= olderEnd) return [headEnd, olderEnd];
+  const inBand = headTokens < ANTHROPIC_MIN_CACHED ? bandAnchorEnd(band, headEnd) : undefined;
+  return [inBand ?? headEnd, olderEnd, bandEnd];
 }

@@ -31,18 +31,31 @@ export interface ChosenOlderTurns {
   /** Excerpt lines of dropped turns in `head`. */
   excerptCount: number;
   /**
-   * The oldest kept turn as shown, when it is kept with its tool results cleared
-   * (whole, it would not have fit the room the newer turns leave); absent otherwise.
+   * The oldest kept turns as shown with their tool results cleared, newest first (whole,
+   * they would not have fit the room the newer turns leave; see `clearedBand`): the last
+   * `cleared.length` of the `kept` turns. Use {@link shownOlderTurn}.
    */
-  oldestCleared?: PreparedTurn;
-  /** Tool results cleared in {@link oldestCleared}. */
-  clearedInOldest: number;
+  cleared: readonly PreparedTurn[];
+}
+
+/**
+ * Older turn `j` (0 = the newest) as the view shows it: its form with results cleared
+ * when it is one of {@link ChosenOlderTurns.cleared}, else as prepared.
+ *
+ * @example
+ * ```ts
+ * for (let j = chosen.kept - 1; j >= 0; j--) messages.push(...shownOlderTurn(chosen, older.prepared, j).messages);
+ * ```
+ */
+export function shownOlderTurn(chosen: Pick<ChosenOlderTurns, "kept" | "cleared">, olderNewestFirst: readonly PreparedTurn[], j: number): PreparedTurn {
+  const firstCleared = chosen.kept - chosen.cleared.length;
+  return j >= firstCleared ? (chosen.cleared[j - firstCleared] as PreparedTurn) : (olderNewestFirst[j] as PreparedTurn);
 }
 
 /**
  * Choose older turns: the view's history from its allocation (see
- * {@link allocateHistory}). The summary when it was allotted room; the newest whole
- * turns it keeps (the oldest maybe with its results cleared); when older turns go and
+ * {@link allocateHistory}). The summary when it was allotted room; the newest older
+ * turns it keeps (the oldest maybe with their results cleared); when older turns go and
  * no summary is shown, excerpts of them in the room kept for them.
  *
  * @example
@@ -53,7 +66,7 @@ export interface ChosenOlderTurns {
 export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
   const { walk, allocation, options, estimator } = input;
   const { summaryIncluded, cleared } = allocation;
-  const kept = allocation.kept + (cleared === undefined ? 0 : 1);
+  const kept = allocation.kept + (cleared?.cleared.length ?? 0);
   let head = summaryIncluded ? input.summaryHead : [];
   let headTokens = allocation.headTokens;
   let excerptCount = 0;
@@ -71,5 +84,5 @@ export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
       excerptCount = excerpts.count;
     }
   }
-  return { kept, head, headTokens, summaryIncluded, excerptCount, clearedInOldest: cleared?.results ?? 0, ...(cleared === undefined ? {} : { oldestCleared: cleared.turn }) };
+  return { kept, head, headTokens, summaryIncluded, excerptCount, cleared: cleared?.cleared ?? [] };
 }

@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { compactionMarkerOf } from "../compact/marker.js";
-import type { ChosenOlderTurns } from "./choose-older-turns.js";
+import { shownOlderTurn, type ChosenOlderTurns } from "./choose-older-turns.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { PreparedTurn } from "./prepare-turn.js";
@@ -79,7 +79,7 @@ export function frontLayout(view: FrontInputs): FrontLayout {
   const headPart = { kind: "history", messages: chosen.head.length, tokens: chosen.headTokens, inputMessages: 0, exchanges: 0, labels: 0 } as const;
   if (chosen.head.length > 0) parts.push(headPart);
   for (let j = chosen.kept - 1; j >= 0; j--) {
-    const turn = j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (older[j] as PreparedTurn);
+    const turn = shownOlderTurn(chosen, older, j);
     const nextCut = j > 0 ? (walk.starts[j - 1] as number) : walk.currentStart;
     const { inputMessages, exchanges, tokens } = turn;
     parts.push({ kind: "turn", messages: turn.messages.length, tokens, inputMessages, exchanges, labels: turn.messages.length - inputMessages, nextCut });

@@ -23,6 +23,8 @@ export class OlderTurns {
     private readonly prepare: (from: number, to: number) => PreparedTurn,
     /** What any prepared message costs at least (0 turns the early skip off). */
     private readonly floor = 0,
+    /** The most room older turns can have in this view: the limit less the fixed part, before the current turn (see `clearedBand`). */
+    readonly headroom = Number.POSITIVE_INFINITY,
   ) {}
 
   /** True once the history was found over budget and turns are compacted. */
@@ -59,20 +61,32 @@ export class OlderTurns {
   fitting(avail: number): OlderFit {
     let used = 0;
     for (let j = 0; ; j++) {
-      if (this.prepared[j] === undefined && this.floor > 0 && this.walk.olderTurnExists(j)) {
-        // A turn that surely cannot fit is left unread past that point: not found, not prepared.
-        const end = this.walk.olderTurnEnd(j);
-        if (this.walk.keepsMoreThan(end, Math.floor((avail - used) / this.floor))) return { fit: j, all: false };
-      }
-      const start = this.walk.olderTurnStart(j);
-      if (start === undefined) return { fit: j, all: true };
-      let turn = this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));
-      if (this.compact && !this.compacted[j]) {
-        this.compacted[j] = true;
-        turn = this.prepared[j] = this.compact(turn);
-      }
+      if (this.surelyOver(j, avail - used)) return { fit: j, all: false };
+      const turn = this.turn(j);
+      if (turn === undefined) return { fit: j, all: true };
       if (used + turn.tokens > avail) return { fit: j, all: false };
       used += turn.tokens;
     }
+  }
+
+  /**
+   * True when older turn `j` is not prepared yet and surely costs more than `left` tokens in
+   * any form (its messages at the least any prepared message costs): it is left unread.
+   */
+  surelyOver(j: number, left: number): boolean {
+    if (this.prepared[j] !== undefined || this.floor <= 0 || !this.walk.olderTurnExists(j)) return false;
+    return this.walk.keepsMoreThan(this.walk.olderTurnEnd(j), Math.floor(left / this.floor));
+  }
+
+  /** Older turn `j` (0 = the newest), prepared (and compacted once compacting) when first reached; undefined when there is none. */
+  turn(j: number): PreparedTurn | undefined {
+    const start = this.walk.olderTurnStart(j);
+    if (start === undefined) return undefined;
+    let turn = this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));
+    if (this.compact && !this.compacted[j]) {
+      this.compacted[j] = true;
+      turn = this.prepared[j] = this.compact(turn);
+    }
+    return turn;
   }
 }

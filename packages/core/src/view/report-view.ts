@@ -1,7 +1,7 @@
 import type { ResolvedBudget } from "../budget.js";
 import type { AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
-import type { ChosenOlderTurns } from "./choose-older-turns.js";
+import { shownOlderTurn, type ChosenOlderTurns } from "./choose-older-turns.js";
 import { shownResultCounts, type ToolResultCompactor } from "./tool-result-compactor.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
@@ -82,7 +82,7 @@ export function reportView(facts: ViewFacts): ContextReport {
   const shown = chosen.summaryIncluded ? facts.holds : { summary: false, evidence: false };
   // Results of the older turns shown (as assembleView shows them), each once; the current turn's as its fit left them.
   const olderShown: PreparedTurn[] = [];
-  for (let j = 0; j < chosen.kept; j++) olderShown.push(j === chosen.kept - 1 && chosen.oldestCleared !== undefined ? chosen.oldestCleared : (facts.olderPrepared[j] as PreparedTurn));
+  for (let j = 0; j < chosen.kept; j++) olderShown.push(shownOlderTurn(chosen, facts.olderPrepared, j));
   const older = shownResultCounts(olderShown);
   return {
     limit: facts.budget.promptLimit,

@@ -44,6 +44,11 @@ export function derivedTurn(from: PreparedTurn, to: PreparedTurn): PreparedTurn 
   return to;
 }
 
+/** The turn as prepared, before the view compacted or cleared any of it (see {@link derivedTurn}). */
+export function preparedTurnOf(turn: PreparedTurn): PreparedTurn {
+  return preparedOf.get(turn) ?? turn;
+}
+
 /**
  * Tool results of older turns shown in a view that the view cleared or compacted:
  * each result that differs from its turn as prepared, once, by the form it is shown

@@ -115,9 +115,17 @@ describe("buildContext: over budget", () => {
       "You are a finance assistant.",
     );
 
+  // Turns without tool results: nothing to clear, so the turns that do not fit go, as excerpts.
+  const longChat = () =>
+    conversation(
+      Array.from({ length: 60 }, (_, i) => ({ text: `question ${i} ${"about my budget ".repeat(40)}`, calls: [], answer: `answer ${i} ${"details ".repeat(60)}` })),
+      "You are a finance assistant.",
+    );
+
   it("fits the limit, keeps the current turn whole, and excerpts dropped turns in the assistant role", () => {
-    const messages = deepFreeze(longHistory());
-    const { messages: view, report } = buildContext({ messages, budget: { ...noEnv, promptBudget: 4000 } });
+    const messages = deepFreeze(longChat());
+    // Recall off: after turns that call no tool, the recalled block would take the excerpts' room.
+    const { messages: view, report } = buildContext({ messages, budget: { ...noEnv, promptBudget: 4000 }, recallBudget: 0 });
     expect(estimator.estimateMessages(view)).toBeLessThanOrEqual(4000);
     expect(report.tokens.total).toBe(estimator.estimateMessages(view));
     const lastHuman = [...messages].reverse().find((m) => m.type === "human") as BaseMessage;

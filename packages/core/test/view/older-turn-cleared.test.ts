@@ -1,8 +1,6 @@
-// Issue 25, item 3: an older turn that does not fit whole is tried with its tool results
-// cleared (ids kept) before it is dropped — with dropStep 0. With steps (the default), the
-// room the kept turns leave within their window is the prompt cache's, and the turn goes as
-// before; below the window (issue 48: one request answered by 40 tool calls, then a
-// question) it is kept cleared rather than leaving the view nearly empty.
+// Issue 25, item 3, and issue 48: an older turn that does not fit whole is kept with its tool
+// results cleared (ids kept) before it is dropped — with dropStep 0 and with steps (the
+// default), where the turns so kept form a band on its own stable anchor (see clearedBand).
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
 import { compactionMarkerOf } from "@contextview/core/tool-results";
@@ -70,15 +68,20 @@ describe("an older turn before it goes (dropStep 0)", () => {
     expect(clearedViews).toBeGreaterThan(0);
   });
 
-  it("goes whole when even cleared it does not fit, and with steps (the default) as before", () => {
+  it("goes whole when even cleared it does not fit", () => {
     const tight = whole.report.tokens.total - searchTokens + 5;
     // Recall off: once a turn goes, its reserve would take another (the chat turns call no tool).
     const view = buildContext({ messages, budget: { promptBudget: tight }, dropStep: 0, excerptBudget: 0, recallBudget: 0 });
     expect(ids(view)).not.toContain("t0");
     expect(view.report.turns.dropped).toBe(1);
+  });
+
+  it("is kept cleared with steps (the default) too, where whole it does not fit", () => {
     const room = whole.report.tokens.total - searchTokens + estimator.estimateMessages(cleared.messages.filter((m) => m.id !== undefined && m.id !== "q")) + 40;
     const stepped = buildContext({ messages, budget: { promptBudget: room }, excerptBudget: 0 });
-    expect(ids(stepped)).not.toContain("t0");
+    expect(ids(stepped)).toEqual(expect.arrayContaining(["h0", "a0", "t0", "f0", "h1", "h2", "h3", "q"]));
+    expect(compactionMarkerOf(stepped.messages.find((m) => m.id === "t0") as ToolMessage)?.form).toBe("cleared");
+    expect(stepped.report.turns.dropped).toBe(0);
   });
 });
 

@@ -1,0 +1,160 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { microCompact } from "../compact/index.js";
+import type { Estimator } from "../estimate.js";
+import type { OlderTurns } from "./older-turns.js";
+import type { NoteOptions } from "./options.js";
+import type { PreparedTurn } from "./prepare-turn.js";
+import { chooseKept, turnHash, type CutCandidate } from "./select.js";
+import { derivedTurn, preparedTurnOf } from "./tool-result-compactor.js";
+import type { ViewOptions } from "./types.js";
+
+/** The options {@link clearedBand} reads. */
+export type BandOptions = Pick<Required<ViewOptions>, "dropStep"> & Partial<Pick<Required<ViewOptions>, "maxToolResultTokens" | "excludeTools">> & NoteOptions;
+
+/** Older turns kept in a room, the oldest of them with their tool results cleared (see {@link clearedBand}). */
+export interface ClearedBand {
+  /** The newest older turns shown in their form (whole, or compacted with the history). */
+  whole: number;
+  /** The older turns before them shown with every tool result cleared, newest first. */
+  cleared: PreparedTurn[];
+  /** Tool results cleared in {@link cleared}. */
+  results: number;
+  /** Every older turn is shown, whole or cleared. */
+  all: boolean;
+}
+
+/** A turn with every tool result cleared, and how many were; memoized on the turn as prepared (options are the view's). */
+const clearedForms = new WeakMap<PreparedTurn, { turn: PreparedTurn; results: number }>();
+
+/**
+ * The share of the older turns' whole room (the limit less the fixed part, before the
+ * current turn) the band may take. The band's room does not move with the current
+ * turn's size, so its anchor holds through a tool loop; what it leaves goes to the turns
+ * shown whole. Chosen on `pnpm eval` (0.3 to 1 tried; see docs/evaluation.md).
+ */
+export const BAND_SHARE = 0.6;
+
+
+/**
+ * The older turns a room keeps when they do not all fit whole: each turn's best form that
+ * fits before it is left out, in two parts, each ending on a stable anchor (see
+ * {@link chooseKept}):
+ *
+ * 1. **the band** — the newest turns whose forms with their tool results cleared (ids,
+ *    calls, requests and answers kept) fit {@link BAND_SHARE} of `headroom` (and the
+ *    room); its oldest turn is an anchor among those that keep at least `1 − 3 × dropStep`
+ *    of that filled;
+ * 2. **whole** — of those, the newest shown whole again (as the history shows them), in
+ *    what the band leaves of the room; its oldest is an anchor the same way, over what
+ *    showing each turn whole costs beyond its cleared form.
+ *
+ * With steps both anchors hold while the conversation grows: a turn leaves the whole
+ * part for the band at the end of the band, so the band — the head of the view — is sent
+ * again as it was, and only the turns after it are sent anew. A cleared form is made from
+ * the turn as prepared, never from its compacted form, so it is the same text whether or
+ * not the history is compacted; a result no larger than its notice stays whole. Undefined
+ * when results cannot be cleared (`maxToolResultTokens` unset) or no turn of the band has
+ * a result to clear (the band is then the whole turns {@link chooseKept} keeps).
+ *
+ * @param room - The older turns' room in this view.
+ * @param headroom - Their room before the current turn (the limit less the fixed part).
+ *
+ * @example
+ * ```ts
+ * const band = clearedBand(older, 6000, 7600, options, estimator);
+ * band?.whole;          // 3: the newest three older turns whole
+ * band?.cleared.length; // 9: the nine before them with their results cleared
+ * ```
+ */
+export function clearedBand(older: OlderTurns, room: number, headroom: number, options: BandOptions, estimator: Estimator): ClearedBand | undefined {
+  const { maxToolResultTokens, dropStep } = options;
+  if (maxToolResultTokens === undefined) return undefined;
+  const bandRoom = Math.min(room, Math.floor(BAND_SHARE * headroom));
+  const { forms, all } = bandForms(older, bandRoom, { ...options, maxToolResultTokens }, estimator);
+  const count = all ? forms.length : chooseKept(forms.map((f) => f.turn), forms.length, bandRoom, dropStep);
+  const band = forms.slice(0, count);
+  if (band.every((f) => f.results === 0)) return undefined;
+  // What showing each turn whole costs beyond its cleared form, in what the band leaves.
+  const upgrades = band.map((f, j) => ({ key: f.turn.key, tokens: (older.prepared[j] as PreparedTurn).tokens - f.turn.tokens }));
+  const upRoom = band.reduce((left, f) => left - f.turn.tokens, room);
+  const whole = wholeAnchor(upgrades, upRoom, dropStep);
+  const cleared = band.slice(whole);
+  return { whole, cleared: cleared.map((f) => f.turn), results: cleared.reduce((sum, f) => sum + f.results, 0), all: all && count === forms.length };
+}
+
+/**
+ * How many of the band's newest turns are shown whole: every one when all fit `upRoom`, else
+ * the strongest anchor (see {@link chooseKept}) among the counts whose upgrades (`upgrades`,
+ * newest first: what each costs whole beyond cleared) fit it and fill at least
+ * `1 − 3 × dropStep` of it. Held to three quarters of the whole room as well, the views
+ * would leave none of it idle, but the anchor moved on more calls: 2 to 4 points of cached
+ * share lower on three fixtures of `pnpm eval`.
+ */
+function wholeAnchor(upgrades: readonly CutCandidate[], upRoom: number, dropStep: number): number {
+  let fit = 0;
+  for (let up = 0; fit < upgrades.length && up + (upgrades[fit] as CutCandidate).tokens <= upRoom; fit++) up += (upgrades[fit] as CutCandidate).tokens;
+  return fit === upgrades.length ? fit : chooseKept(upgrades, fit, upRoom, dropStep);
+}
+
+type Clearing = BandOptions & { maxToolResultTokens: number };
+
+/** The cleared forms of the newest older turns that fit `room` together, and whether that is all of them. */
+function bandForms(older: OlderTurns, room: number, options: Clearing, estimator: Estimator): { forms: { turn: PreparedTurn; results: number }[]; all: boolean } {
+  const forms: { turn: PreparedTurn; results: number }[] = [];
+  let used = 0;
+  for (let j = 0; !older.surelyOver(j, room - used); j++) {
+    const turn = older.turn(j);
+    if (turn === undefined) return { forms, all: true };
+    const form = clearedForm(turn, options, estimator);
+    if (used + form.turn.tokens > room) break;
+    forms.push(form);
+    used += form.turn.tokens;
+  }
+  return { forms, all: false };
+}
+
+/** `turn` with every tool result larger than its notice cleared (from the turn as prepared), or the turn as it is when that is no smaller. */
+function clearedForm(turn: PreparedTurn, options: Clearing, estimator: Estimator): { turn: PreparedTurn; results: number } {
+  const prepared = preparedTurnOf(turn);
+  let form = clearedForms.get(prepared);
+  if (form === undefined) {
+    const { maxToolResultTokens, recallToolName, excludeTools } = options;
+    const result = microCompact(prepared.messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
+    let results = 0;
+    const messages = result.messages.map((shown, i) => {
+      const message = prepared.messages[i] as BaseMessage;
+      if (shown === message || estimator.estimateMessage(message) <= estimator.estimateMessage(shown)) return message;
+      results++;
+      return shown;
+    });
+    form = results === 0 ? { turn: prepared, results: 0 } : { turn: derivedTurn(prepared, { ...prepared, messages, tokens: estimator.estimateMessages(messages) }), results };
+    clearedForms.set(prepared, form);
+  }
+  return form.turn.tokens < turn.tokens ? form : { turn, results: 0 };
+}
+
+/**
+ * Where to mark an Anthropic breakpoint inside the band (see {@link clearedBand}): the end
+ * of its newest turn, but its last, whose key hashes to at least two trailing zero bits.
+ * The band grows at its end, so that turn holds while up to about four turns join after
+ * it, and the next such turn is found within Anthropic's 20-block lookback of it. Undefined
+ * when no turn qualifies.
+ *
+ * @param cleared - The band's turns, newest first (`ChosenOlderTurns.cleared`).
+ * @param headEnd - Index in the view of the message right before the band.
+ *
+ * @example
+ * ```ts
+ * const mid = bandAnchorEnd(chosen.cleared, headEnd); // 41, say
+ * ```
+ */
+export function bandAnchorEnd(cleared: readonly PreparedTurn[], headEnd: number): number | undefined {
+  let at = headEnd;
+  let found: number | undefined;
+  for (let k = cleared.length - 1; k >= 1; k--) {
+    const turn = cleared[k] as PreparedTurn;
+    at += turn.messages.length;
+    if ((turnHash(turn.key) & 3) === 0) found = at;
+  }
+  return found;
+}
