@@ -6,6 +6,7 @@ import { printedRecallCall, readAnswerPart } from "@contextview/test-support";
 import { buildContext, createEstimator } from "@contextview/core";
 import { compactionMarkerOf } from "@contextview/core/tool-results";
 import { recallFromConversation, type RecallRequest } from "@contextview/core/internal";
+import { splitContent } from "../packages/core/src/compact/compact-tool-result.js";
 import { asRanges } from "../packages/core/src/recall/tool-result-rows.js";
 import { createRecallTool } from "@contextview/langgraph";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
@@ -25,7 +26,7 @@ export interface ReadBackCost {
   results: { cleared: number; shortened: number; narrowed: number };
   /** Rows those views left out (top-level collections), and how many recall gave back exactly as the tool returned them. */
   rows: { omitted: number; exact: number };
-  /** Cleared results without rows (plain text, a note): read back whole by following the printed `read` call and its next calls. */
+  /** Cleared results without rows (plain text, a note, the text of a result with images): read back whole by following the printed `read` call and its next calls. */
   texts: { cleared: number; exact: number };
   /**
    * Text results a view showed as a beginning-and-end excerpt (outside `results`: nothing to re-call for a row):
@@ -213,7 +214,8 @@ function readText(messages: readonly BaseMessage[], call: Json, original: ToolMe
   const spent = { calls: 0, tokens: 0, largest: 0 };
   const text = readAlong(messages, call, spent, (next) => next);
   cost.texts.cleared++;
-  if (text === String(original.content)) cost.texts.exact++;
+  // The text recall reads (an image block of the result is not text it gives back).
+  if (text === splitContent(original.content).text) cost.texts.exact++;
   cost.recall.calls += spent.calls;
   cost.recall.tokens += spent.tokens;
   cost.recall.largestAnswer = Math.max(cost.recall.largestAnswer, spent.largest);
