@@ -9,8 +9,9 @@ export interface ViewOptions {
   /**
    * How far the head of the view may move at once when older turns must go, so it
    * stays the same for several calls (provider prompt caches): the kept older turns
-   * fill at least `1 − 3 × dropStep` of the history budget, and the oldest kept one
-   * is the strongest anchor in that range. `0` drops exactly what is needed.
+   * fill at least `1 − 3 × dropStep` of their room, and the oldest kept one is the
+   * strongest anchor in that range; so do the turns kept with their tool results
+   * cleared before the ones shown whole. `0` drops exactly what is needed.
    * @default 0.25
    */
   dropStep?: number;
