@@ -34,7 +34,6 @@ const clearedForms = new WeakMap<PreparedTurn, { turn: PreparedTurn; results: nu
  */
 export const BAND_SHARE = 0.6;
 
-
 /**
  * The older turns a room keeps when they do not all fit whole: each turn's best form that
  * fits before it is left out, in two parts, each ending on a stable anchor (see
@@ -79,7 +78,7 @@ export function clearedBand(older: OlderTurns, room: number, headroom: number, o
   const upRoom = band.reduce((left, f) => left - f.turn.tokens, room);
   const whole = wholeAnchor(upgrades, upRoom, dropStep);
   const cleared = band.slice(whole);
-  return { whole, cleared: cleared.map((f) => f.turn), results: cleared.reduce((sum, f) => sum + f.results, 0), all: all && count === forms.length };
+  return { whole, cleared: cleared.map((f) => f.turn), results: cleared.reduce((sum, f) => sum + f.results, 0), all };
 }
 
 /**
