@@ -161,7 +161,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const imageInputs = settings.imageInputs === undefined ? {} : { imageInputs: settings.imageInputs };
     const viewOptions = Object.freeze({ ...factoryView, ...viewSettingsIn(request.overrides ?? {}), ...imageInputs });
     const summarizes = summarizer !== null && settings.summarize !== false;
-    const views = requestViews({ settings, options: viewOptions, messages, lead, budget, estimator, request, pin: options.pin, messageDate, turnSummary, summarizes });
+    const views = requestViews({
+      settings, options: viewOptions, messages, lead, budget, estimator, request, pin: options.pin, messageDate, turnSummary, summarizes,
+    });
     // While summarizing, older results wait for their summary instead of being cleared in
     // steps — not while the summarizer cools down: no summary would come. Each clear step
     // would move the prompt's prefix once more; the summary step moves it anyway, and
@@ -229,7 +231,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     const kind = compactionKind(outcome.summarized, view.report);
     if (kind !== "none") emit({ conversationId: key.conversationId, kind, before: { messages: messages.length }, after: { messages: view.messages.length, tokens: view.report.tokens.total } });
 
-    const built: ViewBuildInputs = { lead, offset, summaryText: text, options: builder.options, customEstimator: options.estimator !== undefined, evidence, summarizes: builder.summarizes };
+    const customEstimator = options.estimator !== undefined;
+    const built: ViewBuildInputs = { lead, offset, summaryText: text, options: builder.options, customEstimator, evidence, summarizes: builder.summarizes };
     if (options.pin !== undefined) built.predicatePins = builder.predicatePins();
     if (messageDate !== undefined) built.messageDates = builder.messageDates();
     if (builder.turnSummary !== undefined) built.turnSummary = builder.turnSummary;

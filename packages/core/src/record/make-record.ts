@@ -84,7 +84,12 @@ export function viewRecordOf(request: ContextRequest, view: ManagedView, context
         ...(built.predicatePins === undefined ? {} : { pins: [...built.predicatePins] }),
         ...(built.messageDates === undefined ? {} : { dates: built.messageDates.map(([index, date]): [number, string | number | null] => [index, date]) }),
       },
-      options: { budget: view.report.budget, view: { ...built.options }, estimator: built.customEstimator ? "custom" : "default", ...(built.summarizes === true ? { summarizes: true as const } : {}) },
+      options: {
+        budget: view.report.budget,
+        view: { ...built.options },
+        estimator: built.customEstimator ? "custom" : "default",
+        ...(built.summarizes === true ? { summarizes: true as const } : {}),
+      },
       inputs: hashes,
       report,
     },

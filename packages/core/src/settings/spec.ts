@@ -95,7 +95,10 @@ export const SETTINGS_SPEC = frozen({
 
   dropStep: {
     group: "view", scope: "request", type: "number", min: 0, max: 0.9, default: 0.25,
-    doc: "how far the head of the view may move at once when older turns must go: the kept turns fill at least `1 − 3 × dropStep` of their room, the oldest one a stable anchor, and so do the turns kept with their results cleared before them (0 = exactly what is needed; see [concepts](concepts.md#why-the-head-moves-in-steps))",
+    doc:
+      "how far the head of the view may move at once when older turns must go: the kept turns fill at least `1 − 3 × dropStep` of their room, " +
+      "the oldest one a stable anchor, and so do the turns kept with their results cleared before them " +
+      "(0 = exactly what is needed; see [concepts](concepts.md#why-the-head-moves-in-steps))",
   },
   maxOlderMessageTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 1000, doc: "longest text an older message keeps before it becomes an excerpt" },
   maxToolCallProseTokens: { group: "view", scope: "request", type: "integer", min: 0, default: 200, doc: "longest prose of an older AI message that also calls tools" },

@@ -23,8 +23,14 @@ export interface ClearedBand {
   all: boolean;
 }
 
-/** A turn with every tool result cleared, and how many were; memoized on the turn as prepared (options are the view's). */
-const clearedForms = new WeakMap<PreparedTurn, { turn: PreparedTurn; results: number }>();
+/** A turn with its tool results cleared, and how many were. */
+interface ClearedForm {
+  turn: PreparedTurn;
+  results: number;
+}
+
+/** Each turn's cleared form, memoized on the turn as prepared (a view's turns, cleared with that view's options). */
+const clearedForms = new WeakMap<PreparedTurn, ClearedForm>();
 
 /**
  * The share of the older turns' whole room (the limit less the fixed part, before the
@@ -98,8 +104,8 @@ function wholeAnchor(upgrades: readonly CutCandidate[], upRoom: number, dropStep
 type Clearing = BandOptions & { maxToolResultTokens: number };
 
 /** The cleared forms of the newest older turns that fit `room` together, and whether that is all of them. */
-function bandForms(older: OlderTurns, room: number, options: Clearing, estimator: Estimator): { forms: { turn: PreparedTurn; results: number }[]; all: boolean } {
-  const forms: { turn: PreparedTurn; results: number }[] = [];
+function bandForms(older: OlderTurns, room: number, options: Clearing, estimator: Estimator): { forms: ClearedForm[]; all: boolean } {
+  const forms: ClearedForm[] = [];
   let used = 0;
   for (let j = 0; !older.surelyOver(j, room - used); j++) {
     const turn = older.turn(j);
@@ -113,7 +119,7 @@ function bandForms(older: OlderTurns, room: number, options: Clearing, estimator
 }
 
 /** `turn` with every tool result larger than its notice cleared (from the turn as prepared), or the turn as it is when that is no smaller. */
-function clearedForm(turn: PreparedTurn, options: Clearing, estimator: Estimator): { turn: PreparedTurn; results: number } {
+function clearedForm(turn: PreparedTurn, options: Clearing, estimator: Estimator): ClearedForm {
   const prepared = preparedTurnOf(turn);
   let form = clearedForms.get(prepared);
   if (form === undefined) {
@@ -126,7 +132,8 @@ function clearedForm(turn: PreparedTurn, options: Clearing, estimator: Estimator
       results++;
       return shown;
     });
-    form = results === 0 ? { turn: prepared, results: 0 } : { turn: derivedTurn(prepared, { ...prepared, messages, tokens: estimator.estimateMessages(messages) }), results };
+    const tokens = estimator.estimateMessages(messages);
+    form = results === 0 ? { turn: prepared, results: 0 } : { turn: derivedTurn(prepared, { ...prepared, messages, tokens }), results };
     clearedForms.set(prepared, form);
   }
   return form.turn.tokens < turn.tokens ? form : { turn, results: 0 };
