@@ -3,9 +3,9 @@ import type { Estimator } from "../estimate.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
+import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, windowFloor } from "./select.js";
 import { derivedTurn } from "./tool-result-compactor.js";
-import type { PreparedTurn } from "./prepare-turn.js";
 import { clearedBand, type ClearedBand } from "./cleared-band.js";
 import type { ViewOptions } from "./types.js";
 
