@@ -70,7 +70,9 @@ export interface ViewOptions {
    * Mark Anthropic prompt-cache breakpoints: `cache_control: { type: "ephemeral" }`
    * on the last content block of the head (the system prompt, or the summary,
    * evidence or excerpts after it) and of the last kept older turn — the two parts
-   * of the view that change only in steps. At most Anthropic's 4 breakpoints:
+   * of the view that change only in steps — and of the band of older turns kept with
+   * their results cleared, when there is one (a head under 1,024 tokens then gives its
+   * breakpoint to a turn inside the band). At most Anthropic's 4 breakpoints:
    * breakpoints already on the messages count, and one is left for a request-level
    * breakpoint (langchain's `anthropicPromptCachingMiddleware`). Other providers
    * ignore the marker, but it turns string content into a text block.
