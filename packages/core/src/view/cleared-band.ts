@@ -79,26 +79,33 @@ export function clearedBand(older: OlderTurns, room: number, headroom: number, o
   const count = all ? forms.length : chooseKept(forms.map((f) => f.turn), forms.length, bandRoom, dropStep);
   const band = forms.slice(0, count);
   if (band.every((f) => f.results === 0)) return undefined;
-  // What showing each turn whole costs beyond its cleared form, in what the band leaves.
-  const upgrades = band.map((f, j) => ({ key: f.turn.key, tokens: (older.prepared[j] as PreparedTurn).tokens - f.turn.tokens }));
+  // What showing each turn whole (as the history shows it) costs beyond its cleared form, in what the band leaves.
   const upRoom = band.reduce((left, f) => left - f.turn.tokens, room);
-  const whole = wholeAnchor(upgrades, upRoom, dropStep);
+  const upgrade = (j: number) => ({ key: (band[j] as ClearedForm).turn.key, tokens: Math.max(0, (older.turn(j) as PreparedTurn).tokens - (band[j] as ClearedForm).turn.tokens) });
+  const whole = wholeAnchor(count, upgrade, upRoom, dropStep);
   const cleared = band.slice(whole);
   return { whole, cleared: cleared.map((f) => f.turn), results: cleared.reduce((sum, f) => sum + f.results, 0), all };
 }
 
 /**
- * How many of the band's newest turns are shown whole: every one when all fit `upRoom`, else
- * the strongest anchor (see {@link chooseKept}) among the counts whose upgrades (`upgrades`,
- * newest first: what each costs whole beyond cleared) fit it and fill at least
+ * How many of the band's `count` newest turns are shown whole: every one when all fit
+ * `upRoom`, else the strongest anchor (see {@link chooseKept}) among the counts whose
+ * upgrades (`upgrade(j)`, newest first: what turn `j` costs whole beyond cleared, made
+ * only for the turns that may be shown whole) fit it and fill at least
  * `1 − 3 × dropStep` of it. Held to three quarters of the whole room as well, the views
  * would leave none of it idle, but the anchor moved on more calls: 2 to 4 points of cached
  * share lower on three fixtures of `pnpm eval`.
  */
-function wholeAnchor(upgrades: readonly CutCandidate[], upRoom: number, dropStep: number): number {
-  let fit = 0;
-  for (let up = 0; fit < upgrades.length && up + (upgrades[fit] as CutCandidate).tokens <= upRoom; fit++) up += (upgrades[fit] as CutCandidate).tokens;
-  return fit === upgrades.length ? fit : chooseKept(upgrades, fit, upRoom, dropStep);
+function wholeAnchor(count: number, upgrade: (j: number) => CutCandidate, upRoom: number, dropStep: number): number {
+  const upgrades: CutCandidate[] = [];
+  let up = 0;
+  while (upgrades.length < count) {
+    const next = upgrade(upgrades.length);
+    if (up + next.tokens > upRoom) break;
+    upgrades.push(next);
+    up += next.tokens;
+  }
+  return upgrades.length === count ? count : chooseKept(upgrades, upgrades.length, upRoom, dropStep);
 }
 
 type Clearing = BandOptions & { maxToolResultTokens: number };
@@ -108,7 +115,7 @@ function bandForms(older: OlderTurns, room: number, options: Clearing, estimator
   const forms: ClearedForm[] = [];
   let used = 0;
   for (let j = 0; !older.surelyOver(j, room - used); j++) {
-    const turn = older.turn(j);
+    const turn = older.uncompacted(j);
     if (turn === undefined) return { forms, all: true };
     const form = clearedForm(turn, options, estimator);
     if (used + form.turn.tokens > room) break;
@@ -123,20 +130,25 @@ function clearedForm(turn: PreparedTurn, options: Clearing, estimator: Estimator
   const prepared = preparedTurnOf(turn);
   let form = clearedForms.get(prepared);
   if (form === undefined) {
-    const { maxToolResultTokens, recallToolName, excludeTools } = options;
-    const result = microCompact(prepared.messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
-    let results = 0;
-    const messages = result.messages.map((shown, i) => {
-      const message = prepared.messages[i] as BaseMessage;
-      if (shown === message || estimator.estimateMessage(message) <= estimator.estimateMessage(shown)) return message;
-      results++;
-      return shown;
-    });
-    const tokens = estimator.estimateMessages(messages);
+    const { messages, results, tokens } = clearedMessages(prepared.messages, options, estimator);
     form = results === 0 ? { turn: prepared, results: 0 } : { turn: derivedTurn(prepared, { ...prepared, messages, tokens }), results };
     clearedForms.set(prepared, form);
   }
   return form.turn.tokens < turn.tokens ? form : { turn, results: 0 };
+}
+
+/** `messages` with every tool result larger than its notice cleared, how many were, and their tokens. */
+function clearedMessages(messages: readonly BaseMessage[], options: Clearing, estimator: Estimator): { messages: BaseMessage[]; results: number; tokens: number } {
+  const { maxToolResultTokens, recallToolName, excludeTools } = options;
+  const result = microCompact(messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
+  let results = 0;
+  const cleared = result.messages.map((shown, i) => {
+    const message = messages[i] as BaseMessage;
+    if (shown === message || estimator.estimateMessage(message) <= estimator.estimateMessage(shown)) return message;
+    results++;
+    return shown;
+  });
+  return { messages: cleared, results, tokens: estimator.estimateMessages(cleared) };
 }
 
 /**

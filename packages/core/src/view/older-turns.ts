@@ -1,5 +1,6 @@
 import type { TurnWalk } from "./find-turns.js";
 import type { PreparedTurn } from "./prepare-turn.js";
+import { preparedTurnOf } from "./tool-result-compactor.js";
 
 /** How many of the newest older turns fit a room, and whether that is all of them. */
 export interface OlderFit {
@@ -76,6 +77,17 @@ export class OlderTurns {
   surelyOver(j: number, left: number): boolean {
     if (this.prepared[j] !== undefined || this.floor <= 0 || !this.walk.olderTurnExists(j)) return false;
     return this.walk.keepsMoreThan(this.walk.olderTurnEnd(j), Math.floor(left / this.floor));
+  }
+
+  /**
+   * Older turn `j` (0 = the newest) as prepared, before the history's compaction (which
+   * {@link turn} applies when it reaches it); undefined when there is none.
+   */
+  uncompacted(j: number): PreparedTurn | undefined {
+    const start = this.walk.olderTurnStart(j);
+    if (start === undefined) return undefined;
+    const turn = this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));
+    return preparedTurnOf(turn);
   }
 
   /** Older turn `j` (0 = the newest), prepared (and compacted once compacting) when first reached; undefined when there is none. */
