@@ -1,12 +1,10 @@
-import { microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
 import type { OlderFit, OlderTurns } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, windowFloor } from "./select.js";
-import { derivedTurn } from "./tool-result-compactor.js";
-import { clearedBand, type ClearedBand } from "./cleared-band.js";
+import { clearedBand, clearedForm, type ClearedBand } from "./cleared-band.js";
 import type { ViewOptions } from "./types.js";
 
 /** The options {@link allocateHistory} reads. */
@@ -179,10 +177,6 @@ function clearedNextTurn(older: OlderTurns, kept: number, room: number, options:
   let left = room;
   for (let j = 0; j < kept; j++) left -= (older.prepared[j] as PreparedTurn).tokens;
   if (next.tokens <= left || room - left >= windowFloor(room, options.dropStep)) return undefined;
-  const { maxToolResultTokens, recallToolName, excludeTools } = options;
-  const result = microCompact(next.messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
-  if (result.cleared === 0) return undefined;
-  const tokens = estimator.estimateMessages(result.messages);
-  if (tokens > left) return undefined;
-  return { turn: derivedTurn(next, { ...next, messages: result.messages, tokens }), results: result.cleared };
+  const form = clearedForm(older.uncompacted(kept) as PreparedTurn, { ...options, maxToolResultTokens: options.maxToolResultTokens }, estimator);
+  return form.results === 0 || form.turn.tokens > left ? undefined : form;
 }

@@ -5,7 +5,7 @@ import type { OlderTurns } from "./older-turns.js";
 import type { NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, turnHash, type CutCandidate } from "./select.js";
-import { derivedTurn, preparedTurnOf } from "./tool-result-compactor.js";
+import { derivedTurn } from "./tool-result-compactor.js";
 import type { ViewOptions } from "./types.js";
 
 /** The options {@link clearedBand} reads. */
@@ -24,7 +24,7 @@ export interface ClearedBand {
 }
 
 /** A turn with its tool results cleared, and how many were. */
-interface ClearedForm {
+export interface ClearedForm {
   turn: PreparedTurn;
   results: number;
 }
@@ -81,7 +81,10 @@ export function clearedBand(older: OlderTurns, room: number, headroom: number, o
   if (band.every((f) => f.results === 0)) return undefined;
   // What showing each turn whole (as the history shows it) costs beyond its cleared form, in what the band leaves.
   const upRoom = band.reduce((left, f) => left - f.turn.tokens, room);
-  const upgrade = (j: number) => ({ key: (band[j] as ClearedForm).turn.key, tokens: Math.max(0, (older.turn(j) as PreparedTurn).tokens - (band[j] as ClearedForm).turn.tokens) });
+  const upgrade = (j: number) => {
+    const { turn } = band[j] as ClearedForm;
+    return { key: turn.key, tokens: Math.max(0, (older.turn(j) as PreparedTurn).tokens - turn.tokens) };
+  };
   const whole = wholeAnchor(count, upgrade, upRoom, dropStep);
   const cleared = band.slice(whole);
   return { whole, cleared: cleared.map((f) => f.turn), results: cleared.reduce((sum, f) => sum + f.results, 0), all };
@@ -108,7 +111,8 @@ function wholeAnchor(count: number, upgrade: (j: number) => CutCandidate, upRoom
   return upgrades.length === count ? count : chooseKept(upgrades, upgrades.length, upRoom, dropStep);
 }
 
-type Clearing = BandOptions & { maxToolResultTokens: number };
+/** What clearing a turn's results reads: the band's options with `maxToolResultTokens` set. */
+export type Clearing = Omit<BandOptions, "dropStep"> & { maxToolResultTokens: number };
 
 /** The cleared forms of the newest older turns that fit `room` together, and whether that is all of them. */
 function bandForms(older: OlderTurns, room: number, options: Clearing, estimator: Estimator): { forms: ClearedForm[]; all: boolean } {
@@ -125,30 +129,33 @@ function bandForms(older: OlderTurns, room: number, options: Clearing, estimator
   return { forms, all: false };
 }
 
-/** `turn` with every tool result larger than its notice cleared (from the turn as prepared), or the turn as it is when that is no smaller. */
-function clearedForm(turn: PreparedTurn, options: Clearing, estimator: Estimator): ClearedForm {
-  const prepared = preparedTurnOf(turn);
+/**
+ * A turn as prepared (`prepared`, before any compaction: see `OlderTurns.uncompacted`) with
+ * every tool result larger than its notice cleared, ids and pairing kept, and how many
+ * were; the turn itself when none is. Made once per turn of a view: the band and the
+ * turn kept cleared below the window (`clearedNextTurn`) show the same text.
+ *
+ * @example
+ * ```ts
+ * const { turn, results } = clearedForm(older.uncompacted(j)!, { ...options, maxToolResultTokens: 2000 }, estimator);
+ * ```
+ */
+export function clearedForm(prepared: PreparedTurn, options: Clearing, estimator: Estimator): ClearedForm {
   let form = clearedForms.get(prepared);
-  if (form === undefined) {
-    const { messages, results, tokens } = clearedMessages(prepared.messages, options, estimator);
-    form = results === 0 ? { turn: prepared, results: 0 } : { turn: derivedTurn(prepared, { ...prepared, messages, tokens }), results };
-    clearedForms.set(prepared, form);
-  }
-  return form.turn.tokens < turn.tokens ? form : { turn, results: 0 };
-}
-
-/** `messages` with every tool result larger than its notice cleared, how many were, and their tokens. */
-function clearedMessages(messages: readonly BaseMessage[], options: Clearing, estimator: Estimator): { messages: BaseMessage[]; results: number; tokens: number } {
+  if (form !== undefined) return form;
   const { maxToolResultTokens, recallToolName, excludeTools } = options;
-  const result = microCompact(messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
+  const result = microCompact(prepared.messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
   let results = 0;
-  const cleared = result.messages.map((shown, i) => {
-    const message = messages[i] as BaseMessage;
+  const messages = result.messages.map((shown, i) => {
+    const message = prepared.messages[i] as BaseMessage;
     if (shown === message || estimator.estimateMessage(message) <= estimator.estimateMessage(shown)) return message;
     results++;
     return shown;
   });
-  return { messages: cleared, results, tokens: estimator.estimateMessages(cleared) };
+  const tokens = estimator.estimateMessages(messages);
+  form = results === 0 ? { turn: prepared, results: 0 } : { turn: derivedTurn(prepared, { ...prepared, messages, tokens }), results };
+  clearedForms.set(prepared, form);
+  return form;
 }
 
 /**

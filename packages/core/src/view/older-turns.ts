@@ -84,21 +84,25 @@ export class OlderTurns {
    * {@link turn} applies when it reaches it); undefined when there is none.
    */
   uncompacted(j: number): PreparedTurn | undefined {
-    const start = this.walk.olderTurnStart(j);
-    if (start === undefined) return undefined;
-    const turn = this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));
-    return preparedTurnOf(turn);
+    const turn = this.reached(j);
+    return turn === undefined ? undefined : preparedTurnOf(turn);
   }
 
   /** Older turn `j` (0 = the newest), prepared (and compacted once compacting) when first reached; undefined when there is none. */
   turn(j: number): PreparedTurn | undefined {
-    const start = this.walk.olderTurnStart(j);
-    if (start === undefined) return undefined;
-    let turn = this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));
+    let turn = this.reached(j);
+    if (turn === undefined) return undefined;
     if (this.compact && !this.compacted[j]) {
       this.compacted[j] = true;
       turn = this.prepared[j] = this.compact(turn);
     }
     return turn;
+  }
+
+  /** Older turn `j` as the view holds it (prepared when first reached); undefined when there is none. */
+  private reached(j: number): PreparedTurn | undefined {
+    const start = this.walk.olderTurnStart(j);
+    if (start === undefined) return undefined;
+    return this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));
   }
 }
