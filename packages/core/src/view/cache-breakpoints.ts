@@ -1,7 +1,7 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import { copyMessage, type MessageKind } from "../messages.js";
-import { bandAnchorEnd } from "./cleared-band.js";
 import type { PreparedTurn } from "./prepare-turn.js";
+import { turnHash } from "./select.js";
 
 /**
  * Anthropic's limit of `cache_control` breakpoints per request.
@@ -112,4 +112,30 @@ export function breakpointEnds(headEnd: number, olderEnd: number, band: readonly
   if (bandEnd <= headEnd || bandEnd >= olderEnd) return [headEnd, olderEnd];
   const inBand = headTokens < ANTHROPIC_MIN_CACHED ? bandAnchorEnd(band, headEnd) : undefined;
   return [inBand ?? headEnd, olderEnd, bandEnd];
+}
+
+/**
+ * Where to mark an Anthropic breakpoint inside the band (see `clearedBand`): the end
+ * of its newest turn, but its last, whose key hashes to at least two trailing zero bits.
+ * The band grows at its end, so that turn holds while up to about four turns join after
+ * it, and the next such turn is found within Anthropic's 20-block lookback of it. Undefined
+ * when no turn qualifies.
+ *
+ * @param cleared - The band's turns, newest first (`ChosenOlderTurns.cleared`).
+ * @param headEnd - Index in the view of the message right before the band.
+ *
+ * @example
+ * ```ts
+ * const mid = bandAnchorEnd(chosen.cleared, headEnd); // 41, say
+ * ```
+ */
+export function bandAnchorEnd(cleared: readonly PreparedTurn[], headEnd: number): number | undefined {
+  let at = headEnd;
+  let found: number | undefined;
+  for (let k = cleared.length - 1; k >= 1; k--) {
+    const turn = cleared[k] as PreparedTurn;
+    at += turn.messages.length;
+    if ((turnHash(turn.key) & 3) === 0) found = at;
+  }
+  return found;
 }

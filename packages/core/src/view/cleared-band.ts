@@ -4,7 +4,7 @@ import type { Estimator } from "../estimate.js";
 import type { OlderTurns } from "./older-turns.js";
 import type { NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
-import { chooseKept, turnHash, type CutCandidate } from "./select.js";
+import { chooseKept, type CutCandidate } from "./select.js";
 import { derivedTurn } from "./tool-result-compactor.js";
 import type { ViewOptions } from "./types.js";
 
@@ -156,30 +156,4 @@ export function clearedForm(prepared: PreparedTurn, options: Clearing, estimator
   form = results === 0 ? { turn: prepared, results: 0 } : { turn: derivedTurn(prepared, { ...prepared, messages, tokens }), results };
   clearedForms.set(prepared, form);
   return form;
-}
-
-/**
- * Where to mark an Anthropic breakpoint inside the band (see {@link clearedBand}): the end
- * of its newest turn, but its last, whose key hashes to at least two trailing zero bits.
- * The band grows at its end, so that turn holds while up to about four turns join after
- * it, and the next such turn is found within Anthropic's 20-block lookback of it. Undefined
- * when no turn qualifies.
- *
- * @param cleared - The band's turns, newest first (`ChosenOlderTurns.cleared`).
- * @param headEnd - Index in the view of the message right before the band.
- *
- * @example
- * ```ts
- * const mid = bandAnchorEnd(chosen.cleared, headEnd); // 41, say
- * ```
- */
-export function bandAnchorEnd(cleared: readonly PreparedTurn[], headEnd: number): number | undefined {
-  let at = headEnd;
-  let found: number | undefined;
-  for (let k = cleared.length - 1; k >= 1; k--) {
-    const turn = cleared[k] as PreparedTurn;
-    at += turn.messages.length;
-    if ((turnHash(turn.key) & 3) === 0) found = at;
-  }
-  return found;
 }
