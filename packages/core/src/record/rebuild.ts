@@ -3,7 +3,7 @@ import { createEstimator, type Estimator } from "../estimate.js";
 import type { MessageInput } from "../messages.js";
 import { conversationStart } from "../view/provider-head.js";
 import { summaryMessage } from "../summarize/summary-message.js";
-import { buildContext, buildResolvedView, resolveViewSettings } from "../view/build-context.js";
+import { checkedView } from "../view/build-context.js";
 import { historyBeside, historyWithin, quotedIn } from "../view/history-evidence.js";
 import type { BuildContextInput, ContextReport, ContextView, TurnSummary } from "../view/types.js";
 import { restoreSetAside, type SetAside } from "../evidence/set-aside.js";
@@ -263,7 +263,7 @@ export function rebuildView(stored: StoredView, checkpointMessages: readonly Mes
   };
   let view: ContextView;
   try {
-    view = record.options.summarizes === true ? buildResolvedView(input, { ...resolveViewSettings(input), summarizes: true }) : buildContext(input);
+    view = checkedView(input, record.options.summarizes === true);
   } catch (error) {
     problems.push(`rebuilding failed: ${(error as Error).message}`);
     return { status: "mismatch", problems, view: null, summaryText: summaryText ?? null, evidenceText, historyMessage };

@@ -63,6 +63,20 @@ const defaultEstimator = createEstimator();
  * while that fits ({@link reasoningLoop}, {@link loopAppended}).
  */
 export function buildContext(input: BuildContextInput): ContextView {
+  return checkedView(input, false);
+}
+
+/**
+ * {@link buildContext}, every input checked as it checks them, with what only a context
+ * manager knows: whether it summarizes the turns the view leaves out (see
+ * {@link ResolvedViewSettings.summarizes}). For rebuilding a recorded view.
+ *
+ * @example
+ * ```ts
+ * const view = checkedView(input, record.options.summarizes === true);
+ * ```
+ */
+export function checkedView(input: BuildContextInput, summarizes: boolean): ContextView {
   const started = performance.now();
   if (input === null || typeof input !== "object") {
     throw new ContextViewError("INVALID_MESSAGES", `Expected the input of buildContext to be an object with \`messages\`, got ${describeValue(input)}`);
@@ -70,25 +84,14 @@ export function buildContext(input: BuildContextInput): ContextView {
   checkMessageArray(input.messages);
   refuseRenamed(input, { summaryMessage: "historyMessage" });
   checkTurnSummary(input.turnSummary);
-  return viewWithin(input, resolveViewSettings(input), started);
-}
-
-/**
- * The settings {@link buildContext} resolves from its input (see {@link ResolvedViewSettings}),
- * each checked: for a caller that adds what only a context manager knows (`summarizes`).
- *
- * @example
- * ```ts
- * const view = buildResolvedView(input, { ...resolveViewSettings(input), summarizes: true });
- * ```
- */
-export function resolveViewSettings(input: BuildContextInput): ResolvedViewSettings {
-  return {
+  const resolved: ResolvedViewSettings = {
     budget: budgetOf(input.budget),
     estimator: checkEstimator(input.estimator, "estimator") ?? defaultEstimator,
     options: resolveViewOptions(input),
     messageDate: checkMessageDate(input.messageDate, "messageDate"),
+    summarizes,
   };
+  return viewWithin(input, resolved, started);
 }
 
 /**
