@@ -1,6 +1,6 @@
 import type { Estimator } from "../estimate.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
-import type { OlderFit, OlderTurns } from "./older-turns.js";
+import type { OlderTurns } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, windowFloor } from "./select.js";
@@ -22,8 +22,6 @@ export interface AllocateHistoryInput {
   room: number;
   /** Tokens of the summary head (label and summary), 0 when none is given. */
   summaryTokens: number;
-  /** Older turns that fit `room` before compaction (reused while nothing is compacted); measured again when absent. */
-  fit?: OlderFit | undefined;
   /** `recallBudget` 0 takes no relevance reserve (recall off, or a brief after tool turns). */
   options: AllocateOptions;
   /**
@@ -86,9 +84,9 @@ export interface HistoryAllocation {
  *    prompt cache.
  *
  * What the anchors leave unused goes to the recalled block on a turn's first call
- * (see {@link placeHistory}). The compaction stage asks the same question of the
- * current turn's forms (see {@link keepOlderTurnsInPlace}), so both stages count the
- * older turns one way.
+ * (see {@link placeHistory}). A view asks it through one {@link HistoryRoom}: the
+ * current turn's forms are weighed by the allocation each leaves, and the view is placed
+ * by the allocation of the form chosen, decided once.
  *
  * @example
  * ```ts
@@ -99,13 +97,55 @@ export interface HistoryAllocation {
  */
 export function allocateHistory(input: AllocateHistoryInput): HistoryAllocation {
   const { older, room, summaryTokens, options, estimator } = input;
-  const whole = recencyIn(older, room, summaryTokens, options, estimator, input.fit);
+  const whole = recencyIn(older, room, summaryTokens, options, estimator);
   const dropped = older.exists(whole.kept + (whole.cleared?.cleared.length ?? 0));
   const excerpts = input.evidenceOnly === true && whole.summaryIncluded && !whole.all ? excerptsRoom(room - whole.headTokens, options, estimator) : whole.reserve;
   const relevance = recallReserve(room, whole.headTokens, options.recallBudget, excerpts);
   if (!dropped || relevance === 0) return { ...whole, relevance, dropped };
   // The recalled block takes the excerpts' room: no excerpts beside it.
   return { ...recencyIn(older, room - relevance, summaryTokens, { ...options, excerptBudget: 0 }, estimator), relevance, dropped };
+}
+
+/** The claims of a view's history that do not depend on its room: what {@link allocateHistory} reads besides `older` and `room`. */
+export type HistoryClaims = Omit<AllocateHistoryInput, "older" | "room">;
+
+/**
+ * The history's room of one view, allocated once for each room asked (see
+ * {@link allocateHistory}): the current turn's forms are weighed by what each leaves the
+ * older turns, and the view is placed by the allocation of the form chosen, the same
+ * object, not a second decision. An allocation holds while the older turns keep their
+ * forms ({@link OlderTurns.version}); compacting them, or showing the newest in a smaller
+ * form, starts over.
+ *
+ * @example
+ * ```ts
+ * const history = new HistoryRoom(older, { summaryTokens: 0, options, estimator });
+ * history.at(6000).kept; // newest older turns shown whole in 6,000 tokens
+ * history.at(6000) === history.at(6000); // true
+ * ```
+ */
+export class HistoryRoom {
+  private readonly allocations = new Map<number, HistoryAllocation>();
+  private version = 0;
+
+  constructor(
+    readonly older: OlderTurns,
+    readonly claims: HistoryClaims,
+  ) {}
+
+  /** The allocation of `room` tokens (the limit less the charged fixed part and the current turn). */
+  at(room: number): HistoryAllocation {
+    if (this.version !== this.older.version) {
+      this.allocations.clear();
+      this.version = this.older.version;
+    }
+    let allocation = this.allocations.get(room);
+    if (allocation === undefined) {
+      allocation = allocateHistory({ ...this.claims, older: this.older, room });
+      this.allocations.set(room, allocation);
+    }
+    return allocation;
+  }
 }
 
 /**
@@ -137,11 +177,11 @@ type Recency = Omit<HistoryAllocation, "relevance" | "dropped">;
  * excerpts of the turns left out. The band takes that room: the oldest turns it holds
  * are worth more cleared than as excerpt lines.
  */
-function recencyIn(older: OlderTurns, room: number, summaryTokens: number, options: AllocateOptions, estimator: Estimator, fit?: OlderFit): Recency {
+function recencyIn(older: OlderTurns, room: number, summaryTokens: number, options: AllocateOptions, estimator: Estimator): Recency {
   const summaryIncluded = summaryTokens > 0 && summaryTokens <= room;
   const headTokens = summaryIncluded ? summaryTokens : 0;
   const avail = room - headTokens;
-  const fitted = older.compacting || fit === undefined ? older.fitting(avail) : fit;
+  const fitted = older.fitting(avail);
   if (fitted.all) return { kept: fitted.fit, all: true, summaryIncluded, headTokens, reserve: 0 };
   // Turns shown with their results cleared before any is left out, unless a summary stands for the turns left out.
   const banding = !(summaryIncluded && options.dropStep !== 0) && options.keepRecentToolResults !== EVERY_TOOL_RESULT && options.summarizes !== true;

@@ -11,6 +11,7 @@ import { historyHead } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
 import { historyBesideShown, historyWithin, historyWithout, type HistoryWithout } from "./history-evidence.js";
 import { OlderTurns } from "./older-turns.js";
+import { HistoryRoom } from "./allocate-history.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
 import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
@@ -169,11 +170,11 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // Durable evidence takes at most its share of the limit (the oldest excerpts of its largest bucket leave first).
   const evidenceRoom = Math.floor(options.evidenceShare * limit);
   const { summaryGiven, given, besideRequest, within } = historySlot(input, walk, evidenceRoom, estimator);
-  const history = within.message;
-  const holds = history !== null ? historyHolds(history) : { summary: false, evidence: false };
-  const summaryHead: BaseMessage[] = history !== null ? historyHead(history, options.recallToolName) : [];
+  const historyShown = within.message;
+  const holds = historyShown !== null ? historyHolds(historyShown) : { summary: false, evidence: false };
+  const summaryHead: BaseMessage[] = historyShown !== null ? historyHead(historyShown, options.recallToolName) : [];
   // Counted once, for the compaction stage and the allocation; 0 without a summary, whatever a custom estimator says of no messages.
-  const headTokens = history !== null ? estimator.estimateMessages(summaryHead) : 0;
+  const headTokens = historyShown !== null ? estimator.estimateMessages(summaryHead) : 0;
   // Evidence alone does not stand for the dropped turns as a summary does: recall keeps the excerpts' room beside it.
   const evidenceOnly = holds.evidence && !holds.summary;
   const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
@@ -187,15 +188,17 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const compactor = new ToolResultCompactor(compactOptions, estimator);
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
   const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator), limit - charged.tokens);
-  const { current, fit, currentTurn, labels, excerpted } = compactToFit({
-    fixed: charged, limit, current: prepared, headTokens, evidenceOnly, older, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary,
+  // The history's room, allocated once per room: the current turn's forms are weighed by it, and the view placed by it.
+  const history = new HistoryRoom(older, { summaryTokens: headTokens, evidenceOnly, options: compactOptions, estimator });
+  const { current, allocation, currentTurn, labels, excerpted } = compactToFit({
+    fixed: charged, limit, current: prepared, history, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary,
   });
   [tally.labels, tally.older.excerpted] = [tally.labels + labels, tally.older.excerpted + excerpted];
 
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
   const placed = placeHistory({
-    walk, older, fit, room: limit - charged.tokens - current.tokens, summaryHead, history, given,
-    evidenceTokens: evidenceRoom, summaryTokens: headTokens, evidenceOnly, fixed, current, leadKept, pinned,
+    walk, older, allocation, room: limit - charged.tokens - current.tokens, summaryHead, history: historyShown, given,
+    evidenceTokens: evidenceRoom, fixed, current, leadKept, pinned,
     prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator, head,
   });
   const { chosen, assembled, block, recalled, evidenceShown } = placed;

@@ -4,7 +4,7 @@ import { copyMessage } from "../messages.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
-import type { OlderFit, OlderTurns } from "./older-turns.js";
+import type { HistoryAllocation, HistoryRoom } from "./allocate-history.js";
 import { currentTurnFloor, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
 import { fitLongTurn } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
@@ -27,11 +27,8 @@ export interface CompactToFitInput {
   limit: number;
   /** The prepared current turn, not yet compacted. */
   current: PreparedTurn;
-  /** Estimated tokens of the summary head, when one is given. */
-  headTokens: number;
-  /** The head is durable evidence alone (see `AllocateHistoryInput.evidenceOnly`). */
-  evidenceOnly?: boolean | undefined;
-  older: OlderTurns;
+  /** The history's room of the view: its older turns, the summary head's tokens (`claims.summaryTokens`) and their allocation. */
+  history: HistoryRoom;
   compactor: ToolResultCompactor;
   options: CompactOptions;
   estimator: Estimator;
@@ -39,11 +36,11 @@ export interface CompactToFitInput {
   turnSummary?: TurnSummary | undefined;
 }
 
-/** The current turn as it enters the view, and how many older turns fit before compaction. */
+/** The current turn as it enters the view, and the history's allocation beside it. */
 export interface CompactedToFit {
   current: PreparedTurn;
-  /** Older turns that fit the room left, measured before compaction started. */
-  fit: OlderFit;
+  /** The history's room beside `current`, allocated (see {@link HistoryRoom}): the view is placed by it. */
+  allocation: HistoryAllocation;
   /** How the current turn's exchanges entered the view. */
   currentTurn: CurrentTurnReport;
   /** Labels the current turn gained (or, negative, lost with excerpted exchanges) after it was prepared. */
@@ -64,23 +61,28 @@ export interface CompactedToFit {
  *
  * @example
  * ```ts
- * const { current, fit } = compactToFit({ fixed, limit, current: prepared, headTokens, older, compactor, options, estimator });
+ * const { current, allocation } = compactToFit({ fixed, limit, current: prepared, history, compactor, options, estimator });
  * ```
  */
 export function compactToFit(input: CompactToFitInput): CompactedToFit {
-  const { fixed, limit, headTokens, older, compactor } = input;
+  const { fixed, limit, history, compactor } = input;
+  const { older } = history;
+  const headTokens = history.claims.summaryTokens;
   const exchanges = countExchanges(input.current);
-  const fit = older.fitting(limit - fixed.tokens - input.current.tokens - headTokens);
+  const room = limit - fixed.tokens;
+  const fit = older.fitting(room - input.current.tokens - headTokens);
   if (fixed.tokens + input.current.tokens > limit) refuseEarly(input);
   if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) {
-    return { current: input.current, fit, currentTurn: everyExchangeKept(exchanges), labels: 0, excerpted: 0 };
+    const allocation = history.at(room - input.current.tokens);
+    return { current: input.current, allocation, currentTurn: everyExchangeKept(exchanges), labels: 0, excerpted: 0 };
   }
   older.compactWith((turn) => compactor.compact(turn));
   // The current turn's results are the newest: they take the first places kept whole, before older ones clear in steps.
   compactor.seeNewestResults(input.current.toolResults);
   const chosen = chooseCurrentForm(input, exchanges);
   compactor.countCurrentTurn(chosen.fit, chosen.cleared);
-  return { current: chosen.fit.turn, fit, currentTurn: chosen.report, labels: chosen.labels, excerpted: chosen.excerpted };
+  const current = chosen.fit.turn;
+  return { current, allocation: history.at(room - current.tokens), currentTurn: chosen.report, labels: chosen.labels, excerpted: chosen.excerpted };
 }
 
 /** The current turn in the form chosen for the view, and what that form did. */
@@ -193,7 +195,9 @@ function everyExchangeKept(exchanges: number): CurrentTurnReport {
  *    and still answers from every row's reference.
  */
 function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit | undefined {
-  const { older, compactor, headTokens, estimator } = input;
+  const { history, compactor, estimator } = input;
+  const { older } = history;
+  const headTokens = history.claims.summaryTokens;
   if (older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return undefined;
   const besides = (reserve: number) => {
     const again = fitCurrentTurn(input.current, room - reserve, estimator, input.options.recallToolName);

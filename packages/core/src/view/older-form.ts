@@ -3,29 +3,25 @@ import { microCompact } from "../compact/index.js";
 import { splitContent } from "../compact/compact-tool-result.js";
 import { isClearedToolResult } from "../compact/marker.js";
 import type { Estimator } from "../estimate.js";
-import { allocateHistory } from "./allocate-history.js";
+import type { HistoryRoom } from "./allocate-history.js";
 import { keptInTurn } from "./clear-step.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
-import type { OlderTurns } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 
 type OlderFormOptions = Pick<
   Required<ViewOptions>,
-  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excerptBudget" | "dropStep" | "recallBudget" | "excludeTools"
+  "keepRecentToolResults" | "maxToolResultTokens" | "clearStep" | "excludeTools"
 > &
   NoteOptions;
 
 /** What {@link keepOlderTurnsInPlace} needs from the view being compacted. */
 export interface OlderFormInput {
-  older: OlderTurns;
+  /** The history's room of the view: the older turns' allocation beside each form of the current turn. */
+  history: HistoryRoom;
   /** The limit less the fixed part: room for the current turn and the history. */
   room: number;
-  /** Tokens of the summary head, 0 when none is given. */
-  headTokens: number;
-  /** The head is durable evidence alone (see `AllocateHistoryInput.evidenceOnly`). */
-  evidenceOnly?: boolean | undefined;
   options: OlderFormOptions;
   estimator: Estimator;
 }
@@ -43,14 +39,14 @@ export interface OlderFormInput {
  *
  * @example
  * ```ts
- * fitted = keepOlderTurnsInPlace({ older, room: limit - fixed.tokens, headTokens, options, estimator }, fitted) ?? fitted;
+ * fitted = keepOlderTurnsInPlace({ history, room: limit - fixed.tokens, options, estimator }, fitted) ?? fitted;
  * ```
  */
 export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurnFit): CurrentTurnFit | undefined {
-  const { older, room, headTokens, evidenceOnly, options, estimator } = input;
+  const { history, room, options, estimator } = input;
   if (options.keepRecentToolResults === EVERY_TOOL_RESULT || fitted.compacted + fitted.narrowed > 0) return undefined;
-  // Older turns kept beside a current turn of `tokens`, allocated as placeHistory will allocate them.
-  const beside = (tokens: number) => allocateHistory({ older, room: room - tokens, summaryTokens: headTokens, evidenceOnly, options, estimator });
+  // Older turns kept beside a current turn of `tokens`: the allocation the view is placed by when that form is chosen.
+  const beside = (tokens: number) => history.at(room - tokens);
   const whole = beside(fitted.turn.tokens);
   if (whole.all) return undefined;
   // The most the older form could free: every result over the limit cut to it.

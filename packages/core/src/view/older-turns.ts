@@ -18,6 +18,7 @@ export class OlderTurns {
   readonly prepared: PreparedTurn[] = [];
   private readonly compacted: boolean[] = [];
   private compact: ((turn: PreparedTurn) => PreparedTurn) | undefined;
+  private changes = 0;
 
   constructor(
     private readonly walk: TurnWalk,
@@ -33,9 +34,19 @@ export class OlderTurns {
     return this.compact !== undefined;
   }
 
+  /**
+   * Counts the changes of form: 1 after {@link compactWith}, one more for each
+   * {@link replaceNewest}. What was measured of the turns at one count holds while it
+   * stays (see `HistoryRoom`): reaching more turns changes no form.
+   */
+  get version(): number {
+    return this.changes;
+  }
+
   /** Compact every turn reached from now on with `compact`. */
   compactWith(compact: (turn: PreparedTurn) => PreparedTurn): void {
     this.compact = compact;
+    this.changes++;
   }
 
   /** The newest older turn, when it is prepared (the view reached it). */
@@ -45,7 +56,9 @@ export class OlderTurns {
 
   /** Show the newest older turn (already prepared) as `turn`: a smaller form of it, chosen for the view. */
   replaceNewest(turn: PreparedTurn): void {
-    if (this.prepared[0] !== undefined) this.prepared[0] = turn;
+    if (this.prepared[0] === undefined) return;
+    this.prepared[0] = turn;
+    this.changes++;
   }
 
   /** True when older turn `j` exists (0 = the newest); finding it walks back over the turns after it, as {@link fitting} does. */

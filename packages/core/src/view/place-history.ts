@@ -7,10 +7,10 @@ import type { MessageInput } from "../messages.js";
 import { assembleView, type AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import type { ProviderHead } from "./provider-head.js";
-import { allocateHistory } from "./allocate-history.js";
+import type { HistoryAllocation } from "./allocate-history.js";
 import { chooseOlderTurns, type ChosenOlderTurns } from "./choose-older-turns.js";
 import type { TurnWalk } from "./find-turns.js";
-import type { OlderFit, OlderTurns } from "./older-turns.js";
+import type { OlderTurns } from "./older-turns.js";
 import { pinnedBlock, type PinnedBlock } from "./pinned-block.js";
 import type { PinnedCandidates } from "./pinned.js";
 import type { PreparedTurn } from "./prepare-turn.js";
@@ -42,7 +42,8 @@ export const BRIEF_TOKENS = 250;
 export interface PlaceHistoryInput {
   walk: TurnWalk;
   older: OlderTurns;
-  fit: OlderFit;
+  /** The history's room beside the current turn, allocated with the current turn's form (see `compactToFit`). */
+  allocation: HistoryAllocation;
   /** Room for history: the limit less the charged fixed part and the current turn. */
   room: number;
   summaryHead: BaseMessage[];
@@ -52,10 +53,6 @@ export interface PlaceHistoryInput {
   given: BaseMessage | null;
   /** Most tokens the evidence may take: `evidenceShare` of the limit. */
   evidenceTokens: number;
-  /** Tokens of `summaryHead`, as the compaction stage counted them (0 when empty). */
-  summaryTokens: number;
-  /** `summaryHead` is durable evidence alone, no summary (see `AllocateHistoryInput.evidenceOnly`). */
-  evidenceOnly: boolean;
   fixed: FixedPart;
   current: PreparedTurn;
   leadKept: number;
@@ -97,7 +94,8 @@ export interface PlacedHistory {
 
 /**
  * Place the history: stage 6 of {@link buildContext}. The room left beside the
- * current turn is allocated once between its claims (see {@link allocateHistory}):
+ * current turn was allocated between its claims with the current turn's form (the
+ * `allocation`, see {@link allocateHistory}; placing it decides nothing again):
  * the summary head, then — when older turns must go and `recallBudget` is above 0 —
  * a reserve of up to `recallBudget` (at most half the room) for the messages outside
  * the view that best match the request (see {@link recallBlock}), then excerpts of
@@ -116,7 +114,7 @@ export interface PlacedHistory {
  * @example
  * ```ts
  * const { chosen, assembled, block, recalled } = placeHistory({
- *   walk, older, fit, room, summaryHead, summaryTokens, fixed, current, leadKept, head, pinned, prior,
+ *   walk, older, allocation, room, summaryHead, history, given, evidenceTokens, fixed, current, leadKept, head, pinned, prior,
  *   longTurn: false, recallAt: "block", options, estimator,
  * });
  * ```
@@ -128,8 +126,8 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const firstCall = !input.current.messages.some((m) => m.type === "ai");
   // Off, or on a later call after tool turns, recall reads nothing more of the conversation than the view does.
   const recalls = input.options.recallBudget > 0 && !(brief && !firstCall);
-  // A brief takes no reserve: the older turns stay exactly as without recall.
-  const allocation = allocateHistory({ older, room, summaryTokens: input.summaryTokens, evidenceOnly: input.evidenceOnly, fit: input.fit, options: brief ? { ...input.options, recallBudget: 0 } : input.options, estimator });
+  // Allocated with a brief's options when recall is a brief (no reserve: the older turns stay exactly as without recall).
+  const { allocation } = input;
   const chosen0 = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
   const whole = assembleView(input.fixed, input.head, chosen0, older.prepared, input.current, input.leadKept);
   const cut = chosen0.kept > 0 ? (walk.starts[chosen0.kept - 1] as number) : walk.currentStart;
