@@ -188,7 +188,6 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const compactor = new ToolResultCompactor(compactOptions, estimator);
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
   const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator), limit - charged.tokens);
-  // The history's room, allocated once per room: the current turn's forms are weighed by it, and the view placed by it.
   const history = new HistoryRoom(older, { summaryTokens: headTokens, evidenceOnly, options: compactOptions, estimator });
   const { current, allocation, currentTurn, labels, excerpted } = compactToFit({
     fixed: charged, limit, current: prepared, history, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary,
