@@ -86,9 +86,12 @@ export const IDLE_SHARE = 0.25;
 /**
  * Whether a view stands idle: it leaves more than {@link IDLE_SHARE} of the limit unused
  * (`used` counts the view and the tool schemas) while the newest turn of `history` it
- * leaves out — no message of it shown, by id — would fit that room with its tool results
- * cleared (each result a one-line notice; every other message whole). Turns before the
- * current request only; fixtures give every message an id.
+ * leaves out would fit that room with its tool results cleared (each result a one-line
+ * notice; every other message whole). Turns before the current request only; fixtures
+ * give every message an id. A turn is left out when the view shows no message of it (by
+ * id) and no summary the view shows stands for it (see {@link summarizedBefore}): a turn
+ * in its summary is in one of its forms, as issue 48 counts forms (whole, compacted,
+ * cleared, excerpt, summary, left out).
  *
  * @example
  * ```ts
@@ -100,6 +103,7 @@ export function idleView(view: readonly BaseMessage[], history: readonly BaseMes
   if (unused <= IDLE_SHARE * limit) return false;
   const shown = new Set<string>();
   for (const message of view) if (message.id !== undefined) shown.add(message.id);
+  const summarized = summarizedBefore(view, history);
   let end = history.length;
   while (end > 0 && history[end - 1]?.type !== "human") end--;
   // `end - 1` is the current request; walk the turns before it, newest first.
@@ -108,10 +112,36 @@ export function idleView(view: readonly BaseMessage[], history: readonly BaseMes
     let start = stop - 1;
     while (start > 0 && history[start]?.type !== "human") start--;
     const turn = history.slice(start, stop);
+    // The summary stands for this turn and every one before it.
+    if (stop <= summarized) return false;
     stop = start;
     if (turn.some((message) => message.id !== undefined && shown.has(message.id))) continue;
     const cleared = turn.map((message) => (message.type === "tool" ? new ToolMessage({ tool_call_id: (message as ToolMessage).tool_call_id, content: "[result cleared]" }) : message));
     return count(cleared) <= unused;
   }
   return false;
+}
+
+/**
+ * How many of the first messages of `history` a summary shown in `view` stands for; 0
+ * without one. contextview's summary says so itself (`response_metadata.contextview_summary.prefixN`,
+ * see docs/summarizing.md); LangChain's `summarizationMiddleware` puts its summary (a user
+ * message, `additional_kwargs.lc_source: "summarization"`) in place of every message before
+ * the oldest one it kept, the first message after it in the view.
+ *
+ * @example
+ * ```ts
+ * summarizedBefore([summary, ...history.slice(12)], history); // 12
+ * ```
+ */
+export function summarizedBefore(view: readonly BaseMessage[], history: readonly BaseMessage[]): number {
+  for (const [k, message] of view.entries()) {
+    const marker = (message.response_metadata as Record<string, unknown> | undefined)?.contextview_summary as { prefixN?: unknown } | undefined;
+    if (typeof marker?.prefixN === "number") return marker.prefixN;
+    if (message.type !== "human" || (message.additional_kwargs as Record<string, unknown> | undefined)?.lc_source !== "summarization") continue;
+    const after = view.slice(k + 1).find((m) => m.id !== undefined);
+    const at = after === undefined ? -1 : history.findIndex((m) => m.id === after.id);
+    return at < 0 ? history.length : at;
+  }
+  return 0;
 }

@@ -47,9 +47,11 @@ const MIN_CACHED: Record<string, Record<string, number>> = {
 // and a larger excerpt (grounding 349 → 350 of 351); was 4,190 and 4,308 in the same session (docs/evaluation.md, 2026-12-07).
 const MAX_RECALLS: Record<string, number> = { "tau-airline": 5900 };
 
-// Views of buildContext, over every fixture, that leave more than a quarter of the limit unused while an older turn
-// they leave out would fit with its results cleared (see idleView): measured 2 of 442 since older turns are kept
-// cleared before they go, with the default steps (125 before; docs/evaluation.md, 2026-12-07 (later)).
+// Views of each contextview system, over every fixture, that leave more than a quarter of the limit unused while an
+// older turn they leave out (neither shown nor in the summary shown) would fit with its results cleared (see idleView):
+// buildContext measured 2 of 442 since older turns are kept cleared before they go, with the default steps (125
+// before); the node 0 (each of its 131 views counted before the summary was counted as a form had the turn in its summary).
+// docs/evaluation.md, 2026-12-07 (later) and 2026-12-07 (evening).
 const MAX_IDLE_VIEWS = 10;
 
 // Grounding each contextview system reaches at least, per fixture (measured, with a margin; see docs/evaluation.md).
@@ -119,10 +121,13 @@ test("contextview's tool calls see the values they reuse: the measured grounding
     for (const r of tx) expect({ system: other.system, ok: r.grounding.ratio >= other.grounding.ratio }).toEqual({ system: other.system, ok: true });
 });
 
-test("buildContext keeps older turns with their results cleared before it leaves a view mostly empty", () => {
-  const own = results.filter((r) => r.system === "contextview buildContext");
-  expect(own).toHaveLength(FIXTURES.length);
-  expect(own.reduce((sum, r) => sum + r.idleViews, 0)).toBeLessThanOrEqual(MAX_IDLE_VIEWS);
+test("contextview keeps older turns in some form (cleared, or in the summary) before it leaves a view mostly empty", () => {
+  // The node runs on five fixtures here (finance and pinned are left to `pnpm eval`).
+  for (const [system, fixtures] of [["contextview buildContext", FIXTURES.length], ["contextview node", 5]] as const) {
+    const own = results.filter((r) => r.system === system);
+    expect(own).toHaveLength(fixtures);
+    expect({ system, idle: own.reduce((sum, r) => sum + r.idleViews, 0) <= MAX_IDLE_VIEWS }).toEqual({ system, idle: true });
+  }
 });
 
 test("the checkpoint: contextview's node leaves it whole; LangChain's middlewares rewrite it (observed)", () => {

@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { createEstimator } from "@contextview/core";
-import { idleView } from "../eval/metrics.js";
+import { summaryMessage } from "../packages/core/src/summarize/summary-message.js";
+import { idleView, summarizedBefore } from "../eval/metrics.js";
 
 // The eval's "idle views" column (issue 48): a view that leaves more than a quarter of the
 // limit unused while the newest turn it leaves out would fit with its results cleared.
@@ -38,4 +39,36 @@ describe("idleView", () => {
     expect(idleView([history[8]!], history, 10_000, count([history[8]!]), count)).toBe(true);
     expect(idleView(history, history, count(history) * 4, count(history), count)).toBe(false);
   });
+
+  it("counts a turn a shown summary stands for as in its summary form, not left out", () => {
+    // contextview's summary of the first 4 messages (turn 0): nothing is left out.
+    const summarized = [summaryMessage("Turn 0 searched.", 4), ...view];
+    expect(summarizedBefore(summarized, history)).toBe(4);
+    expect(idleView(summarized, history, used * 4, used, count)).toBe(false);
+    // LangChain's summary in place of every message before the first one kept after it.
+    const langchain = [new HumanMessage({ content: "Here is a summary of the conversation to date: …", additional_kwargs: { lc_source: "summarization" } }), ...view];
+    expect(summarizedBefore(langchain, history)).toBe(4);
+    expect(idleView(langchain, history, used * 4, used, count)).toBe(false);
+  });
+
+  it("still finds the newest turn left out after the summary's span", () => {
+    // Three turns; the summary stands for turn 0 only; turn 1 is neither shown nor summarized.
+    const longer = [...turn(0, 300), ...turn(1, 30_000).map((m) => withId(m, "b")), ...turn(2, 300).map((m) => withId(m, "c")), history[8]!];
+    const shownView = [summaryMessage("Turn 0 searched.", 4), ...longer.slice(8)];
+    const usedHere = count(shownView);
+    expect(summarizedBefore(shownView, longer)).toBe(4);
+    expect(idleView(shownView, longer, usedHere * 4, usedHere, count)).toBe(true);
+    // A view with no summary and no left-out turn counts 0 summarized messages.
+    expect(summarizedBefore(history, history)).toBe(0);
+  });
 });
+
+/** `message` with its id (and its call's id) prefixed by `tag`, as another turn's. */
+function withId(message: BaseMessage, tag: string): BaseMessage {
+  if (message instanceof ToolMessage) return new ToolMessage({ id: `${tag}${message.id}`, tool_call_id: `${tag}${message.tool_call_id}`, content: message.content });
+  if (message instanceof AIMessage) {
+    const calls = (message.tool_calls ?? []).map((call) => ({ ...call, id: `${tag}${call.id}` }));
+    return new AIMessage({ id: `${tag}${message.id}`, content: message.content, tool_calls: calls });
+  }
+  return new HumanMessage({ id: `${tag}${message.id}`, content: message.content });
+}
