@@ -1,5 +1,6 @@
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { problemsOf, providersAccepting, readableText, viewProblems } from "@contextview/test-support";
+import { SUMMARY_MARKER } from "../packages/core/src/summarize/summary-message.js";
 import type { RequiredFact } from "./types.js";
 
 /** Which required facts appear, whole, in the readable text of a view. */
@@ -136,7 +137,7 @@ export function idleView(view: readonly BaseMessage[], history: readonly BaseMes
  */
 export function summarizedBefore(view: readonly BaseMessage[], history: readonly BaseMessage[]): number {
   for (const [k, message] of view.entries()) {
-    const marker = (message.response_metadata as Record<string, unknown> | undefined)?.contextview_summary as { prefixN?: unknown } | undefined;
+    const marker = (message.response_metadata as Record<string, unknown> | undefined)?.[SUMMARY_MARKER] as { prefixN?: unknown } | undefined;
     if (typeof marker?.prefixN === "number") return marker.prefixN;
     if (message.type !== "human" || (message.additional_kwargs as Record<string, unknown> | undefined)?.lc_source !== "summarization") continue;
     const after = view.slice(k + 1).find((m) => m.id !== undefined);

@@ -80,10 +80,11 @@ export function requestViews(inputs: {
           dates.set(index, dateText(date, index) ?? null);
           return date;
         };
-  const resolved = { budget, estimator, options, messageDate: datedBy, summarizes: inputs.summarizes === true };
+  const summarizes = inputs.summarizes === true;
+  const resolved = { budget, estimator, options, messageDate: datedBy, summarizes };
   return {
     options,
-    summarizes: inputs.summarizes === true,
+    summarizes,
     with: (changed) => {
       const changedOptions = Object.freeze({ ...options, ...viewSettingsIn(changed) });
       return requestViews({ ...inputs, dates, settings: { ...settings, ...changed }, options: changedOptions });

@@ -185,7 +185,7 @@ function recencyIn(older: OlderTurns, room: number, summaryTokens: number, optio
   if (fitted.all) return { kept: fitted.fit, all: true, summaryIncluded, headTokens, reserve: 0 };
   // Turns shown with their results cleared before any is left out, unless a summary stands for the turns left out.
   const banding = !(summaryIncluded && options.dropStep !== 0) && options.keepRecentToolResults !== EVERY_TOOL_RESULT && options.summarizes !== true;
-  const band = banding ? clearedBand(older, avail, older.headroom, options, estimator) : undefined;
+  const band = banding ? clearedBand(older, avail, options, estimator) : undefined;
   if (band !== undefined) return { kept: band.whole, all: false, summaryIncluded, headTokens, reserve: 0, cleared: band };
   // Older turns must go. Without a summary, keep room for excerpts of them.
   const reserve = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);

@@ -46,7 +46,7 @@ export const BAND_SHARE = 0.6;
  * {@link chooseKept}):
  *
  * 1. **the band** — the newest turns whose forms with their tool results cleared (ids,
- *    calls, requests and answers kept) fit {@link BAND_SHARE} of `headroom` (and the
+ *    calls, requests and answers kept) fit {@link BAND_SHARE} of `older.headroom` (and the
  *    room); its oldest turn is an anchor among those that keep at least `1 − 3 × dropStep`
  *    of that filled;
  * 2. **whole** — of those, the newest shown whole again (as the history shows them), in
@@ -61,20 +61,20 @@ export const BAND_SHARE = 0.6;
  * when results cannot be cleared (`maxToolResultTokens` unset) or no turn of the band has
  * a result to clear (the band is then the whole turns {@link chooseKept} keeps).
  *
- * @param room - The older turns' room in this view.
- * @param headroom - Their room before the current turn (the limit less the fixed part).
+ * @param room - The older turns' room in this view (their room before the current turn,
+ *   the limit less the fixed part, is `older.headroom`).
  *
  * @example
  * ```ts
- * const band = clearedBand(older, 6000, 7600, options, estimator);
+ * const band = clearedBand(older, 6000, options, estimator);
  * band?.whole;          // 3: the newest three older turns whole
  * band?.cleared.length; // 9: the nine before them with their results cleared
  * ```
  */
-export function clearedBand(older: OlderTurns, room: number, headroom: number, options: BandOptions, estimator: Estimator): ClearedBand | undefined {
+export function clearedBand(older: OlderTurns, room: number, options: BandOptions, estimator: Estimator): ClearedBand | undefined {
   const { maxToolResultTokens, dropStep } = options;
   if (maxToolResultTokens === undefined) return undefined;
-  const bandRoom = Math.min(room, Math.floor(BAND_SHARE * headroom));
+  const bandRoom = Math.min(room, Math.floor(BAND_SHARE * older.headroom));
   const { forms, all } = bandForms(older, bandRoom, { ...options, maxToolResultTokens }, estimator);
   const count = all ? forms.length : chooseKept(forms.map((f) => f.turn), forms.length, bandRoom, dropStep);
   const band = forms.slice(0, count);
