@@ -49,6 +49,9 @@ describe("the inspector's counts of a call", () => {
     // The current turn by form, and the recall stage's outcome (an agent's tool turns: switched off).
     const t = stored.record.report.currentTurn;
     expect(facts(html)["Current turn: exchanges kept / compacted / cleared / excerpted / summarized"]).toBe([t.kept, t.compacted, t.cleared, t.excerpted, t.summarized].join(" / "));
+    // The form chosen, in words (a search turn that fits whole here).
+    expect(t.form).toBe("whole");
+    expect(facts(html)["Current turn shown"]).toBe("whole");
     // In words, never the report's code (issue 49: "none: later-call").
     const words: Record<string, string> = {
       off: "none: recall is off (recallBudget 0)",

@@ -58,6 +58,8 @@ export interface ContextBudgetRecord {
   toolResultsCleared: number;
   toolResultsCompacted: number;
   toolResultsNarrowed: number;
+  /** The form the current turn was shown in (`report.currentTurn.form`): "whole", "shared", "besideHistory", "olderForm" or "long". */
+  currentTurnForm: ManagedReport["currentTurn"]["form"];
   /** Exchanges of the current turn shown with their results compacted, cleared, or replaced by an excerpt or a summary (`report.currentTurn`). */
   currentTurnCompacted: number;
   currentTurnCleared: number;
@@ -167,6 +169,7 @@ export function budgetRecords(
       toolResultsCleared: report.toolResults.cleared,
       toolResultsCompacted: report.toolResults.compacted,
       toolResultsNarrowed: report.toolResults.narrowed,
+      currentTurnForm: report.currentTurn.form,
       currentTurnCompacted: report.currentTurn.compacted,
       currentTurnCleared: report.currentTurn.cleared,
       currentTurnExcerpted: report.currentTurn.excerpted,

@@ -28,6 +28,7 @@ const VOCABULARY: [keyof ContextBudgetRecord, (r: ManagedReport) => number | boo
   ["toolResultsCleared", (r) => r.toolResults.cleared, "toolResults.cleared"],
   ["toolResultsCompacted", (r) => r.toolResults.compacted, "toolResults.compacted"],
   ["toolResultsNarrowed", (r) => r.toolResults.narrowed, "toolResults.narrowed"],
+  ["currentTurnForm", (r) => r.currentTurn.form, "currentTurn.form"],
   ["currentTurnCompacted", (r) => r.currentTurn.compacted, "currentTurn.compacted"],
   ["currentTurnCleared", (r) => r.currentTurn.cleared, "currentTurn.cleared"],
   ["currentTurnExcerpted", (r) => r.currentTurn.excerpted, "currentTurn.excerpted"],

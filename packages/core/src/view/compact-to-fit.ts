@@ -9,7 +9,7 @@ import { currentTurnFloor, fitCurrentTurn, type CurrentTurnFit } from "./current
 import { fitLongTurn } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
 import type { PreparedTurn } from "./prepare-turn.js";
-import type { CurrentTurnReport, TurnSummary } from "./types.js";
+import type { CurrentTurnForm, CurrentTurnReport, TurnSummary } from "./types.js";
 
 /** Most of the current turn's room the turn before it may keep when the current results would take it all. */
 const PREVIOUS_TURN_SHARE = 0.15;
@@ -74,65 +74,86 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   if (fixed.tokens + input.current.tokens > limit) refuseEarly(input);
   if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) {
     const allocation = history.at(room - input.current.tokens);
-    return { current: input.current, allocation, currentTurn: everyExchangeKept(exchanges), labels: 0, excerpted: 0 };
+    return { current: input.current, allocation, currentTurn: everyExchangeKept(exchanges, "whole"), labels: 0, excerpted: 0 };
   }
   older.compactWith((turn) => compactor.compact(turn));
   // The current turn's results are the newest: they take the first places kept whole, before older ones clear in steps.
   compactor.seeNewestResults(input.current.toolResults);
   const chosen = chooseCurrentForm(input, exchanges);
+  // The turn before, in the smaller form it takes beside these results (see besideHistory).
+  if (chosen.newest !== undefined) older.replaceNewest(chosen.newest);
   compactor.countCurrentTurn(chosen.fit, chosen.cleared);
   const current = chosen.fit.turn;
   return { current, allocation: history.at(room - current.tokens), currentTurn: chosen.report, labels: chosen.labels, excerpted: chosen.excerpted };
 }
 
-/** The current turn in the form chosen for the view, and what that form did. */
+/** The current turn in one of its forms, and what that form did. */
 interface CurrentForm {
+  /** The form's name, as the report gives it (see {@link CurrentTurnReport.form}). */
+  name: CurrentTurnForm;
   fit: CurrentTurnFit;
   /** Results cleared to markers (older exchanges of a long turn). */
   cleared: number;
   report: CurrentTurnReport;
   labels: number;
   excerpted: number;
+  /** How much history the form is proposed for: 0 for forms weighed by their own results alone (see {@link chooseCurrentForm}). */
+  history: number;
+  /** The newest older turn in the smaller form it takes beside this one (see {@link besideHistory}); as prepared when undefined. */
+  newest?: PreparedTurn | undefined;
 }
 
 /**
- * The current turn's form, chosen once among its candidates, each fitted once:
+ * The current turn's form, chosen once among its candidates by one rule. The candidates,
+ * each fitted once, each proposed only when it could win:
  *
- * 1. **all the room**: its results share the room left after the fixed part
- *    ({@link fitCurrentTurn}); a turn whose messages alone exceed the room is long,
- *    and skips to 4;
- * 2. when that compacts results and leaves no older turn room: **beside the history**
- *    ({@link besideHistory}), taken when it fits and narrows no more results;
- * 3. when it compacts nothing: **in its older form** ({@link keepOlderTurnsInPlace}),
- *    taken when that keeps more older turns;
- * 4. when the form so far is over the limit, or narrows results of a turn of several
- *    exchanges: **as a long turn** ({@link fitLongTurn}), taken when over or when it
- *    narrows fewer results.
+ * 1. **whole** or **shared** — its results share the room left after the fixed part
+ *    ({@link fitCurrentTurn}); not proposed for a turn whose messages alone exceed the room;
+ * 2. **besideHistory** — when that compacts results and leaves no older turn room, the
+ *    results fitted beside the history the next call shows ({@link besideHistory});
+ * 3. **olderForm** — when it compacts nothing but pushes older turns out, the form its
+ *    results keep once the turn ends, when that keeps more older turns ({@link inOlderForm});
+ * 4. **long** — when the form so far is over the limit, or narrows results of a turn of
+ *    several exchanges: its older exchanges degraded in steps ({@link fitLongTurn}).
  *
- * A result narrowed to its totals loses every row the model would read, so fewer
- * narrowed results is worth more than history; among equals, history is worth more.
+ * The rule: a form that fits beats one that does not; then fewer results narrowed to their
+ * totals (such a result loses every row the model would read); then more history beside
+ * it (the history each form is proposed for: the older turns 2 and 3 keep, the whole
+ * history before the summary and the turn before it); then the earlier candidate. Throws
+ * the budget error when no form fits.
  */
 function chooseCurrentForm(input: CompactToFitInput, exchanges: number): CurrentForm {
   const { fixed, limit, estimator, options } = input;
   const room = limit - fixed.tokens;
+  const fits = (form: CurrentForm) => fixed.tokens + form.fit.turn.tokens <= limit;
+  const better = (form: CurrentForm, than: CurrentForm) =>
+    fits(form) && (!fits(than) || form.fit.narrowed < than.fit.narrowed || (form.fit.narrowed === than.fit.narrowed && form.history > than.history));
+  const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, history = 0, newest?: PreparedTurn): CurrentForm =>
+    ({ name, fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, history, newest });
   // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
   const surelyLong = exchanges > 1 && currentTurnFloor(input.current, estimator) > room;
-  let form: CurrentTurnFit = { turn: input.current, compacted: 0, narrowed: 0 };
+  let chosen = shown("whole", { turn: input.current, compacted: 0, narrowed: 0 });
   if (!surelyLong) {
-    form = fitCurrentTurn(input.current, room, estimator, options.recallToolName);
-    const other = form.compacted + form.narrowed > 0 ? besideHistory(input, room, form) : keepOlderTurnsInPlace({ ...input, room }, form);
-    form = other ?? form;
+    const shared = fitCurrentTurn(input.current, room, estimator, options.recallToolName);
+    chosen = shown(shared.compacted + shared.narrowed > 0 ? "shared" : "whole", shared);
+    const others =
+      shared.compacted + shared.narrowed > 0
+        ? besideHistory(input, room, shared).map((form) => shown("besideHistory", form.fit, form.history, form.newest))
+        : [keepOlderTurnsInPlace({ ...input, room }, shared)].flatMap((form) => (form === undefined ? [] : [shown("olderForm", form, 1)]));
+    for (const form of others) if (better(form, chosen)) chosen = form;
   }
-  const shown = (fit: CurrentTurnFit): CurrentForm => ({ fit, cleared: 0, report: everyExchangeKept(exchanges), labels: 0, excerpted: 0 });
   // A long turn: only the request and the newest exchange are mandatory; older exchanges
   // degrade in steps. Also when sharing the room narrowed results to their totals: the
   // newest exchange then keeps its results, which the next call is decided from.
-  const over = fixed.tokens + form.turn.tokens > limit;
-  if (!over && !(exchanges > 1 && form.narrowed > 0)) return shown(form);
+  if (fits(chosen) && !(exchanges > 1 && chosen.fit.narrowed > 0)) return chosen;
   const long = fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
-  if (!over && !("fit" in long && long.fit.narrowed < form.narrowed)) return shown(form);
-  if (!("fit" in long)) throw mandatoryPartError(fixed, limit, long.request, long.newestExchange);
-  return { fit: long.fit, cleared: long.cleared, report: long.report, labels: long.labels, excerpted: long.excerpted };
+  if (!("fit" in long)) {
+    if (fits(chosen)) return chosen;
+    throw mandatoryPartError(fixed, limit, long.request, long.newestExchange);
+  }
+  const report = { ...long.report, form: "long" as const };
+  const asLong: CurrentForm = { name: "long", fit: long.fit, cleared: long.cleared, report, labels: long.labels, excerpted: long.excerpted, history: 0 };
+  return better(asLong, chosen) ? asLong : chosen;
 }
 
 /**
@@ -174,42 +195,42 @@ function countExchanges(turn: PreparedTurn): number {
   return exchanges;
 }
 
-/** How a current turn of `exchanges` shown as prepared entered the view: every exchange kept. */
-function everyExchangeKept(exchanges: number): CurrentTurnReport {
-  return { exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
+/** How a current turn of `exchanges` shown in form `form` (not a long turn's) entered the view: every exchange kept. */
+function everyExchangeKept(exchanges: number, form: CurrentTurnForm): CurrentTurnReport {
+  return { form, exchanges, kept: exchanges, compacted: 0, cleared: 0, excerpted: 0, summarized: 0 };
 }
 
 
 /**
  * The current results fitted beside the history, when they take the whole room and no
- * older turn fits beside them — undefined when that narrows more results or does not fit:
+ * older turn fits beside them: the candidates, none when no older turn or summary could
+ * be kept beside them. Each fits the results in the room a reserve leaves:
  *
  * 1. beside the history the next call will show: the summary and the older turns
  *    (already compacted) when all of them fit {@link HISTORY_SHARE} of the room. The
  *    history then stays where it was on the previous call and stays on the next: the
  *    prompt's prefix, and a provider's cache of it, hold;
- * 2. otherwise beside the summary (when at most {@link SUMMARY_SHARE} of the room), the
- *    turn before them (kept in its compacted form when at most {@link PREVIOUS_TURN_SHARE}
- *    of the room, compacted further to that otherwise) and, without a summary, the
- *    excerpts of the turns before it: the model keeps the thread of the conversation
+ * 2. beside the summary (when at most {@link SUMMARY_SHARE} of the room), the turn
+ *    before them (kept in its compacted form when at most {@link PREVIOUS_TURN_SHARE}
+ *    of the room, compacted further to that otherwise: `newest`) and, without a summary,
+ *    the excerpts of the turns before it: the model keeps the thread of the conversation
  *    and still answers from every row's reference.
+ *
+ * Nothing is changed here: the view shows `newest` only when that candidate is chosen.
  */
-function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): CurrentTurnFit | undefined {
+function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): { fit: CurrentTurnFit; history: number; newest?: PreparedTurn | undefined }[] {
   const { history, compactor, estimator } = input;
   const { older } = history;
   const headTokens = history.claims.summaryTokens;
-  if (older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return undefined;
-  const besides = (reserve: number) => {
-    const again = fitCurrentTurn(input.current, room - reserve, estimator, input.options.recallToolName);
-    return input.fixed.tokens + again.turn.tokens > input.limit || again.narrowed > fitted.narrowed ? undefined : again;
-  };
+  if (older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return [];
+  const besides = (reserve: number) => fitCurrentTurn(input.current, room - reserve, estimator, input.options.recallToolName);
+  const candidates: { fit: CurrentTurnFit; history: number; newest?: PreparedTurn | undefined }[] = [];
   const historyRoom = Math.floor(room * HISTORY_SHARE) - headTokens;
   const whole = historyRoom > 0 ? older.fitting(historyRoom) : undefined;
   if (whole !== undefined && whole.fit > 0 && whole.all) {
     let reserve = headTokens;
     for (let j = 0; j < whole.fit; j++) reserve += older.prepared[j]!.tokens;
-    const kept = besides(reserve);
-    if (kept !== undefined) return kept;
+    candidates.push({ fit: besides(reserve), history: 2 });
   }
   const head = headTokens <= Math.floor(room * SUMMARY_SHARE) ? headTokens : 0;
   // The turn before, in the form it takes beside them: shown so only when these results are.
@@ -217,7 +238,6 @@ function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTu
   // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
   const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
   const reserve = head + (newest?.tokens ?? 0) + excerpts;
-  const beside = reserve === 0 ? undefined : besides(reserve);
-  if (beside !== undefined && newest !== undefined) older.replaceNewest(newest);
-  return beside;
+  if (reserve > 0) candidates.push({ fit: besides(reserve), history: 1, newest });
+  return candidates;
 }

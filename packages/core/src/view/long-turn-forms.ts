@@ -42,7 +42,7 @@ export interface ChosenForms {
   tokens: number;
   cleared: number;
   compacted: number;
-  report(exchanges: number): CurrentTurnReport;
+  report(exchanges: number): Omit<CurrentTurnReport, "form">;
 }
 
 /**

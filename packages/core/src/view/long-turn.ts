@@ -17,7 +17,7 @@ export interface LongTurnFit {
   cleared: number;
   /** Labels inserted less labels left out with the excerpted exchanges. */
   labels: number;
-  report: CurrentTurnReport;
+  report: Omit<CurrentTurnReport, "form">;
   /** Messages shown as marked excerpts: the newest assistant message, when its prose was bounded to fit. */
   excerpted: number;
 }

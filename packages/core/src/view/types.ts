@@ -326,6 +326,16 @@ export interface TokenReport {
 }
 
 /**
+ * The forms of the current turn a view chooses among (see {@link CurrentTurnReport.form}).
+ *
+ * @example
+ * ```ts
+ * const form: CurrentTurnForm = view.report.currentTurn.form; // "shared", say
+ * ```
+ */
+export type CurrentTurnForm = "whole" | "shared" | "besideHistory" | "olderForm" | "long";
+
+/**
  * How the current turn's exchanges (tool calls with all their results, and
  * assistant text, after the request) entered the view. Each is counted once:
  * `kept` + `compacted` + `cleared` + `excerpted` = `exchanges`.
@@ -337,6 +347,15 @@ export interface TokenReport {
  * ```
  */
 export interface CurrentTurnReport {
+  /**
+   * The form the turn was shown in, chosen among its candidates: `"whole"` (as given, older
+   * results aside), `"shared"` (its results share the room by size, the newest weighing most),
+   * `"besideHistory"` (its results fitted beside the history the next call shows), `"olderForm"`
+   * (its results as they stay once the turn ends, when that keeps more older turns), `"long"`
+   * (older exchanges degraded in steps; `compacted`, `cleared`, `excerpted` and `summarized`
+   * count them). See docs/concepts.md, "Sources, forms and the allocation".
+   */
+  form: CurrentTurnForm;
   exchanges: number;
   /** Shown in the form the turn fits whole (results compacted to fit only as a one-exchange turn is); the newest always. */
   kept: number;
