@@ -36,7 +36,8 @@ const clearedForms = new WeakMap<PreparedTurn, ClearedForm>();
  * The share of the older turns' whole room (the limit less the fixed part, before the
  * current turn) the band may take. The band's room does not move with the current
  * turn's size, so its anchor holds through a tool loop; what it leaves goes to the turns
- * shown whole. Chosen on `pnpm eval` (0.3 to 1 tried; see docs/evaluation.md).
+ * shown whole. Chosen on `pnpm eval` (0.3 to 1 tried; see docs/evaluation.md). With
+ * `dropStep` 0 there is no anchor to hold: the band may take the whole room.
  */
 export const BAND_SHARE = 0.6;
 
@@ -74,7 +75,8 @@ export const BAND_SHARE = 0.6;
 export function clearedBand(older: OlderTurns, room: number, options: BandOptions, estimator: Estimator): ClearedBand | undefined {
   const { maxToolResultTokens, dropStep } = options;
   if (maxToolResultTokens === undefined) return undefined;
-  const bandRoom = Math.min(room, Math.floor(BAND_SHARE * older.headroom));
+  // Without steps no anchor is held, so the band may take all the room (see BAND_SHARE).
+  const bandRoom = dropStep === 0 ? room : Math.min(room, Math.floor(BAND_SHARE * older.headroom));
   const { forms, all } = bandForms(older, bandRoom, { ...options, maxToolResultTokens }, estimator);
   const count = all ? forms.length : chooseKept(forms.map((f) => f.turn), forms.length, bandRoom, dropStep);
   const band = forms.slice(0, count);

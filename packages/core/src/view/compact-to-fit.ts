@@ -202,6 +202,12 @@ function everyExchangeKept(exchanges: number, form: CurrentTurnForm): CurrentTur
 
 
 /**
+ * A candidate of {@link besideHistory}: the results fitted, the history they are proposed
+ * for (2: all of it, 1: the summary and the turn before), and that turn's form.
+ */
+type BesideHistory = Pick<CurrentForm, "fit" | "history" | "newest">;
+
+/**
  * The current results fitted beside the history, when they take the whole room and no
  * older turn fits beside them: the candidates, none when no older turn or summary could
  * be kept beside them. Each fits the results in the room a reserve leaves:
@@ -218,13 +224,13 @@ function everyExchangeKept(exchanges: number, form: CurrentTurnForm): CurrentTur
  *
  * Nothing is changed here: the view shows `newest` only when that candidate is chosen.
  */
-function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): { fit: CurrentTurnFit; history: number; newest?: PreparedTurn | undefined }[] {
+function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): BesideHistory[] {
   const { history, compactor, estimator } = input;
   const { older } = history;
   const headTokens = history.claims.summaryTokens;
   if (older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return [];
   const besides = (reserve: number) => fitCurrentTurn(input.current, room - reserve, estimator, input.options.recallToolName);
-  const candidates: { fit: CurrentTurnFit; history: number; newest?: PreparedTurn | undefined }[] = [];
+  const candidates: BesideHistory[] = [];
   const historyRoom = Math.floor(room * HISTORY_SHARE) - headTokens;
   const whole = historyRoom > 0 ? older.fitting(historyRoom) : undefined;
   if (whole !== undefined && whole.fit > 0 && whole.all) {

@@ -10,8 +10,10 @@ import { conversation, conversationArb } from "@contextview/test-support";
 
 /** A search result of `rows` transaction rows, as JSON. */
 function rowsResult(id: string, rows: number): ToolMessage {
-  const items = Array.from({ length: rows }, (_, i) => ({ id: `tx-${id}-${i}`, date: `2026-0${1 + (i % 9)}-1${i % 10}`, amount: 10 + i * 1.25, merchant: `Shop ${i % 17}` }));
-  return new ToolMessage({ id: `t-${id}`, tool_call_id: `call-${id}`, name: "search", content: JSON.stringify({ query: id, count: rows, total: rows * 11, items }) });
+  const row = (i: number) => ({ id: `tx-${id}-${i}`, date: `2026-0${1 + (i % 9)}-1${i % 10}`, amount: 10 + i * 1.25, merchant: `Shop ${i % 17}` });
+  const items = Array.from({ length: rows }, (_, i) => row(i));
+  const content = JSON.stringify({ query: id, count: rows, total: rows * 11, items });
+  return new ToolMessage({ id: `t-${id}`, tool_call_id: `call-${id}`, name: "search", content });
 }
 
 /** A turn: the request, one search call, its result of `rows` rows, and the answer (left out with `open`). */
@@ -72,7 +74,8 @@ describe("the current turn's form, named in the report", () => {
   it("is `long` when the turn's exchanges alone exceed the room, and its older exchanges are degraded, not the newest", () => {
     const messages: BaseMessage[] = [new HumanMessage({ id: "h0", content: "Reconcile every week of the year." })];
     for (let i = 0; i < 12; i++) {
-      messages.push(new AIMessage({ id: `a${i}`, content: "", tool_calls: [{ id: `call-${i}`, name: "search", args: { week: i }, type: "tool_call" }] }), rowsResult(String(i), 60));
+      const call = { id: `call-${i}`, name: "search", args: { week: i }, type: "tool_call" as const };
+      messages.push(new AIMessage({ id: `a${i}`, content: "", tool_calls: [call] }), rowsResult(String(i), 60));
     }
     const view = buildContext({ messages, budget: { promptBudget: 6000 } });
     const t = view.report.currentTurn;

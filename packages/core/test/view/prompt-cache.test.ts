@@ -127,7 +127,9 @@ describe("buildContext: a head that moves in steps", () => {
     const stepped = prefixChanges({ clearStep: 4, dropStep: 0.25 });
     expect(exact.changes).toBeGreaterThan(exact.calls / 2);
     expect(stepped.changes).toBeLessThan(exact.changes * 0.6);
-    expect(stepped.resent).toBeLessThan(exact.resent / 2);
+    // Measured: stepped 249,936 characters re-sent against 338,563 exact (508,600 exact while the
+    // band of cleared turns took at most BAND_SHARE of the room without steps too; it takes all of it now).
+    expect(stepped.resent).toBeLessThan(exact.resent * 0.8);
   });
 
   it("rejects a clearStep below 1 and a cacheBreakpoints that is not a boolean", () => {

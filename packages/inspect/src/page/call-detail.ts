@@ -61,13 +61,19 @@ function messageFacts(recorded: Omit<ManagedReport, "elapsedMs">, rebuilt: Conte
   ${fact("Messages unread", m.unread, "older than the view read: never read, shown only when pinned")}`;
 }
 
-/** The current turn's exchanges by form, and the form it was shown in; absent from records made before the long-turn stages (the form, before it was reported). */
+/**
+ * The current turn's exchanges by form, and the form it was shown in; absent from records
+ * made before the long-turn stages (the form: before it was reported).
+ */
 function currentTurnFact(report: Omit<ManagedReport, "elapsedMs">): Markup | null {
   const t = (report as Partial<ContextReport>).currentTurn;
   if (t === undefined) return null;
-  const counts = fact("Current turn: exchanges kept / compacted / cleared / excerpted / summarized", [t.kept, t.compacted, t.cleared, t.excerpted, t.summarized ?? 0].map(count).join(" / "), `of ${count(t.exchanges)}; the newest is always kept`);
+  const byForm = [t.kept, t.compacted, t.cleared, t.excerpted, t.summarized ?? 0].map(count).join(" / ");
+  const label = "Current turn: exchanges kept / compacted / cleared / excerpted / summarized";
+  const counts = fact(label, byForm, `of ${count(t.exchanges)}; the newest is always kept`);
   if (t.form === undefined) return counts;
-  return html`${counts}${fact("Current turn shown", CURRENT_TURN_FORM[t.form] ?? t.form, "the form chosen among the current turn's candidates (report.currentTurn.form)")}`;
+  const form = fact("Current turn shown", CURRENT_TURN_FORM[t.form] ?? t.form, "the form chosen among the current turn's candidates (report.currentTurn.form)");
+  return html`${counts}${form}`;
 }
 
 /** The current turn's form (`report.currentTurn.form`, absent from records made before it), in words. */
