@@ -80,14 +80,16 @@ export interface MicroCompactResult {
 
 /**
  * The notice a tool result is replaced with; it names the call so the model can
- * repeat it, or, with a recall tool bound, the recall call that reads it back.
- * `reason` says why a kept result was cleared; older results need none.
+ * repeat it, or, with a recall tool bound, the recall call that reads it back. One
+ * text whatever cleared it (past `keepRecentToolResults`, or kept but too large to
+ * compact): a result cleared while kept is cleared again once it passes the line, and
+ * its notice stays byte for byte the same, so the prompt's prefix holds.
  */
-function clearedNotice(message: ToolMessage, tokens: number, text: string, recall: string | undefined, reason?: string): string {
+function clearedNotice(message: ToolMessage, tokens: number, text: string, recall: string | undefined): string {
   const tool = message.name ? `\`${inlineName(message.name)}\`` : "tool";
   const back = recall === undefined || !message.tool_call_id ? "; call the tool again if you need it." : `. ${clearedRecallSentence(message, text, recall)}`;
   return (
-    `[${reason === undefined ? "Older" : `${reason};`} ${tool} result cleared from this view (tool_call_id ${message.tool_call_id}, about ${tokens} tokens). ` +
+    `[Older ${tool} result cleared from this view (tool_call_id ${message.tool_call_id}, about ${tokens} tokens). ` +
     `The original is kept in the conversation checkpoint${back}]`
   );
 }
@@ -106,8 +108,7 @@ function compactOrClear(message: ToolMessage, tokens: number, text: string, limi
     if (error.code === "COMPACTION_LIMIT" && typeof required === "number" && required <= fallback && required < tokens) {
       return compactToolResult(message, required, options);
     }
-    const reason = error.code === "COMPACTION_LIMIT" ? `Too large to compact to ${limit} tokens` : "Could not be compacted safely";
-    return withCompaction(message, clearedNotice(message, tokens, text, options.recallToolName, reason), { form: "cleared", originalTokens: tokens });
+    return withCompaction(message, clearedNotice(message, tokens, text, options.recallToolName), { form: "cleared", originalTokens: tokens });
   }
 }
 

@@ -104,7 +104,10 @@ describe("microCompact", () => {
     const messages = [new HumanMessage("q"), ...exchange(1, JSON.stringify(artifact), artifact)];
     const { messages: out, cleared, compacted } = microCompact(messages, { maxToolResultTokens: 300 });
     expect([cleared, compacted]).toEqual([1, 0]);
-    expect(textOf(out[2]!.content)).toMatch(/^\[Too large to compact to 300 tokens; `tool_1` result cleared/);
+    expect(textOf(out[2]!.content)).toMatch(/^\[Older `tool_1` result cleared/);
+    // Past keepRecentToolResults it is cleared again: the notice is the same text, so the prompt's prefix holds.
+    const later = microCompact(messages, { maxToolResultTokens: 300, keepRecentToolResults: 0 });
+    expect(textOf(later.messages[2]!.content)).toBe(textOf(out[2]!.content));
   });
 
   it("compacts such a result to the size its references need when fallbackToolResultTokens allows it", () => {
