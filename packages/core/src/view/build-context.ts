@@ -24,7 +24,7 @@ import { reportView } from "./report-view.js";
 import { withOutputMatchingContent } from "../provider-content.js";
 import { providerHead } from "./provider-head.js";
 import type { FrontInputs } from "./loop-front.js";
-import { firstCallInput, loopAppended, reasoningLoop } from "./reasoning-loop.js";
+import { firstCallInput, loopAppended, loopParts, reasoningLoop } from "./reasoning-loop.js";
 import type { BuildContextInput, ContextView, MessageDate, ViewOptions } from "./types.js";
 import type { ResolvedBudget } from "../budget.js";
 
@@ -133,11 +133,13 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   const walk = findTurns(input.messages);
   // A tool loop whose replies carry reasoning goes on from its first call's view while it fits (see reasoningLoop).
   const loop = reasoningLoop(walk, input.turnSummary !== undefined);
-  if (loop !== undefined) {
+  const { estimator, options, budget } = resolved;
+  // Prepared before any view is built: when no view could go on from the first call's, the view is built once.
+  const parts = loop === undefined ? undefined : loopParts(walk, loop, estimator, options.imageInputs, budget.promptLimit);
+  if (loop !== undefined && parts !== undefined) {
     const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
     const first = stagedView(firstInput, findTurns(firstInput.messages), resolved, started);
-    const { estimator, options } = resolved;
-    const appended = loopAppended({ walk, loop, first, evidenceShown, estimator, imageInputs: options.imageInputs, dropStep: options.dropStep, started });
+    const appended = loopAppended({ parts, first, evidenceShown, dropStep: options.dropStep, started });
     if (appended !== undefined) return appended;
   }
   return stagedView(input, walk, resolved, started).view;

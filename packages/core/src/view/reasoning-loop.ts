@@ -4,7 +4,7 @@ import { holdsReasoning, withOutputMatchingContent } from "../provider-content.j
 import { toBaseMessage, type MessageInput } from "../messages.js";
 import type { TurnWalk } from "./find-turns.js";
 import { historyBesideShown } from "./history-evidence.js";
-import { emptyPrepareTally, prepareTurn, type PrepareTally } from "./prepare-turn.js";
+import { emptyPrepareTally, prepareTurn, type PreparedTurn, type PrepareTally } from "./prepare-turn.js";
 import { frontLayout, leftParts, withoutFront, type FrontInputs, type FrontLayout, type FrontPart } from "./loop-front.js";
 import type { BuildContextInput, ContextReport, ContextView, HistoryReport } from "./types.js";
 
@@ -74,16 +74,48 @@ export function firstCallInput(input: BuildContextInput, loop: ReasoningLoop): F
   return { input: { ...prefix, historyMessage: message }, evidenceShown };
 }
 
+/** The loop's turn as {@link loopAppended} appends it, prepared once (see {@link loopParts}). */
+export interface LoopParts {
+  /** The request: the turn's messages before the loop. */
+  request: PreparedTurn;
+  /** The whole turn, the loop included, its messages as they are. */
+  turn: PreparedTurn;
+  tally: PrepareTally;
+  requestTally: PrepareTally;
+}
+
+/**
+ * The loop's turn prepared as {@link loopAppended} appends it, before any view is built;
+ * undefined when no view could go on from its first call: the loop holds what a view
+ * leaves out (orphan results, unfinished calls, a misplaced system message, a label), or
+ * the request and the loop alone exceed `limit`. The view is then built once, as any
+ * other, not first as the loop's first call's.
+ *
+ * @example
+ * ```ts
+ * const parts = loopParts(walk, loop, estimator, imageInputs, budget.promptLimit);
+ * if (parts !== undefined) view = loopAppended({ walk, loop, parts, first, … });
+ * ```
+ */
+export function loopParts(walk: TurnWalk, loop: ReasoningLoop, estimator: Estimator, imageInputs: boolean, limit: number): LoopParts | undefined {
+  const limits = { maxTextTokens: Infinity, maxProseTokens: Infinity };
+  const requestTally = emptyPrepareTally();
+  const request = prepareTurn({ walk, estimator, tally: requestTally, imageInputs, limits }, walk.currentStart, loop.start, true);
+  const tally = emptyPrepareTally();
+  const turn = prepareTurn({ walk, estimator, tally, imageInputs, limits }, walk.currentStart, walk.n, true);
+  if (!clean(tally, requestTally) || turn.messages.length - request.messages.length !== walk.n - loop.start) return undefined;
+  // The first view holds the request whole: with the loop appended it is over the limit whatever leaves its front.
+  return turn.tokens > limit ? undefined : { request, turn, tally, requestTally };
+}
+
 /** What {@link loopAppended} goes on from. */
 export interface LoopInputs {
-  walk: TurnWalk;
-  loop: ReasoningLoop;
+  /** The loop's turn, prepared (see {@link loopParts}). */
+  parts: LoopParts;
   /** The loop's first call's view (see {@link firstCallInput}) and what its stages chose. */
   first: { view: ContextView; front: FrontInputs };
   /** Evidence excerpts {@link firstCallInput} left out. */
   evidenceShown: number;
-  estimator: Estimator;
-  imageInputs: boolean;
   /** The view's `dropStep`: parts leave in steps of this share of their tokens. */
   dropStep: number;
   started: number;
@@ -94,15 +126,17 @@ export interface LoopInputs {
  * reasoning kept). When that is over the limit, whole parts of the first view leave from
  * its front (see {@link FrontPart}), oldest first, until the loop fits: each later call
  * leaves as many or more, so the view changes only where the loop outgrows its room,
- * and never by editing a message. Undefined when even the request and the loop alone do
- * not fit (the view is then built as any other), or when the loop holds what a view
- * leaves out (orphan results, unfinished calls). The report is the first view's, with
+ * and never by editing a message. Undefined when not even every part leaving frees enough,
+ * or when the view after them would not open with a user message (the view is then built
+ * as any other); {@link loopParts} says beforehand when no first view is worth building.
+ * The report is the first view's, with
  * the loop's messages, exchanges and tokens added and the parts that left taken out.
  *
  * @example
  * ```ts
+ * const parts = loopParts(walk, loop, estimator, imageInputs, limit);
  * const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
- * const view = loopAppended({ walk, loop, first: stagedView(firstInput, …), evidenceShown, estimator, imageInputs, dropStep, started });
+ * const view = parts && loopAppended({ parts, first: stagedView(firstInput, …), evidenceShown, dropStep, started });
  * ```
  */
 export function loopAppended(inputs: LoopInputs): ContextView | undefined {
@@ -130,13 +164,8 @@ export function decidingReport(view: ContextView): ContextReport {
 }
 
 function appendedView(inputs: LoopInputs): ContextView | undefined {
-  const { walk, loop, first, estimator, imageInputs } = inputs;
-  const limits = { maxTextTokens: Infinity, maxProseTokens: Infinity };
-  const requestTally = emptyPrepareTally();
-  const request = prepareTurn({ walk, estimator, tally: requestTally, imageInputs, limits }, walk.currentStart, loop.start, true);
-  const tally = emptyPrepareTally();
-  const turn = prepareTurn({ walk, estimator, tally, imageInputs, limits }, walk.currentStart, walk.n, true);
-  if (!clean(tally, requestTally) || turn.messages.length - request.messages.length !== walk.n - loop.start) return undefined;
+  const { first, parts } = inputs;
+  const { request, turn, tally, requestTally } = parts;
   const added = turn.tokens - request.tokens;
   const { view } = first;
   // Parts leave from the front until the loop fits, in steps (see leftParts), and the view after them opens with a user message.
