@@ -6,6 +6,7 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { buildContext, createEstimator } from "@contextview/core";
 import { EVERY_TOOL_RESULT } from "@contextview/core/internal";
 import { compactionMarkerOf } from "@contextview/core/tool-results";
+import { idleFor } from "../support/idle-view";
 
 const estimator = createEstimator();
 
@@ -35,17 +36,9 @@ const form = (view: { messages: BaseMessage[] }, id: string) => {
 
 /** Whether a view leaves more than a quarter of its limit unused while an older turn it leaves out would fit with its results cleared. */
 function idle(view: ReturnType<typeof buildContext>, messages: readonly BaseMessage[]): boolean {
-  const unused = view.report.limit - view.report.tokens.total;
-  if (unused <= view.report.limit / 4) return false;
-  const shown = new Set(view.messages.map((m) => m.id));
-  const starts = messages.flatMap((m, i) => (m.type === "human" ? [i] : []));
-  for (let k = starts.length - 2; k >= 0; k--) {
-    const turn = messages.slice(starts[k], starts[k + 1]);
-    if (turn.some((m) => shown.has(m.id))) continue;
-    const cleared = turn.map((m) => (ToolMessage.isInstance(m) ? new ToolMessage({ tool_call_id: m.tool_call_id, content: "[result cleared]" }) : m));
-    return estimator.estimateMessages(cleared) <= unused;
-  }
-  return false;
+  const cleared = (turn: BaseMessage[]) =>
+    estimator.estimateMessages(turn.map((m) => (ToolMessage.isInstance(m) ? new ToolMessage({ tool_call_id: m.tool_call_id, content: "[result cleared]" }) : m)));
+  return idleFor(view, messages, cleared) !== undefined;
 }
 
 describe("older turns kept with their results cleared before they go, with the default steps", () => {

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { buildContext, createEstimator, type ContextView } from "@contextview/core";
 import { microCompact } from "@contextview/core/tool-results";
 import { conversation, conversationArb } from "@contextview/test-support";
+import { idleFor } from "../support/idle-view";
 
 /**
  * Issue 48, "no view under three quarters of its room while a left-out candidate would fit
@@ -19,22 +20,8 @@ import { conversation, conversationArb } from "@contextview/test-support";
  */
 const estimator = createEstimator();
 
-/** The newest older turn the view leaves out that would fit its unused room with its results cleared, if any. */
-function idleFor(view: ContextView, messages: readonly BaseMessage[]): string | undefined {
-  const unused = view.report.limit - view.report.tokens.total;
-  if (unused <= view.report.limit / 4) return undefined;
-  const shown = new Set(view.messages.map((m) => m.id));
-  const starts = messages.flatMap((m, i) => (m.type === "human" ? [i] : []));
-  for (let k = starts.length - 2; k >= 0; k--) {
-    const turn = messages.slice(starts[k], starts[k + 1]);
-    if (turn.some((m) => shown.has(m.id))) continue;
-    // The turn with every tool result cleared to the notice a view shows (its tool, its id, how to get it back).
-    const cleared = microCompact(turn, { keepRecentToolResults: 0, maxToolResultTokens: 2000, estimator }).messages;
-    const tokens = estimator.estimateMessages(cleared);
-    return tokens <= unused ? `turn ${k} left out (${tokens} tokens cleared) with ${unused} of ${view.report.limit} unused` : undefined;
-  }
-  return undefined;
-}
+/** A turn with every tool result cleared to the notice a view shows (its tool, its id, how to get it back). */
+const clearedTokens = (turn: BaseMessage[]) => estimator.estimateMessages(microCompact(turn, { keepRecentToolResults: 0, maxToolResultTokens: 2000, estimator }).messages);
 
 describe("the quarter bound (property)", () => {
   const seed = Number(process.env["FUZZ_SEED"] ?? Date.now() % 2 ** 31);
@@ -51,7 +38,7 @@ describe("the quarter bound (property)", () => {
           return; // the mandatory part does not fit: the budget error, tested elsewhere
         }
         if (view.report.turns.dropped > 0) full++;
-        expect(idleFor(view, messages)).toBeUndefined();
+        expect(idleFor(view, messages, clearedTokens)).toBeUndefined();
       }),
       { numRuns: 300, seed },
     );
