@@ -89,11 +89,10 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
 
 /** The current turn in one of its forms, and what that form did. */
 interface CurrentForm {
-  /** The form's name, as the report gives it (see {@link CurrentTurnReport.form}). */
-  name: CurrentTurnForm;
   fit: CurrentTurnFit;
   /** Results cleared to markers (older exchanges of a long turn). */
   cleared: number;
+  /** What the form did, its name (`report.form`) included. */
   report: CurrentTurnReport;
   labels: number;
   excerpted: number;
@@ -129,17 +128,18 @@ function chooseCurrentForm(input: CompactToFitInput, exchanges: number): Current
   const better = (form: CurrentForm, than: CurrentForm) =>
     fits(form) && (!fits(than) || form.fit.narrowed < than.fit.narrowed || (form.fit.narrowed === than.fit.narrowed && form.history > than.history));
   const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, history = 0, newest?: PreparedTurn): CurrentForm =>
-    ({ name, fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, history, newest });
+    ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, history, newest });
   // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
   const surelyLong = exchanges > 1 && currentTurnFloor(input.current, estimator) > room;
   let chosen = shown("whole", { turn: input.current, compacted: 0, narrowed: 0 });
   if (!surelyLong) {
     const shared = fitCurrentTurn(input.current, room, estimator, options.recallToolName);
-    chosen = shown(shared.compacted + shared.narrowed > 0 ? "shared" : "whole", shared);
-    const others =
-      shared.compacted + shared.narrowed > 0
-        ? besideHistory(input, room, shared).map((form) => shown("besideHistory", form.fit, form.history, form.newest))
-        : [keepOlderTurnsInPlace({ ...input, room }, shared)].flatMap((form) => (form === undefined ? [] : [shown("olderForm", form, 1)]));
+    const compacts = shared.compacted + shared.narrowed > 0;
+    chosen = shown(compacts ? "shared" : "whole", shared);
+    const olderForm = compacts ? undefined : keepOlderTurnsInPlace({ ...input, room }, shared);
+    const others = compacts
+      ? besideHistory(input, room, shared).map((form) => shown("besideHistory", form.fit, form.history, form.newest))
+      : olderForm === undefined ? [] : [shown("olderForm", olderForm, 1)];
     for (const form of others) if (better(form, chosen)) chosen = form;
   }
   // A long turn: only the request and the newest exchange are mandatory; older exchanges
@@ -152,7 +152,7 @@ function chooseCurrentForm(input: CompactToFitInput, exchanges: number): Current
     throw mandatoryPartError(fixed, limit, long.request, long.newestExchange);
   }
   const report = { ...long.report, form: "long" as const };
-  const asLong: CurrentForm = { name: "long", fit: long.fit, cleared: long.cleared, report, labels: long.labels, excerpted: long.excerpted, history: 0 };
+  const asLong: CurrentForm = { fit: long.fit, cleared: long.cleared, report, labels: long.labels, excerpted: long.excerpted, history: 0 };
   return better(asLong, chosen) ? asLong : chosen;
 }
 
@@ -236,7 +236,10 @@ function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTu
   if (whole !== undefined && whole.fit > 0 && whole.all) {
     let reserve = headTokens;
     for (let j = 0; j < whole.fit; j++) reserve += older.prepared[j]!.tokens;
-    candidates.push({ fit: besides(reserve), history: 2 });
+    const all = besides(reserve);
+    candidates.push({ fit: all, history: 2 });
+    // Nothing beats a candidate that fits and narrows no result, the whole history beside it.
+    if (all.narrowed === 0 && input.fixed.tokens + all.turn.tokens <= input.limit) return candidates;
   }
   const head = headTokens <= Math.floor(room * SUMMARY_SHARE) ? headTokens : 0;
   // The turn before, in the form it takes beside them: shown so only when these results are.

@@ -94,7 +94,7 @@ export interface LoopParts {
  * @example
  * ```ts
  * const parts = loopParts(walk, loop, estimator, imageInputs, budget.promptLimit);
- * if (parts !== undefined) view = loopAppended({ walk, loop, parts, first, … });
+ * if (parts !== undefined) view = loopAppended({ parts, first, evidenceShown, dropStep, started });
  * ```
  */
 export function loopParts(walk: TurnWalk, loop: ReasoningLoop, estimator: Estimator, imageInputs: boolean, limit: number): LoopParts | undefined {
