@@ -1,6 +1,6 @@
 import type { Estimator } from "../estimate.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
-import type { OlderTurns } from "./older-turns.js";
+import type { OlderForms } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, windowFloor } from "./select.js";
@@ -17,7 +17,8 @@ export type AllocateOptions = Pick<Required<ViewOptions>, "excerptBudget" | "dro
 
 /** What {@link allocateHistory} needs. */
 export interface AllocateHistoryInput {
-  older: OlderTurns;
+  /** The older turns in the forms the view weighs (see `OlderTurns.forms`). */
+  older: OlderForms;
   /** Room for history: the limit less the charged fixed part (pins included) and the current turn. */
   room: number;
   /** Tokens of the summary head (label and summary), 0 when none is given. */
@@ -110,35 +111,34 @@ export function allocateHistory(input: AllocateHistoryInput): HistoryAllocation 
 export type HistoryClaims = Omit<AllocateHistoryInput, "older" | "room">;
 
 /**
- * The history's room of one view, allocated once for each room asked (see
- * {@link allocateHistory}): the current turn's forms are weighed by what each leaves the
- * older turns, and the view is placed by the allocation of the form chosen, the same
- * object, not a second decision. An allocation holds while the older turns keep their
- * forms ({@link OlderTurns.version}); compacting them, or showing the newest in a smaller
- * form, starts over.
+ * The history's room of one view with its older turns in one choice of forms, allocated
+ * once for each room asked (see {@link allocateHistory}): the current turn's forms are
+ * weighed by what each leaves the older turns, and the view is placed by the allocation
+ * of the form chosen, the same object, not a second decision. Other forms of the older
+ * turns are another `HistoryRoom` ({@link withOlder}).
  *
  * @example
  * ```ts
- * const history = new HistoryRoom(older, { summaryTokens: 0, options, estimator });
+ * const history = new HistoryRoom(older.forms("whole"), { summaryTokens: 0, options, estimator });
  * history.at(6000).kept; // newest older turns shown whole in 6,000 tokens
  * history.at(6000) === history.at(6000); // true
  * ```
  */
 export class HistoryRoom {
   private readonly allocations = new Map<number, HistoryAllocation>();
-  private version = 0;
 
   constructor(
-    readonly older: OlderTurns,
+    readonly older: OlderForms,
     readonly claims: HistoryClaims,
   ) {}
 
+  /** The same claims beside the older turns in `forms`. */
+  withOlder(forms: OlderForms): HistoryRoom {
+    return forms === this.older ? this : new HistoryRoom(forms, this.claims);
+  }
+
   /** The allocation of `room` tokens (the limit less the charged fixed part and the current turn). */
   at(room: number): HistoryAllocation {
-    if (this.version !== this.older.version) {
-      this.allocations.clear();
-      this.version = this.older.version;
-    }
     let allocation = this.allocations.get(room);
     if (allocation === undefined) {
       allocation = allocateHistory({ ...this.claims, older: this.older, room });
@@ -177,7 +177,7 @@ type Recency = Omit<HistoryAllocation, "relevance" | "dropped">;
  * excerpts of the turns left out. The band takes that room: the oldest turns it holds
  * are worth more cleared than as excerpt lines.
  */
-function recencyIn(older: OlderTurns, room: number, summaryTokens: number, options: AllocateOptions, estimator: Estimator): Recency {
+function recencyIn(older: OlderForms, room: number, summaryTokens: number, options: AllocateOptions, estimator: Estimator): Recency {
   const summaryIncluded = summaryTokens > 0 && summaryTokens <= room;
   const headTokens = summaryIncluded ? summaryTokens : 0;
   const avail = room - headTokens;
@@ -190,7 +190,7 @@ function recencyIn(older: OlderTurns, room: number, summaryTokens: number, optio
   // Older turns must go. Without a summary, keep room for excerpts of them.
   const reserve = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);
   const left = avail - reserve;
-  const kept = chooseKept(older.prepared, reserve > 0 ? older.fitting(left).fit : fitted.fit, left, options.dropStep);
+  const kept = chooseKept(older.reached, reserve > 0 ? older.fitting(left).fit : fitted.fit, left, options.dropStep);
   const next = summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options, estimator);
   return { kept, all: false, summaryIncluded, headTokens, reserve, cleared: next && { whole: kept, cleared: [next.turn], results: next.results, all: false } };
 }
@@ -211,11 +211,13 @@ function excerptsRoom(avail: number, options: AllocateOptions, estimator: Estima
  * history message (the caller's check): a summary stands for the dropped turns, and beside
  * durable evidence alone the cleared turn cost a fact and cached share on `pnpm eval`.
  */
-function clearedNextTurn(older: OlderTurns, kept: number, room: number, options: AllocateOptions, estimator: Estimator): { turn: PreparedTurn; results: number } | undefined {
-  const next = older.prepared[kept];
+function clearedNextTurn(older: OlderForms, kept: number, room: number, options: AllocateOptions, estimator: Estimator): { turn: PreparedTurn; results: number } | undefined {
+  // Only a turn the view reached: reaching it here would read a turn no form of the view shows.
+  const reached = older.reached;
+  const next = reached[kept];
   if (next === undefined || next.toolResults === 0 || options.maxToolResultTokens === undefined) return undefined;
   let left = room;
-  for (let j = 0; j < kept; j++) left -= (older.prepared[j] as PreparedTurn).tokens;
+  for (let j = 0; j < kept; j++) left -= (reached[j] as PreparedTurn).tokens;
   if (next.tokens <= left || room - left >= windowFloor(room, options.dropStep)) return undefined;
   const form = clearedForm(older.uncompacted(kept) as PreparedTurn, { ...options, maxToolResultTokens: options.maxToolResultTokens }, estimator);
   return form.results === 0 || form.turn.tokens > left ? undefined : form;

@@ -22,7 +22,7 @@ export interface AssembledView {
  *
  * @example
  * ```ts
- * const assembled = assembleView(fixed, head, chosen, older.prepared, current, leadKept);
+ * const assembled = assembleView(fixed, head, chosen, older.reached, current, leadKept);
  * ```
  */
 export function assembleView(

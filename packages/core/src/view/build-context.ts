@@ -5,13 +5,12 @@ import { checkEstimator, createEstimator, type Estimator } from "../estimate.js"
 import { checkMessageArray } from "../messages.js";
 import { breakpointEnds, markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
-import { compactToFit, ToolResultCompactor } from "./compact-to-fit.js";
+import { compactToFit } from "./compact-to-fit.js";
 import { findTurns, type TurnWalk } from "./find-turns.js";
 import { historyHead } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
 import { historyBesideShown, historyWithin, historyWithout, type HistoryWithout } from "./history-evidence.js";
 import { OlderTurns } from "./older-turns.js";
-import { HistoryRoom } from "./allocate-history.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
 import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
@@ -187,12 +186,12 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens - head.tokens, options, estimator);
   // A brief takes no reserve: the compaction stage counts the older turns as without recall.
   const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
-  const compactor = new ToolResultCompactor(compactOptions, estimator);
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
-  const older = new OlderTurns(walk, (from, to) => prepareTurn(ctx, from, to, false), minMessageTokens(estimator), limit - charged.tokens);
-  const history = new HistoryRoom(older, { summaryTokens: headTokens, evidenceOnly, options: compactOptions, estimator });
-  const { current, allocation, currentTurn, labels, excerpted } = compactToFit({
-    fixed: charged, limit, current: prepared, history, compactor, options: compactOptions, estimator, turnSummary: input.turnSummary,
+  // Older turns prepared as the view reaches them; compacted (when they are) after the current turn's results, the newest.
+  const olderTurns = new OlderTurns(walk, ctx, { options: compactOptions, newestResults: prepared.toolResults }, minMessageTokens(estimator), limit - charged.tokens);
+  const claims = { summaryTokens: headTokens, evidenceOnly, options: compactOptions, estimator };
+  const { current, older, allocation, results, currentTurn, labels, excerpted } = compactToFit({
+    fixed: charged, limit, current: prepared, older: olderTurns, claims, options: compactOptions, estimator, turnSummary: input.turnSummary,
   });
   [tally.labels, tally.older.excerpted] = [tally.labels + labels, tally.older.excerpted + excerpted];
 
@@ -214,8 +213,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
     evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown: evidenceShown + besideRequest,
-    summarized: (input.priorMessages ?? []).length, tally, compactor,
-    olderPrepared: older.prepared, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started, providerHead: head,
+    summarized: (input.priorMessages ?? []).length, tally, currentResults: results,
+    olderRead: olderTurns.read, olderShown: older.reached, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the provider head,
@@ -227,7 +226,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
   const messages = marked.map(withOutputMatchingContent);
   const recalledPart = { messages: recalled.messages.length, tokens: recalled.report.tokens };
-  const front = { afterHead, head, block, chosen, older: older.prepared, walk, recalled: recalledPart };
+  const front = { afterHead, head, block, chosen, older: older.reached, walk, recalled: recalledPart };
   return { view: { messages, report }, front };
 }
 

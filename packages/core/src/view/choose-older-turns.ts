@@ -44,7 +44,7 @@ export interface ChosenOlderTurns {
  *
  * @example
  * ```ts
- * for (let j = chosen.kept - 1; j >= 0; j--) messages.push(...shownOlderTurn(chosen, older.prepared, j).messages);
+ * for (let j = chosen.kept - 1; j >= 0; j--) messages.push(...shownOlderTurn(chosen, older.reached, j).messages);
  * ```
  */
 export function shownOlderTurn(chosen: Pick<ChosenOlderTurns, "kept" | "cleared">, olderNewestFirst: readonly PreparedTurn[], j: number): PreparedTurn {

@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
-import type { OlderTurns } from "./older-turns.js";
+import type { OlderForms } from "./older-turns.js";
 import type { NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, type CutCandidate } from "./select.js";
@@ -72,7 +72,7 @@ export const BAND_SHARE = 0.6;
  * band?.cleared.length; // 9: the nine before them with their results cleared
  * ```
  */
-export function clearedBand(older: OlderTurns, room: number, options: BandOptions, estimator: Estimator): ClearedBand | undefined {
+export function clearedBand(older: OlderForms, room: number, options: BandOptions, estimator: Estimator): ClearedBand | undefined {
   const { maxToolResultTokens, dropStep } = options;
   if (maxToolResultTokens === undefined) return undefined;
   // Without steps no anchor is held, so the band may take all the room (see BAND_SHARE).
@@ -117,7 +117,7 @@ function wholeAnchor(count: number, upgrade: (j: number) => CutCandidate, upRoom
 export type Clearing = Omit<BandOptions, "dropStep"> & { maxToolResultTokens: number };
 
 /** The cleared forms of the newest older turns that fit `room` together, and whether that is all of them. */
-function bandForms(older: OlderTurns, room: number, options: Clearing, estimator: Estimator): { forms: ClearedForm[]; all: boolean } {
+function bandForms(older: OlderForms, room: number, options: Clearing, estimator: Estimator): { forms: ClearedForm[]; all: boolean } {
   const forms: ClearedForm[] = [];
   let used = 0;
   for (let j = 0; !older.surelyOver(j, room - used); j++) {
@@ -132,7 +132,7 @@ function bandForms(older: OlderTurns, room: number, options: Clearing, estimator
 }
 
 /**
- * A turn as prepared (`prepared`, before any compaction: see `OlderTurns.uncompacted`) with
+ * A turn as prepared (`prepared`, before any compaction: see `OlderForms.uncompacted`) with
  * every tool result larger than its notice cleared, ids and pairing kept, and how many
  * were; the turn itself when none is. Made once per turn of a view: the band and the
  * turn kept cleared below the window (`clearedNextTurn`) show the same text.

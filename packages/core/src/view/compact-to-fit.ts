@@ -4,10 +4,11 @@ import { copyMessage } from "../messages.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
-import type { HistoryAllocation, HistoryRoom } from "./allocate-history.js";
+import { HistoryRoom, type HistoryAllocation, type HistoryClaims } from "./allocate-history.js";
 import { currentTurnFloor, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
 import { fitLongTurn } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
+import type { OlderForms, OlderTurns } from "./older-turns.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { CurrentTurnForm, CurrentTurnReport, TurnSummary } from "./types.js";
 
@@ -18,8 +19,7 @@ const SUMMARY_SHARE = 0.25;
 /** Most of the room the history (summary and older turns) keeps beside large current results. */
 const HISTORY_SHARE = 0.5;
 
-export { ToolResultCompactor } from "./tool-result-compactor.js";
-import type { CompactOptions, ToolResultCompactor } from "./tool-result-compactor.js";
+import type { CompactOptions } from "./tool-result-compactor.js";
 
 /** What {@link compactToFit} needs. */
 export interface CompactToFitInput {
@@ -27,9 +27,10 @@ export interface CompactToFitInput {
   limit: number;
   /** The prepared current turn, not yet compacted. */
   current: PreparedTurn;
-  /** The history's room of the view: its older turns, the summary head's tokens (`claims.summaryTokens`) and their allocation. */
-  history: HistoryRoom;
-  compactor: ToolResultCompactor;
+  /** The older turns, whose forms the history's room is allocated with (see {@link HistoryRoom}). */
+  older: OlderTurns;
+  /** The history's claims beside the older turns: the summary head's tokens (`summaryTokens`), the recall reserve's options. */
+  claims: HistoryClaims;
   options: CompactOptions;
   estimator: Estimator;
   /** The manager's summary of the current turn's first exchanges, used when the turn is long. */
@@ -39,8 +40,12 @@ export interface CompactToFitInput {
 /** The current turn as it enters the view, and the history's allocation beside it. */
 export interface CompactedToFit {
   current: PreparedTurn;
-  /** The history's room beside `current`, allocated (see {@link HistoryRoom}): the view is placed by it. */
+  /** The older turns in the forms chosen beside `current`: as prepared while everything fits, else compacted. */
+  older: OlderForms;
+  /** The history's room beside `current`, allocated with `older` (see {@link HistoryRoom}): the view is placed by it. */
   allocation: HistoryAllocation;
+  /** The current turn's tool results the form chosen compacted, narrowed to their totals, or cleared. */
+  results: CurrentResults;
   /** How the current turn's exchanges entered the view. */
   currentTurn: CurrentTurnReport;
   /** Labels the current turn gained (or, negative, lost with excerpted exchanges) after it was prepared. */
@@ -51,41 +56,53 @@ export interface CompactedToFit {
 
 /**
  * Compact to fit: stage 4 of {@link buildContext}. Nothing is compacted while the
- * whole history fits. Otherwise older turns are micro-compacted as they are reached,
- * and the current turn takes one of its forms (see {@link chooseCurrentForm}): its
+ * whole history fits: the older turns' forms are `"whole"`. Otherwise they are
+ * `"compacted"` (see {@link OlderTurns.forms}; each made once, as the allocation reaches
+ * it), and the current turn takes one of its forms (see {@link chooseCurrentForm}): its
  * results sharing the room by size and never cleared ({@link fitCurrentTurn}), beside
  * the history the next call shows, in the form they keep once the turn ends, or — a
  * long turn — with its older exchanges degraded in steps ({@link fitLongTurn}). The
- * counts are read off the form chosen. Throws a {@link ContextBudgetError} when the
+ * counts are read off the form chosen. Nothing here changes the older turns: the forms
+ * chosen are returned (`older`), with their allocation. Throws a {@link ContextBudgetError} when the
  * fixed part and the current turn do not fit the limit in any form.
  *
  * @example
  * ```ts
- * const { current, allocation } = compactToFit({ fixed, limit, current: prepared, history, compactor, options, estimator });
+ * const { current, older, allocation } = compactToFit({ fixed, limit, current: prepared, older: olderTurns, claims, options, estimator });
  * ```
  */
 export function compactToFit(input: CompactToFitInput): CompactedToFit {
-  const { fixed, limit, history, compactor } = input;
-  const { older } = history;
-  const headTokens = history.claims.summaryTokens;
+  const { fixed, limit, claims } = input;
+  const headTokens = claims.summaryTokens;
   const exchanges = countExchanges(input.current);
   const room = limit - fixed.tokens;
-  const fit = older.fitting(room - input.current.tokens - headTokens);
+  const whole = new HistoryRoom(input.older.forms("whole"), claims);
+  const fit = whole.older.fitting(room - input.current.tokens - headTokens);
   if (fixed.tokens + input.current.tokens > limit) refuseEarly(input);
   if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) {
-    const allocation = history.at(room - input.current.tokens);
-    return { current: input.current, allocation, currentTurn: everyExchangeKept(exchanges, "whole"), labels: 0, excerpted: 0 };
+    const allocation = whole.at(room - input.current.tokens);
+    return { current: input.current, older: whole.older, allocation, results: NO_RESULTS, currentTurn: everyExchangeKept(exchanges, "whole"), labels: 0, excerpted: 0 };
   }
-  older.compactWith((turn) => compactor.compact(turn));
-  // The current turn's results are the newest: they take the first places kept whole, before older ones clear in steps.
-  compactor.seeNewestResults(input.current.toolResults);
-  const chosen = chooseCurrentForm(input, exchanges);
+  // Older results compacted across the turns, counted after the current turn's: the newest take the first places kept whole.
+  const history = whole.withOlder(input.older.forms("compacted"));
+  const chosen = chooseCurrentForm(input, history, exchanges);
   // The turn before, in the smaller form it takes beside these results (see besideHistory).
-  if (chosen.newest !== undefined) older.replaceNewest(chosen.newest);
-  compactor.countCurrentTurn(chosen.fit, chosen.cleared);
+  const shown = chosen.newest === undefined ? history : history.withOlder(history.older.withNewest(chosen.newest));
   const current = chosen.fit.turn;
-  return { current, allocation: history.at(room - current.tokens), currentTurn: chosen.report, labels: chosen.labels, excerpted: chosen.excerpted };
+  const results = { compacted: chosen.fit.compacted, narrowed: chosen.fit.narrowed, cleared: chosen.cleared };
+  const { report: currentTurn, labels, excerpted } = chosen;
+  return { current, older: shown.older, allocation: shown.at(room - current.tokens), results, currentTurn, labels, excerpted };
 }
+
+/** The current turn's tool results as its form shows them (`report.toolResults` adds the older turns'). */
+export interface CurrentResults {
+  compacted: number;
+  narrowed: number;
+  /** Cleared to markers: results of a long turn's older exchanges. */
+  cleared: number;
+}
+
+const NO_RESULTS: CurrentResults = Object.freeze({ compacted: 0, narrowed: 0, cleared: 0 });
 
 /** The current turn in one of its forms, and what that form did. */
 interface CurrentForm {
@@ -121,7 +138,7 @@ interface CurrentForm {
  * history before the summary and the turn before it); then the earlier candidate. Throws
  * the budget error when no form fits.
  */
-function chooseCurrentForm(input: CompactToFitInput, exchanges: number): CurrentForm {
+function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, exchanges: number): CurrentForm {
   const { fixed, limit, estimator, options } = input;
   const room = limit - fixed.tokens;
   const fits = (form: CurrentForm) => fixed.tokens + form.fit.turn.tokens <= limit;
@@ -136,9 +153,9 @@ function chooseCurrentForm(input: CompactToFitInput, exchanges: number): Current
     const shared = fitCurrentTurn(input.current, room, estimator, options.recallToolName);
     const compacts = shared.compacted + shared.narrowed > 0;
     chosen = shown(compacts ? "shared" : "whole", shared);
-    const olderForm = compacts ? undefined : keepOlderTurnsInPlace({ ...input, room }, shared);
+    const olderForm = compacts ? undefined : keepOlderTurnsInPlace({ ...input, history, room }, shared);
     const others = compacts
-      ? besideHistory(input, room, shared).map((form) => shown("besideHistory", form.fit, form.history, form.newest))
+      ? besideHistory(input, history, room, shared).map((form) => shown("besideHistory", form.fit, form.history, form.newest))
       : olderForm === undefined ? [] : [shown("olderForm", olderForm, 1)];
     for (const form of others) if (better(form, chosen)) chosen = form;
   }
@@ -224,9 +241,10 @@ type BesideHistory = Pick<CurrentForm, "fit" | "history" | "newest">;
  *
  * Nothing is changed here: the view shows `newest` only when that candidate is chosen.
  */
-function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTurnFit): BesideHistory[] {
-  const { history, compactor, estimator } = input;
+function besideHistory(input: CompactToFitInput, history: HistoryRoom, room: number, fitted: CurrentTurnFit): BesideHistory[] {
+  const { estimator } = input;
   const { older } = history;
+  const { compactor } = input.older;
   const headTokens = history.claims.summaryTokens;
   if (older.fitting(room - fitted.turn.tokens - headTokens).fit > 0) return [];
   const besides = (reserve: number) => fitCurrentTurn(input.current, room - reserve, estimator, input.options.recallToolName);
@@ -235,7 +253,7 @@ function besideHistory(input: CompactToFitInput, room: number, fitted: CurrentTu
   const whole = historyRoom > 0 ? older.fitting(historyRoom) : undefined;
   if (whole !== undefined && whole.fit > 0 && whole.all) {
     let reserve = headTokens;
-    for (let j = 0; j < whole.fit; j++) reserve += older.prepared[j]!.tokens;
+    for (let j = 0; j < whole.fit; j++) reserve += older.turn(j)!.tokens;
     const all = besides(reserve);
     candidates.push({ fit: all, history: 2 });
     // Nothing beats a candidate that fits and narrows no result, the whole history beside it.

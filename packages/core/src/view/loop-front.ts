@@ -61,7 +61,7 @@ export interface FrontInputs {
  *
  * @example
  * ```ts
- * const layout = frontLayout({ afterHead, head, block, chosen, older: older.prepared, walk, recalled: { messages: 3, tokens: 240 } });
+ * const layout = frontLayout({ afterHead, head, block, chosen, older: older.reached, walk, recalled: { messages: 3, tokens: 240 } });
  * ```
  */
 export function frontLayout(view: FrontInputs): FrontLayout {

@@ -1,6 +1,7 @@
+import type { ClearStepState } from "./clear-step.js";
 import type { TurnWalk } from "./find-turns.js";
-import type { PreparedTurn } from "./prepare-turn.js";
-import { preparedTurnOf } from "./tool-result-compactor.js";
+import { prepareTurn, type PrepareContext, type PreparedTurn } from "./prepare-turn.js";
+import { ToolResultCompactor, type CompactOptions } from "./tool-result-compactor.js";
 
 /** How many of the newest older turns fit a room, and whether that is all of them. */
 export interface OlderFit {
@@ -8,60 +9,83 @@ export interface OlderFit {
   all: boolean;
 }
 
+/** How the older turns' results are compacted when the view compacts them (see {@link OlderTurns}). */
+export interface OlderCompaction {
+  options: CompactOptions;
+  /** The current turn's tool results: the newest, counted first when older results clear in steps. */
+  newestResults: number;
+}
+
 /**
- * The older turns of a view, newest first, prepared only when the view reaches
- * them. Once {@link OlderTurns.compactWith} is called, every turn reached from then
- * on (and every turn prepared before, when next reached) is micro-compacted once.
+ * The older-turns source of a view: the turns before the current one, newest first,
+ * each prepared only when the view reaches it, and each of its forms made once when
+ * first asked. A choice of forms is an {@link OlderForms}: every turn as prepared
+ * (`"whole"`), or every turn with its results micro-compacted across the turns
+ * (`"compacted"`: the newest results kept, older ones cleared in steps, counted from
+ * the current turn's results on). Nothing is changed by asking: the allocation weighs
+ * the forms, and the view shows the ones it chose.
+ *
+ * @example
+ * ```ts
+ * const older = new OlderTurns(walk, ctx, { options, newestResults: current.toolResults }, minMessageTokens(estimator), headroom);
+ * older.forms("whole").fitting(6000).all; // true when every older turn fits 6,000 tokens as prepared
+ * older.forms("compacted").turn(0);      // the newest older turn, its results compacted
+ * ```
  */
 export class OlderTurns {
-  /** Prepared older turns, newest first; `prepared[j]` is the j-th newest. */
-  readonly prepared: PreparedTurn[] = [];
-  private readonly compacted: boolean[] = [];
-  private compact: ((turn: PreparedTurn) => PreparedTurn) | undefined;
-  private changes = 0;
+  /** Older turns as prepared, newest first; `read[j]` is the j-th newest. */
+  readonly read: PreparedTurn[] = [];
+  private readonly compactedForms: PreparedTurn[] = [];
+  private readonly state: ClearStepState;
+  private readonly levels: { whole: OlderForms; compacted: OlderForms };
+  /** Compacts the turns' results; also makes the smaller form a view may show the newest turn in (`shrink`). */
+  readonly compactor: ToolResultCompactor;
 
   constructor(
     private readonly walk: TurnWalk,
-    private readonly prepare: (from: number, to: number) => PreparedTurn,
+    private readonly prepare: PrepareContext,
+    compaction: OlderCompaction,
     /** What any prepared message costs at least (0 turns the early skip off). */
     private readonly floor = 0,
     /** The most room older turns can have in this view: the limit less the fixed part, before the current turn (see `clearedBand`). */
     readonly headroom = Number.POSITIVE_INFINITY,
-  ) {}
+  ) {
+    this.state = { seen: compaction.newestResults, clearing: false };
+    this.compactor = new ToolResultCompactor(compaction.options, prepare.estimator);
+    this.levels = { whole: new OlderForms(this, "whole"), compacted: new OlderForms(this, "compacted") };
+  }
 
-  /** True once the history was found over budget and turns are compacted. */
-  get compacting(): boolean {
-    return this.compact !== undefined;
+  /** The older turns in the forms of `level` (the same object for each level). */
+  forms(level: OlderLevel): OlderForms {
+    return this.levels[level];
+  }
+
+  /** Older turn `j` (0 = the newest) as prepared, when first reached; undefined when there is none. */
+  whole(j: number): PreparedTurn | undefined {
+    const start = this.walk.olderTurnStart(j);
+    if (start === undefined) return undefined;
+    return this.read[j] ?? (this.read[j] = prepareTurn(this.prepare, start, this.walk.olderTurnEnd(j), false));
   }
 
   /**
-   * Counts the changes of form: 1 after {@link compactWith}, one more for each
-   * {@link replaceNewest}. What was measured of the turns at one count holds while it
-   * stays (see `HistoryRoom`): reaching more turns changes no form.
+   * Older turn `j` with its results compacted; the turns after it are compacted first, newest
+   * first, for the newest results are the ones kept whole (see {@link ToolResultCompactor.compact}).
    */
-  get version(): number {
-    return this.changes;
+  compacted(j: number): PreparedTurn | undefined {
+    while (this.compactedForms.length <= j) {
+      const turn = this.whole(this.compactedForms.length);
+      if (turn === undefined) return undefined;
+      this.compactedForms.push(this.compactor.compact(turn, this.state));
+    }
+    return this.compactedForms[j];
   }
 
-  /** Compact every turn reached from now on with `compact`. */
-  compactWith(compact: (turn: PreparedTurn) => PreparedTurn): void {
-    this.compact = compact;
-    this.changes++;
+  /** The compacted forms made so far, newest first (see {@link compacted}). */
+  get compactedSoFar(): readonly PreparedTurn[] {
+    return this.compactedForms;
   }
 
-  /** The newest older turn, when it is prepared (the view reached it). */
-  get newest(): PreparedTurn | undefined {
-    return this.prepared[0];
-  }
-
-  /** Show the newest older turn (already prepared) as `turn`: a smaller form of it, chosen for the view. */
-  replaceNewest(turn: PreparedTurn): void {
-    if (this.prepared[0] === undefined) return;
-    this.prepared[0] = turn;
-    this.changes++;
-  }
-
-  /** True when older turn `j` exists (0 = the newest); finding it walks back over the turns after it, as {@link fitting} does. */
+  /** True when older turn `j` exists (0 = the newest); finding it walks back over the turns after it. */
   exists(j: number): boolean {
     return this.walk.olderTurnExists(j);
   }
@@ -71,11 +95,75 @@ export class OlderTurns {
     return this.walk.olderTurnStart(1) !== undefined;
   }
 
-  /** How many of the newest older turns fit `avail` tokens, and whether that is all of them. */
+  /**
+   * True when older turn `j` is not prepared yet and surely costs more than `left` tokens in
+   * any form (its messages at the least any prepared message costs): it is left unread.
+   */
+  surelyOver(j: number, left: number): boolean {
+    if (this.read[j] !== undefined || this.floor <= 0 || !this.walk.olderTurnExists(j)) return false;
+    return this.walk.keepsMoreThan(this.walk.olderTurnEnd(j), Math.floor(left / this.floor));
+  }
+}
+
+/** The forms of an {@link OlderForms}: the older turns as prepared, or with their results compacted. */
+export type OlderLevel = "whole" | "compacted";
+
+/**
+ * One choice of forms for a view's older turns (see {@link OlderTurns.forms}): every turn
+ * at `level`, the newest maybe in a smaller form of its own ({@link withNewest}). The
+ * history's allocation reads the turns through it; it changes nothing of the source.
+ *
+ * @example
+ * ```ts
+ * const forms = older.forms("compacted");
+ * forms.fitting(4000);                         // { fit: 3, all: false }
+ * forms.withNewest(shrunk).turn(0) === shrunk; // true
+ * ```
+ */
+export class OlderForms {
+  constructor(
+    private readonly source: OlderTurns,
+    readonly level: OlderLevel,
+    private readonly newestForm?: PreparedTurn | undefined,
+  ) {}
+
+  /** These forms with the newest older turn shown as `turn` (a smaller form of it). */
+  withNewest(turn: PreparedTurn): OlderForms {
+    return new OlderForms(this.source, this.level, turn);
+  }
+
+  /** The most room older turns can have in this view (see {@link OlderTurns.headroom}). */
+  get headroom(): number {
+    return this.source.headroom;
+  }
+
+  /** The newest older turn in these forms, when the view reached it. */
+  get newest(): PreparedTurn | undefined {
+    return this.source.read[0] === undefined ? undefined : this.turn(0);
+  }
+
+  /** Older turn `j` (0 = the newest) in these forms, prepared when first reached; undefined when there is none. */
+  turn(j: number): PreparedTurn | undefined {
+    if (j === 0 && this.newestForm !== undefined) return this.newestForm;
+    return this.level === "whole" ? this.source.whole(j) : this.source.compacted(j);
+  }
+
+  /** Older turn `j` as prepared, before any compaction; undefined when there is none. */
+  uncompacted(j: number): PreparedTurn | undefined {
+    return this.source.whole(j);
+  }
+
+  /** The turns in these forms as far as the view reached them at this level, newest first. */
+  get reached(): readonly PreparedTurn[] {
+    const turns = this.level === "whole" ? this.source.read : this.source.compactedSoFar;
+    return this.newestForm === undefined || turns.length === 0 ? turns : [this.newestForm, ...turns.slice(1)];
+  }
+
+  /** How many of the newest older turns fit `avail` tokens in these forms, and whether that is all of them. */
   fitting(avail: number): OlderFit {
     let used = 0;
     for (let j = 0; ; j++) {
-      if (this.surelyOver(j, avail - used)) return { fit: j, all: false };
+      if (this.source.surelyOver(j, avail - used)) return { fit: j, all: false };
       const turn = this.turn(j);
       if (turn === undefined) return { fit: j, all: true };
       if (used + turn.tokens > avail) return { fit: j, all: false };
@@ -83,39 +171,18 @@ export class OlderTurns {
     }
   }
 
-  /**
-   * True when older turn `j` is not prepared yet and surely costs more than `left` tokens in
-   * any form (its messages at the least any prepared message costs): it is left unread.
-   */
+  /** True when older turn `j` exists (0 = the newest). */
+  exists(j: number): boolean {
+    return this.source.exists(j);
+  }
+
+  /** True when there is an older turn before the newest one. */
+  hasMoreThanNewest(): boolean {
+    return this.source.hasMoreThanNewest();
+  }
+
+  /** True when older turn `j` is not prepared yet and surely costs more than `left` tokens (see {@link OlderTurns.surelyOver}). */
   surelyOver(j: number, left: number): boolean {
-    if (this.prepared[j] !== undefined || this.floor <= 0 || !this.walk.olderTurnExists(j)) return false;
-    return this.walk.keepsMoreThan(this.walk.olderTurnEnd(j), Math.floor(left / this.floor));
-  }
-
-  /**
-   * Older turn `j` (0 = the newest) as prepared, before the history's compaction (which
-   * {@link turn} applies when it reaches it); undefined when there is none.
-   */
-  uncompacted(j: number): PreparedTurn | undefined {
-    const turn = this.reached(j);
-    return turn === undefined ? undefined : preparedTurnOf(turn);
-  }
-
-  /** Older turn `j` (0 = the newest), prepared (and compacted once compacting) when first reached; undefined when there is none. */
-  turn(j: number): PreparedTurn | undefined {
-    let turn = this.reached(j);
-    if (turn === undefined) return undefined;
-    if (this.compact && !this.compacted[j]) {
-      this.compacted[j] = true;
-      turn = this.prepared[j] = this.compact(turn);
-    }
-    return turn;
-  }
-
-  /** Older turn `j` as the view holds it (prepared when first reached); undefined when there is none. */
-  private reached(j: number): PreparedTurn | undefined {
-    const start = this.walk.olderTurnStart(j);
-    if (start === undefined) return undefined;
-    return this.prepared[j] ?? (this.prepared[j] = this.prepare(start, this.walk.olderTurnEnd(j)));
+    return this.source.surelyOver(j, left);
   }
 }

@@ -10,7 +10,7 @@ import type { ProviderHead } from "./provider-head.js";
 import type { HistoryAllocation } from "./allocate-history.js";
 import { chooseOlderTurns, type ChosenOlderTurns } from "./choose-older-turns.js";
 import type { TurnWalk } from "./find-turns.js";
-import type { OlderTurns } from "./older-turns.js";
+import type { OlderForms } from "./older-turns.js";
 import { pinnedBlock, type PinnedBlock } from "./pinned-block.js";
 import type { PinnedCandidates } from "./pinned.js";
 import type { PreparedTurn } from "./prepare-turn.js";
@@ -41,7 +41,8 @@ export const BRIEF_TOKENS = 250;
 /** What {@link placeHistory} needs: the stages' results before the history is placed. */
 export interface PlaceHistoryInput {
   walk: TurnWalk;
-  older: OlderTurns;
+  /** The older turns in the forms the view chose (see `compactToFit`). */
+  older: OlderForms;
   /** The history's room beside the current turn, allocated with the current turn's form (see `compactToFit`). */
   allocation: HistoryAllocation;
   /** Room for history: the limit less the charged fixed part and the current turn. */
@@ -129,7 +130,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   // Allocated with a brief's options when recall is a brief (no reserve: the older turns stay exactly as without recall).
   const { allocation } = input;
   const chosen0 = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
-  const whole = assembleView(input.fixed, input.head, chosen0, older.prepared, input.current, input.leadKept);
+  const whole = assembleView(input.fixed, input.head, chosen0, older.reached, input.current, input.leadKept);
   const cut = chosen0.kept > 0 ? (walk.starts[chosen0.kept - 1] as number) : walk.currentStart;
   const block = pinnedBlock(input.pinned, cut, whole.messages, estimator);
   // An evidence excerpt is never shown beside the message it quotes: the room it held goes to recall.

@@ -2,7 +2,8 @@ import type { ResolvedBudget } from "../budget.js";
 import type { AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { shownOlderTurn, type ChosenOlderTurns } from "./choose-older-turns.js";
-import { shownResultCounts, type ToolResultCompactor } from "./tool-result-compactor.js";
+import { shownResultCounts } from "./tool-result-compactor.js";
+import type { CurrentResults } from "./compact-to-fit.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { ProviderHead } from "./provider-head.js";
@@ -27,8 +28,12 @@ export interface ViewFacts {
   /** Messages before `messages` that the summary stands for (`priorMessages`). */
   summarized: number;
   tally: PrepareTally;
-  compactor: ToolResultCompactor;
-  olderPrepared: readonly PreparedTurn[];
+  /** The current turn's results as its form shows them. */
+  currentResults: CurrentResults;
+  /** The older turns the view read, as prepared, newest first. */
+  olderRead: readonly PreparedTurn[];
+  /** The older turns in the forms the view chose, newest first, as far as it reached them (see `OlderForms.reached`). */
+  olderShown: readonly PreparedTurn[];
   current: PreparedTurn;
   currentTurn: CurrentTurnReport;
   chosen: ChosenOlderTurns;
@@ -56,12 +61,12 @@ export function reportView(facts: ViewFacts): ContextReport {
   const { walk, fixed, tally, current, chosen, assembled } = facts;
   const counts = tally.segments;
   let exchangesRead = current.exchanges + counts.unfinishedExchanges;
-  for (const turn of facts.olderPrepared) exchangesRead += turn.exchanges;
+  for (const turn of facts.olderRead) exchangesRead += turn.exchanges;
   const unread = Math.max(0, walk.oldestRead - walk.lead);
   const head = facts.providerHead;
   const summaryTokens = chosen.summaryIncluded ? chosen.headTokens : 0;
   const hasCurrent = walk.currentStart < walk.n ? 1 : 0;
-  const olderRead = facts.olderPrepared.length;
+  const olderRead = facts.olderRead.length;
   const n = walk.n;
   const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
   // A pinned copy of a message whose turn is kept (its text excerpted there) is the same
@@ -82,7 +87,7 @@ export function reportView(facts: ViewFacts): ContextReport {
   const shown = chosen.summaryIncluded ? facts.holds : { summary: false, evidence: false };
   // Results of the older turns shown (as assembleView shows them), each once; the current turn's as its fit left them.
   const olderShown: PreparedTurn[] = [];
-  for (let j = 0; j < chosen.kept; j++) olderShown.push(shownOlderTurn(chosen, facts.olderPrepared, j));
+  for (let j = 0; j < chosen.kept; j++) olderShown.push(shownOlderTurn(chosen, facts.olderShown, j));
   const older = shownResultCounts(olderShown);
   return {
     limit: facts.budget.promptLimit,
@@ -120,7 +125,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
     history: { ...history, ...shown, evidenceOmitted: facts.evidenceOmitted, evidenceShown: facts.evidenceShown },
     droppedTurnExcerpts: chosen.excerptCount,
-    toolResults: { cleared: facts.compactor.cleared + older.cleared, compacted: facts.compactor.compacted + older.compacted, narrowed: facts.compactor.narrowed },
+    toolResults: { cleared: facts.currentResults.cleared + older.cleared, compacted: facts.currentResults.compacted + older.compacted, narrowed: facts.currentResults.narrowed },
     labelsInserted: tally.labels,
     reasoningCleared: tally.reasoningCleared,
     cut,

@@ -1,7 +1,6 @@
 import { compactionMarkerOf, microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
 import { keptInTurn, type ClearStepState } from "./clear-step.js";
-import type { CurrentTurnFit } from "./current-turn-room.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
@@ -23,14 +22,6 @@ export type CompactOptions = Pick<
 > &
   NoteOptions;
 
-interface CompactorState {
-  results: ClearStepState;
-  /** The current turn's results, as its last fit left them; older turns' are counted from the turns shown (see {@link shownResultCounts}). */
-  cleared: number;
-  compacted: number;
-  narrowed: number;
-}
-
 /** Each older turn a view compacted or cleared, and that turn as prepared, before any of it. */
 const preparedOf = new WeakMap<PreparedTurn, PreparedTurn>();
 
@@ -42,11 +33,6 @@ const preparedOf = new WeakMap<PreparedTurn, PreparedTurn>();
 export function derivedTurn(from: PreparedTurn, to: PreparedTurn): PreparedTurn {
   if (to !== from) preparedOf.set(to, preparedOf.get(from) ?? from);
   return to;
-}
-
-/** The turn as prepared, before the view compacted or cleared any of it (see {@link derivedTurn}). */
-export function preparedTurnOf(turn: PreparedTurn): PreparedTurn {
-  return preparedOf.get(turn) ?? turn;
 }
 
 /**
@@ -74,51 +60,25 @@ export function shownResultCounts(turns: readonly PreparedTurn[]): { cleared: nu
 }
 
 /**
- * Micro-compaction across the turns of one view: the newest
- * `keepRecentToolResults` results are kept (compacted to `maxToolResultTokens`
- * when larger) and older ones cleared in steps of about `clearStep` results (see
- * {@link keptInTurn}). Turns are given newest first, so the newest results are the
- * ones kept. Counts what it cleared and compacted.
+ * Micro-compaction of a view's older turns: the newest `keepRecentToolResults` results
+ * are kept (compacted to `maxToolResultTokens` when larger) and older ones cleared in
+ * steps of about `clearStep` results (see {@link keptInTurn}). Turns are given newest
+ * first with one running count (`OlderTurns` holds it), so the newest results are the
+ * ones kept. Holds no state of its own: what a view cleared and compacted is counted off
+ * the turns it shows (see {@link shownResultCounts}).
+ *
+ * @example
+ * ```ts
+ * const compactor = new ToolResultCompactor(options, estimator);
+ * const state = { seen: current.toolResults, clearing: false };
+ * const newest = compactor.compact(turns[0], state); // then turns[1], … with the same state
+ * ```
  */
 export class ToolResultCompactor {
-  private state: CompactorState;
-
   constructor(
     private readonly options: CompactOptions,
     private readonly estimator: Estimator,
-  ) {
-    this.state = { results: { seen: 0, clearing: false }, cleared: 0, compacted: 0, narrowed: 0 };
-  }
-
-  /** Tool results of the current turn cleared (older exchanges of a long turn). */
-  get cleared(): number {
-    return this.state.cleared;
-  }
-
-  /** Tool results of the current turn compacted. */
-  get compacted(): number {
-    return this.state.compacted;
-  }
-
-  /** Results of the current turn shown as their totals, with a notice to narrow the query. */
-  get narrowed(): number {
-    return this.state.narrowed;
-  }
-
-  /**
-   * The current turn's `results` are the newest: they take the first places kept whole,
-   * before older ones clear in steps. Called once, before any older turn is compacted.
-   */
-  seeNewestResults(results: number): void {
-    this.state.results.seen += results;
-  }
-
-  /** Count the current turn in the form the view shows it (see `chooseCurrentForm`), which cleared `cleared` of its results. */
-  countCurrentTurn(fitted: CurrentTurnFit, cleared: number): void {
-    this.state.compacted = fitted.compacted;
-    this.state.narrowed = fitted.narrowed;
-    this.state.cleared = cleared;
-  }
+  ) {}
 
   /**
    * An older turn compacted again so that it fits `maxTokens`, or undefined when it
@@ -139,10 +99,13 @@ export class ToolResultCompactor {
     return derivedTurn(turn, { ...turn, messages: result.messages, tokens });
   }
 
-  /** The turn with its tool results compacted; the same object when nothing changed. */
-  compact(turn: PreparedTurn): PreparedTurn {
+  /**
+   * The turn with its tool results compacted, `state` the results counted before it (newest
+   * first), advanced past them; the same object when nothing changed.
+   */
+  compact(turn: PreparedTurn, state: ClearStepState): PreparedTurn {
     const { maxToolResultTokens } = this.options;
-    const keepRecent = keptInTurn(turn.messages, this.state.results, this.options.keepRecentToolResults, this.options.clearStep);
+    const keepRecent = keptInTurn(turn.messages, state, this.options.keepRecentToolResults, this.options.clearStep);
     const options = { ...this.noteAndExclusions(), keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator };
     const result = microCompact(turn.messages, options);
     if (result.cleared === 0 && result.compacted === 0) return turn;
