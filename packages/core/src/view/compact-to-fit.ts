@@ -84,14 +84,10 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
     return { current: input.current, older: whole.older, allocation, results: NO_RESULTS, currentTurn: everyExchangeKept(exchanges, "whole"), labels: 0, excerpted: 0 };
   }
   // Older results compacted across the turns, counted after the current turn's: the newest take the first places kept whole.
-  const history = whole.withOlder(input.older.forms("compacted"));
-  const chosen = chooseCurrentForm(input, history, exchanges);
-  // The turn before, in the smaller form it takes beside these results (see besideHistory).
-  const shown = chosen.newest === undefined ? history : history.withOlder(history.older.withNewest(chosen.newest));
-  const current = chosen.fit.turn;
-  const results = { compacted: chosen.fit.compacted, narrowed: chosen.fit.narrowed, cleared: chosen.cleared };
-  const { report: currentTurn, labels, excerpted } = chosen;
-  return { current, older: shown.older, allocation: shown.at(room - current.tokens), results, currentTurn, labels, excerpted };
+  const { form, beside, allocation } = chooseCurrentForm(input, whole.withOlder(input.older.forms("compacted")), exchanges);
+  const results = { compacted: form.fit.compacted, narrowed: form.fit.narrowed, cleared: form.cleared };
+  const { report: currentTurn, labels, excerpted } = form;
+  return { current: form.fit.turn, older: beside.older, allocation, results, currentTurn, labels, excerpted };
 }
 
 /** The current turn's tool results as its form shows them (`report.toolResults` adds the older turns'). */
@@ -113,10 +109,26 @@ interface CurrentForm {
   report: CurrentTurnReport;
   labels: number;
   excerpted: number;
-  /** How much history the form is proposed for: 0 for forms weighed by their own results alone (see {@link chooseCurrentForm}). */
-  history: number;
-  /** The newest older turn in the smaller form it takes beside this one (see {@link besideHistory}); as prepared when undefined. */
+  /** The newest older turn in the smaller form it takes beside this one (see {@link besideHistory}); as compacted when undefined. */
   newest?: PreparedTurn | undefined;
+}
+
+/** The form chosen, the history's room beside it (the older turns in their forms) and its allocation. */
+interface ChosenForm {
+  form: CurrentForm;
+  beside: HistoryRoom;
+  allocation: HistoryAllocation;
+}
+
+/**
+ * Whether allocation `a` keeps more history than `b`: more older turns whole, then more
+ * with their results cleared, then the summary.
+ */
+function keepsMore(a: HistoryAllocation, b: HistoryAllocation): boolean {
+  const clearedA = a.cleared?.cleared.length ?? 0;
+  const clearedB = b.cleared?.cleared.length ?? 0;
+  if (a.kept !== b.kept) return a.kept > b.kept;
+  return clearedA !== clearedB ? clearedA > clearedB : a.summaryIncluded && !b.summaryIncluded;
 }
 
 /**
@@ -133,19 +145,31 @@ interface CurrentForm {
  *    several exchanges: its older exchanges degraded in steps ({@link fitLongTurn}).
  *
  * The rule: a form that fits beats one that does not; then fewer results narrowed to their
- * totals (such a result loses every row the model would read); then more history beside
- * it (the history each form is proposed for: the older turns 2 and 3 keep, the whole
- * history before the summary and the turn before it); then the earlier candidate. Throws
- * the budget error when no form fits.
+ * totals (such a result loses every row the model would read); then the one whose history
+ * allocation (see {@link HistoryRoom}) keeps more history beside it ({@link keepsMore});
+ * then the earlier candidate. Each form is weighed by the allocation the view would be
+ * placed by, so a reserve the allocation would not fill wins nothing. Throws the budget
+ * error when no form fits.
  */
-function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, exchanges: number): CurrentForm {
+function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, exchanges: number): ChosenForm {
   const { fixed, limit, estimator, options } = input;
   const room = limit - fixed.tokens;
   const fits = (form: CurrentForm) => fixed.tokens + form.fit.turn.tokens <= limit;
+  // The history beside a form: the older turns in the forms it shows them in, allocated what it leaves.
+  const weighed = new Map<CurrentForm, ChosenForm>();
+  const weigh = (form: CurrentForm): ChosenForm => {
+    let chosen = weighed.get(form);
+    if (chosen === undefined) {
+      const beside = form.newest === undefined ? history : history.withOlder(history.older.withNewest(form.newest));
+      weighed.set(form, (chosen = { form, beside, allocation: beside.at(room - form.fit.turn.tokens) }));
+    }
+    return chosen;
+  };
   const better = (form: CurrentForm, than: CurrentForm) =>
-    fits(form) && (!fits(than) || form.fit.narrowed < than.fit.narrowed || (form.fit.narrowed === than.fit.narrowed && form.history > than.history));
-  const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, history = 0, newest?: PreparedTurn): CurrentForm =>
-    ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, history, newest });
+    fits(form) &&
+    (!fits(than) || form.fit.narrowed < than.fit.narrowed || (form.fit.narrowed === than.fit.narrowed && keepsMore(weigh(form).allocation, weigh(than).allocation)));
+  const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, newest?: PreparedTurn): CurrentForm =>
+    ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, newest });
   // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
   const surelyLong = exchanges > 1 && currentTurnFloor(input.current, estimator) > room;
   let chosen = shown("whole", { turn: input.current, compacted: 0, narrowed: 0 });
@@ -155,22 +179,22 @@ function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, excha
     chosen = shown(compacts ? "shared" : "whole", shared);
     const olderForm = compacts ? undefined : keepOlderTurnsInPlace({ ...input, history, room }, shared);
     const others = compacts
-      ? besideHistory(input, history, room, shared).map((form) => shown("besideHistory", form.fit, form.history, form.newest))
-      : olderForm === undefined ? [] : [shown("olderForm", olderForm, 1)];
+      ? besideHistory(input, history, room, shared).map((form) => shown("besideHistory", form.fit, form.newest))
+      : olderForm === undefined ? [] : [shown("olderForm", olderForm)];
     for (const form of others) if (better(form, chosen)) chosen = form;
   }
   // A long turn: only the request and the newest exchange are mandatory; older exchanges
   // degrade in steps. Also when sharing the room narrowed results to their totals: the
   // newest exchange then keeps its results, which the next call is decided from.
-  if (fits(chosen) && !(exchanges > 1 && chosen.fit.narrowed > 0)) return chosen;
+  if (fits(chosen) && !(exchanges > 1 && chosen.fit.narrowed > 0)) return weigh(chosen);
   const long = fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
   if (!("fit" in long)) {
-    if (fits(chosen)) return chosen;
+    if (fits(chosen)) return weigh(chosen);
     throw mandatoryPartError(fixed, limit, long.request, long.newestExchange);
   }
   const report = { ...long.report, form: "long" as const };
-  const asLong: CurrentForm = { fit: long.fit, cleared: long.cleared, report, labels: long.labels, excerpted: long.excerpted, history: 0 };
-  return better(asLong, chosen) ? asLong : chosen;
+  const asLong: CurrentForm = { fit: long.fit, cleared: long.cleared, report, labels: long.labels, excerpted: long.excerpted };
+  return weigh(better(asLong, chosen) ? asLong : chosen);
 }
 
 /**
@@ -218,11 +242,8 @@ function everyExchangeKept(exchanges: number, form: CurrentTurnForm): CurrentTur
 }
 
 
-/**
- * A candidate of {@link besideHistory}: the results fitted, the history they are proposed
- * for (2: all of it, 1: the summary and the turn before), and that turn's form.
- */
-type BesideHistory = Pick<CurrentForm, "fit" | "history" | "newest">;
+/** A candidate of {@link besideHistory}: the results fitted, and the form of the turn before them when it is shown smaller. */
+type BesideHistory = Pick<CurrentForm, "fit" | "newest">;
 
 /**
  * The current results fitted beside the history, when they take the whole room and no
@@ -255,7 +276,7 @@ function besideHistory(input: CompactToFitInput, history: HistoryRoom, room: num
     let reserve = headTokens;
     for (let j = 0; j < whole.fit; j++) reserve += older.turn(j)!.tokens;
     const all = besides(reserve);
-    candidates.push({ fit: all, history: 2 });
+    candidates.push({ fit: all });
     // Nothing beats a candidate that fits and narrows no result, the whole history beside it.
     if (all.narrowed === 0 && input.fixed.tokens + all.turn.tokens <= input.limit) return candidates;
   }
@@ -265,6 +286,6 @@ function besideHistory(input: CompactToFitInput, history: HistoryRoom, room: num
   // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
   const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
   const reserve = head + (newest?.tokens ?? 0) + excerpts;
-  if (reserve > 0) candidates.push({ fit: besides(reserve), history: 1, newest });
+  if (reserve > 0) candidates.push({ fit: besides(reserve), newest });
   return candidates;
 }

@@ -1,6 +1,7 @@
 // The current turn's form is chosen among its candidates by one rule (compact-to-fit.ts,
 // chooseCurrentForm): a form that fits beats one that does not; then fewer results
-// narrowed to their totals; then more history beside it; then the earlier candidate.
+// narrowed to their totals; then the one whose history allocation keeps more history
+// beside it (older turns whole, then cleared, then the summary); then the earlier candidate.
 // `report.currentTurn.form` names the form chosen. These tests build each form through
 // buildContext and check that the name matches what the view shows.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
@@ -71,6 +72,23 @@ describe("the current turn's form, named in the report", () => {
     expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
   });
 
+  it("is not `besideHistory` when the history it reserves room for would not be shown: the results keep that room", () => {
+    // Six parallel results that only fit as their totals: reserving room for the turn before
+    // them squeezes them, yet the allocation beside them still shows no older turn.
+    const calls = [0, 1, 2, 3, 4, 5];
+    const current = [
+      new HumanMessage({ id: "h9", content: "Now pull every ledger of April." }),
+      new AIMessage({ id: "a9", content: "", tool_calls: calls.map((k) => ({ id: `call-l${k}`, name: "search", args: { part: k }, type: "tool_call" as const })) }),
+      ...calls.map((k) => rowsResult(`l${k}`, 50)),
+    ];
+    const budget = { promptBudget: 600 };
+    const view = buildContext({ messages: [...turn(0, 5), ...current], budget });
+    expect(view.report.turns.kept).toBe(1); // no older turn shown
+    // Weighed by the history each form's allocation shows: none either way, so the results keep the room.
+    expect(view.report.currentTurn.form).toBe("shared");
+    expect(view.report.toolResults.narrowed).toBe(6);
+  });
+
   it("is `long` when the turn's exchanges alone exceed the room, and its older exchanges are degraded, not the newest", () => {
     const messages: BaseMessage[] = [new HumanMessage({ id: "h0", content: "Reconcile every week of the year." })];
     for (let i = 0; i < 12; i++) {
@@ -87,7 +105,7 @@ describe("the current turn's form, named in the report", () => {
     expect(String(shownResult(view, "11")?.content)).toContain("tx-11-");
   });
 
-  it("over random conversations, names a form consistent with the view: every exchange kept unless long, results as given when whole", () => {
+  it("over random conversations, names a form consistent with the view: every exchange kept unless long, results as given when whole, history beside the forms chosen for it", () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(conversationArb, fc.integer({ min: 1500, max: 12000 }), ({ turns, system }, promptBudget) => {
@@ -114,6 +132,8 @@ describe("the current turn's form, named in the report", () => {
           });
         if (t.form === "whole") for (const pair of pairs) expect(pair.shown).toEqual(pair.given);
         if (t.form === "shared" || t.form === "besideHistory" || t.form === "olderForm") expect(pairs.some((pair) => pair.shown !== pair.given)).toBe(true);
+        // A form chosen for the history beside it shows some: an older turn, or the summary.
+        if (t.form === "besideHistory" || t.form === "olderForm") expect(view.report.turns.kept > 1 || view.report.tokens.summary > 0).toBe(true);
       }),
       { numRuns: 60, seed: Number(process.env["FUZZ_SEED"] ?? 48) },
     );
