@@ -149,6 +149,22 @@ export class HistoryRoom {
 }
 
 /**
+ * Whether allocation `a` keeps more history than `b`: more older turns whole, then more
+ * with their results cleared, then the summary. The current turn's forms are weighed by it.
+ *
+ * @example
+ * ```ts
+ * keepsMoreHistory(history.at(6000), history.at(4000)); // true when the larger room keeps another turn
+ * ```
+ */
+export function keepsMoreHistory(a: HistoryAllocation, b: HistoryAllocation): boolean {
+  const clearedA = a.cleared?.cleared.length ?? 0;
+  const clearedB = b.cleared?.cleared.length ?? 0;
+  if (a.kept !== b.kept) return a.kept > b.kept;
+  return clearedA !== clearedB ? clearedA > clearedB : a.summaryIncluded && !b.summaryIncluded;
+}
+
+/**
  * The reserve older turns leave to recall when some must go: half the history room
  * beside the summary, and the room excerpts of dropped turns would take
  * (`excerpts`, 0 with a summary: recall replaces them), at most `recallBudget` and at

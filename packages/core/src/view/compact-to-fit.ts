@@ -4,7 +4,7 @@ import { copyMessage } from "../messages.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
-import { HistoryRoom, type HistoryAllocation, type HistoryClaims } from "./allocate-history.js";
+import { HistoryRoom, keepsMoreHistory, type HistoryAllocation, type HistoryClaims } from "./allocate-history.js";
 import { currentTurnFloor, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
 import { fitLongTurn } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
@@ -121,17 +121,6 @@ interface ChosenForm {
 }
 
 /**
- * Whether allocation `a` keeps more history than `b`: more older turns whole, then more
- * with their results cleared, then the summary.
- */
-function keepsMore(a: HistoryAllocation, b: HistoryAllocation): boolean {
-  const clearedA = a.cleared?.cleared.length ?? 0;
-  const clearedB = b.cleared?.cleared.length ?? 0;
-  if (a.kept !== b.kept) return a.kept > b.kept;
-  return clearedA !== clearedB ? clearedA > clearedB : a.summaryIncluded && !b.summaryIncluded;
-}
-
-/**
  * The current turn's form, chosen once among its candidates by one rule. The candidates,
  * each fitted once, each proposed only when it could win:
  *
@@ -140,13 +129,13 @@ function keepsMore(a: HistoryAllocation, b: HistoryAllocation): boolean {
  * 2. **besideHistory** — when that compacts results and leaves no older turn room, the
  *    results fitted beside the history the next call shows ({@link besideHistory});
  * 3. **olderForm** — when it compacts nothing but pushes older turns out, the form its
- *    results keep once the turn ends, when that keeps more older turns ({@link inOlderForm});
+ *    results keep once the turn ends ({@link keepOlderTurnsInPlace});
  * 4. **long** — when the form so far is over the limit, or narrows results of a turn of
  *    several exchanges: its older exchanges degraded in steps ({@link fitLongTurn}).
  *
  * The rule: a form that fits beats one that does not; then fewer results narrowed to their
  * totals (such a result loses every row the model would read); then the one whose history
- * allocation (see {@link HistoryRoom}) keeps more history beside it ({@link keepsMore});
+ * allocation (see {@link HistoryRoom}) keeps more history beside it ({@link keepsMoreHistory});
  * then the earlier candidate. Each form is weighed by the allocation the view would be
  * placed by, so a reserve the allocation would not fill wins nothing. Throws the budget
  * error when no form fits.
@@ -167,7 +156,7 @@ function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, excha
   };
   const better = (form: CurrentForm, than: CurrentForm) =>
     fits(form) &&
-    (!fits(than) || form.fit.narrowed < than.fit.narrowed || (form.fit.narrowed === than.fit.narrowed && keepsMore(weigh(form).allocation, weigh(than).allocation)));
+    (!fits(than) || form.fit.narrowed < than.fit.narrowed || (form.fit.narrowed === than.fit.narrowed && keepsMoreHistory(weigh(form).allocation, weigh(than).allocation)));
   const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, newest?: PreparedTurn): CurrentForm =>
     ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, newest });
   // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.

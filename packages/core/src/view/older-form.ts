@@ -3,7 +3,7 @@ import { microCompact } from "../compact/index.js";
 import { splitContent } from "../compact/compact-tool-result.js";
 import { isClearedToolResult } from "../compact/marker.js";
 import type { Estimator } from "../estimate.js";
-import type { HistoryRoom } from "./allocate-history.js";
+import { keepsMoreHistory, type HistoryRoom } from "./allocate-history.js";
 import { keptInTurn } from "./clear-step.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
@@ -27,19 +27,21 @@ export interface OlderFormInput {
 }
 
 /**
- * Current results that fit whole but would push older turns out of the view are
- * shown in the form they keep once their turn ends (see {@link inOlderForm}) when
- * that keeps more older turns, counted as {@link chooseOlderTurns} keeps them.
- * Shown whole, they would hold that room for this call only: on the next call they
- * are compacted anyway, the dropped turns come back, and the head of the view moves
- * twice (a provider's prefix cache is lost both times). Not while older results wait
- * for their summary ({@link EVERY_TOOL_RESULT}): a context manager summarizes the
- * turns the view drops, and they do not come back. Undefined when the older form
- * keeps no more older turns than `fitted` (the results whole).
+ * The `olderForm` candidate of the current turn: current results that fit whole but
+ * push older turns out of the view, in the form they keep once their turn ends (see
+ * {@link inOlderForm}). Shown whole, they would hold that room for this call only: on
+ * the next call they are compacted anyway, the dropped turns come back, and the head of
+ * the view moves twice (a provider's prefix cache is lost both times). Proposed only when
+ * it could win — when compacting every result to `maxToolResultTokens` would keep more
+ * history ({@link keepsMoreHistory}); the rule of `chooseCurrentForm` weighs it against
+ * the results whole by the allocation each leaves. Not while older results wait for their
+ * summary ({@link EVERY_TOOL_RESULT}): a context manager summarizes the turns the view
+ * drops, and they do not come back. Undefined when not proposed, or when it compacts nothing.
  *
  * @example
  * ```ts
- * fitted = keepOlderTurnsInPlace({ history, room: limit - fixed.tokens, options, estimator }, fitted) ?? fitted;
+ * const olderForm = keepOlderTurnsInPlace({ history, room: limit - fixed.tokens, options, estimator }, fitted);
+ * if (olderForm !== undefined) candidates.push(olderForm);
  * ```
  */
 export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurnFit): CurrentTurnFit | undefined {
@@ -51,9 +53,9 @@ export function keepOlderTurnsInPlace(input: OlderFormInput, fitted: CurrentTurn
   if (whole.all) return undefined;
   // The most the older form could free: every result over the limit cut to it.
   const most = overLimitTokens(fitted.turn, options.maxToolResultTokens, estimator);
-  if (most === 0 || beside(fitted.turn.tokens - most).kept <= whole.kept) return undefined;
+  if (most === 0 || !keepsMoreHistory(beside(fitted.turn.tokens - most), whole)) return undefined;
   const olderForm = inOlderForm(fitted.turn, options, estimator);
-  return olderForm.compacted === 0 || beside(olderForm.turn.tokens).kept <= whole.kept ? undefined : olderForm;
+  return olderForm.compacted === 0 ? undefined : olderForm;
 }
 
 /**

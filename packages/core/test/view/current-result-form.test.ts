@@ -65,7 +65,7 @@ describe("a large current result in the form it keeps", () => {
     expect(compacted(resultText(view.messages))).toBe(false);
   });
 
-  it("is compacted only when that keeps more older turns whole as the view counts them (anchors, the band, room for excerpts)", () => {
+  it("is compacted only when that keeps more history as the view counts it: more older turns whole, else more with their results cleared", () => {
     // Older results are small, so a huge maxToolResultTokens changes only how the current result is shown.
     const history = Array.from({ length: 14 }, (_, i) => turn(i, 8)).flat();
     let compactedViews = 0;
@@ -80,19 +80,39 @@ describe("a large current result in the form it keeps", () => {
         // Only where the result fits whole: otherwise it shares the room (the section above).
         if (text(whole) !== original) continue;
         // Older turns kept whole: kept, less those shown with their results cleared (one result each here).
-        const keptWhole = (v: typeof view) => v.report.turns.kept - 1 - v.report.toolResults.cleared;
+        const cleared = (v: typeof view) => v.report.toolResults.cleared;
+        const keptWhole = (v: typeof view) => v.report.turns.kept - 1 - cleared(v);
         if (text(view) !== original) {
           compactedViews++;
-          expect(keptWhole(view)).toBeGreaterThan(keptWhole(whole));
+          if (keptWhole(view) === keptWhole(whole)) expect(cleared(view)).toBeGreaterThan(cleared(whole));
+          else expect(keptWhole(view)).toBeGreaterThan(keptWhole(whole));
         } else if (view.report.turns.dropped + view.report.toolResults.cleared > 0) {
           wholeViews++;
-          expect(keptWhole(view)).toBe(keptWhole(whole));
+          expect([keptWhole(view), cleared(view)]).toEqual([keptWhole(whole), cleared(whole)]);
         }
       }
     }
     // Both outcomes occur in the sweep.
     expect(compactedViews).toBeGreaterThan(0);
     expect(wholeViews).toBeGreaterThan(0);
+  });
+
+  it("is compacted when that keeps the same turns whole but more with their results cleared, instead of leaving them out", () => {
+    const history = Array.from({ length: 14 }, (_, i) => turn(i, 8)).flat();
+    const messages = [...history, ...turn(20, 150).slice(0, 3)];
+    const view = buildContext({ messages, budget: { promptBudget: 6500 } });
+    const whole = buildContext({ messages, budget: { promptBudget: 6500 }, maxToolResultTokens: 1_000_000 });
+    const original = String(messages.at(-1)!.content);
+    const text = (v: typeof view) => String(v.messages.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === "call-20")?.content);
+    // Shown whole, the result pushes turns out; in the form it keeps once its turn ends, none go.
+    expect(text(whole)).toBe(original);
+    expect(whole.report.turns.dropped).toBeGreaterThan(0);
+    expect(view.report.currentTurn.form).toBe("olderForm");
+    expect(compacted(text(view))).toBe(true);
+    expect(view.report.turns.dropped).toBe(0);
+    // The same older turns whole: the turns it keeps more are shown with their results cleared.
+    const keptWhole = (v: typeof view) => v.report.turns.kept - 1 - v.report.toolResults.cleared;
+    expect(keptWhole(view)).toBe(keptWhole(whole));
   });
 
   it("leaves whole a result its turn would clear once older, and compacts the one it keeps to the text it will show", () => {
