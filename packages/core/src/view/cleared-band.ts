@@ -5,7 +5,6 @@ import type { OlderForms } from "./older-turns.js";
 import type { NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, type CutCandidate } from "./select.js";
-import { derivedTurn } from "./tool-result-compactor.js";
 import type { ViewOptions } from "./types.js";
 
 /** The options {@link clearedBand} reads. */
@@ -155,7 +154,7 @@ export function clearedForm(prepared: PreparedTurn, options: Clearing, estimator
     return shown;
   });
   const tokens = estimator.estimateMessages(messages);
-  form = results === 0 ? { turn: prepared, results: 0 } : { turn: derivedTurn(prepared, { ...prepared, messages, tokens }), results };
+  form = results === 0 ? { turn: prepared, results: 0 } : { turn: { ...prepared, messages, tokens }, results };
   clearedForms.set(prepared, form);
   return form;
 }

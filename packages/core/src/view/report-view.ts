@@ -88,7 +88,7 @@ export function reportView(facts: ViewFacts): ContextReport {
   // Results of the older turns shown (as assembleView shows them), each once; the current turn's as its fit left them.
   const olderShown: PreparedTurn[] = [];
   for (let j = 0; j < chosen.kept; j++) olderShown.push(shownOlderTurn(chosen, facts.olderShown, j));
-  const older = shownResultCounts(olderShown);
+  const older = shownResultCounts(olderShown, facts.olderRead);
   return {
     limit: facts.budget.promptLimit,
     budget: facts.budget,

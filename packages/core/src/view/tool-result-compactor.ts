@@ -22,32 +22,25 @@ export type CompactOptions = Pick<
 > &
   NoteOptions;
 
-/** Each older turn a view compacted or cleared, and that turn as prepared, before any of it. */
-const preparedOf = new WeakMap<PreparedTurn, PreparedTurn>();
-
 /**
- * `to`, made from `from` by compacting or clearing results (positions kept, unchanged
- * messages the same objects, as `microCompact` returns them): remembered, so that
- * {@link shownResultCounts} compares it with the turn as prepared.
+ * Tool results of older turns shown in a view that the view cleared or compacted: each
+ * result of `shown[j]` that differs from `prepared[j]` (the same turn as prepared; forms
+ * keep positions, and unchanged messages are the same objects, as `microCompact` returns
+ * them), once, by the form it is shown in — however many passes it took (compacted, then
+ * shrunk or cleared).
+ *
+ * @example
+ * ```ts
+ * const { cleared, compacted } = shownResultCounts(shownOlderTurns, olderTurns.read);
+ * ```
  */
-export function derivedTurn(from: PreparedTurn, to: PreparedTurn): PreparedTurn {
-  if (to !== from) preparedOf.set(to, preparedOf.get(from) ?? from);
-  return to;
-}
-
-/**
- * Tool results of older turns shown in a view that the view cleared or compacted:
- * each result that differs from its turn as prepared, once, by the form it is shown
- * in — however many passes it took (compacted, then shrunk or cleared), and none of
- * a turn that is not shown.
- */
-export function shownResultCounts(turns: readonly PreparedTurn[]): { cleared: number; compacted: number } {
+export function shownResultCounts(shown: readonly PreparedTurn[], prepared: readonly PreparedTurn[]): { cleared: number; compacted: number } {
   let cleared = 0;
   let compacted = 0;
-  for (const turn of turns) {
-    const prepared = preparedOf.get(turn);
-    if (prepared === undefined) continue;
-    const before = prepared.messages.filter((m) => m.type === "tool");
+  shown.forEach((turn, j) => {
+    const given = prepared[j];
+    if (given === undefined || given === turn) return;
+    const before = given.messages.filter((m) => m.type === "tool");
     const after = turn.messages.filter((m) => m.type === "tool");
     after.forEach((message, i) => {
       if (message === before[i]) return;
@@ -55,7 +48,7 @@ export function shownResultCounts(turns: readonly PreparedTurn[]): { cleared: nu
       if (form === "cleared") cleared++;
       else if (form !== undefined) compacted++;
     });
-  }
+  });
   return { cleared, compacted };
 }
 
@@ -96,7 +89,7 @@ export class ToolResultCompactor {
     const result = microCompact(turn.messages, options);
     const tokens = this.estimator.estimateMessages(result.messages);
     if (tokens > maxTokens) return undefined;
-    return derivedTurn(turn, { ...turn, messages: result.messages, tokens });
+    return { ...turn, messages: result.messages, tokens };
   }
 
   /**
@@ -109,7 +102,7 @@ export class ToolResultCompactor {
     const options = { ...this.noteAndExclusions(), keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator };
     const result = microCompact(turn.messages, options);
     if (result.cleared === 0 && result.compacted === 0) return turn;
-    return derivedTurn(turn, { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) });
+    return { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) };
   }
 
   /** What every micro-compaction of the view names and spares: the bound recall tool, the tools in `excludeTools`. */
