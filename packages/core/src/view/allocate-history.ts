@@ -85,9 +85,9 @@ export interface HistoryAllocation {
  *    prompt cache.
  *
  * What the anchors leave unused goes to the recalled block on a turn's first call
- * (see {@link placeHistory}). A view asks it through one {@link HistoryRoom}: the
- * current turn's forms are weighed by the allocation each leaves, and the view is placed
- * by the allocation of the form chosen, decided once.
+ * (see {@link placeHistory}). A view asks it through a {@link HistoryRoom}, one for each
+ * choice of the older turns' forms: the current turn's forms are weighed by the allocation
+ * each leaves, and the view is placed by the allocation of the form chosen, decided once.
  *
  * @example
  * ```ts
@@ -228,7 +228,9 @@ function excerptsRoom(avail: number, options: AllocateOptions, estimator: Estima
  * durable evidence alone the cleared turn cost a fact and cached share on `pnpm eval`.
  */
 function clearedNextTurn(older: OlderForms, kept: number, room: number, options: AllocateOptions, estimator: Estimator): { turn: PreparedTurn; results: number } | undefined {
-  // Only a turn the view reached: reaching it here would read a turn no form of the view shows.
+  // Only a turn these forms reached: reaching it here would read a turn no form of the view
+  // shows. One the fitting skipped unread (`surelyOver`) cannot fit cleared either: every
+  // message, cleared or not, costs at least the floor it was skipped by.
   const reached = older.reached;
   const next = reached[kept];
   if (next === undefined || next.toolResults === 0 || options.maxToolResultTokens === undefined) return undefined;

@@ -40,7 +40,7 @@ export interface CompactToFitInput {
 /** The current turn as it enters the view, and the history's allocation beside it. */
 export interface CompactedToFit {
   current: PreparedTurn;
-  /** The older turns in the forms chosen beside `current`: as prepared while everything fits, else compacted. */
+  /** The older turns in the forms chosen beside `current`: as prepared while everything fits, else compacted (the newest maybe smaller, see `besideHistory`). */
   older: OlderForms;
   /** The history's room beside `current`, allocated with `older` (see {@link HistoryRoom}): the view is placed by it. */
   allocation: HistoryAllocation;
@@ -137,8 +137,9 @@ interface ChosenForm {
  * totals (such a result loses every row the model would read); then the one whose history
  * allocation (see {@link HistoryRoom}) keeps more history beside it ({@link keepsMoreHistory});
  * then the earlier candidate. Each form is weighed by the allocation the view would be
- * placed by, so a reserve the allocation would not fill wins nothing. Throws the budget
- * error when no form fits.
+ * placed by, so a reserve the allocation would not fill wins nothing. The long form, which
+ * gives up the turn's older exchanges, wins only by the first two: it is never weighed for
+ * history (nor are older turns read to weigh it). Throws the budget error when no form fits.
  */
 function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, exchanges: number): ChosenForm {
   const { fixed, limit, estimator, options } = input;
@@ -154,36 +155,39 @@ function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, excha
     }
     return chosen;
   };
-  const better = (form: CurrentForm, than: CurrentForm) =>
-    fits(form) &&
-    (!fits(than) || form.fit.narrowed < than.fit.narrowed || (form.fit.narrowed === than.fit.narrowed && keepsMoreHistory(weigh(form).allocation, weigh(than).allocation)));
+  // Fitting, then fewer results narrowed: what decides first, and whether the long form is tried.
+  const ahead = (form: CurrentForm, than: CurrentForm) => fits(form) && (!fits(than) || form.fit.narrowed < than.fit.narrowed);
   const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, newest?: PreparedTurn): CurrentForm =>
     ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, newest });
   // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
   const surelyLong = exchanges > 1 && currentTurnFloor(input.current, estimator) > room;
-  let chosen = shown("whole", { turn: input.current, compacted: 0, narrowed: 0 });
+  let candidates = [shown("whole", { turn: input.current, compacted: 0, narrowed: 0 })];
   if (!surelyLong) {
     const shared = fitCurrentTurn(input.current, room, estimator, options.recallToolName);
     const compacts = shared.compacted + shared.narrowed > 0;
-    chosen = shown(compacts ? "shared" : "whole", shared);
     const olderForm = compacts ? undefined : keepOlderTurnsInPlace({ ...input, history, room }, shared);
     const others = compacts
       ? besideHistory(input, history, room, shared).map((form) => shown("besideHistory", form.fit, form.newest))
       : olderForm === undefined ? [] : [shown("olderForm", olderForm)];
-    for (const form of others) if (better(form, chosen)) chosen = form;
+    candidates = [shown(compacts ? "shared" : "whole", shared), ...others];
   }
+  // The candidates ahead of the rest by the first two; among them, the history each keeps decides (weighed only if the long form does not win).
+  const lead = candidates.reduce((best, form) => (ahead(form, best) ? form : best));
+  const tied = candidates.filter((form) => !ahead(lead, form));
+  const byHistory = () => tied.reduce((best, form) => (keepsMoreHistory(weigh(form).allocation, weigh(best).allocation) ? form : best));
   // A long turn: only the request and the newest exchange are mandatory; older exchanges
   // degrade in steps. Also when sharing the room narrowed results to their totals: the
   // newest exchange then keeps its results, which the next call is decided from.
-  if (fits(chosen) && !(exchanges > 1 && chosen.fit.narrowed > 0)) return weigh(chosen);
+  if (fits(lead) && !(exchanges > 1 && lead.fit.narrowed > 0)) return weigh(byHistory());
   const long = fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
   if (!("fit" in long)) {
-    if (fits(chosen)) return weigh(chosen);
+    if (fits(lead)) return weigh(byHistory());
     throw mandatoryPartError(fixed, limit, long.request, long.newestExchange);
   }
   const report = { ...long.report, form: "long" as const };
   const asLong: CurrentForm = { fit: long.fit, cleared: long.cleared, report, labels: long.labels, excerpted: long.excerpted };
-  return weigh(better(asLong, chosen) ? asLong : chosen);
+  // The long form gives up the turn's older exchanges: it wins by fitting or by narrowing fewer, never for history.
+  return weigh(ahead(asLong, lead) ? asLong : byHistory());
 }
 
 /**

@@ -33,8 +33,7 @@ export interface OlderCompaction {
  * ```
  */
 export class OlderTurns {
-  /** Older turns as prepared, newest first; `read[j]` is the j-th newest. */
-  readonly read: PreparedTurn[] = [];
+  private readonly wholeForms: PreparedTurn[] = [];
   private readonly compactedForms: PreparedTurn[] = [];
   private readonly state: ClearStepState;
   private readonly levels: { whole: OlderForms; compacted: OlderForms };
@@ -60,11 +59,16 @@ export class OlderTurns {
     return this.levels[level];
   }
 
+  /** Older turns the view read, as prepared, newest first: `read[j]` is the j-th newest. */
+  get read(): readonly PreparedTurn[] {
+    return this.wholeForms;
+  }
+
   /** Older turn `j` (0 = the newest) as prepared, when first reached; undefined when there is none. */
   whole(j: number): PreparedTurn | undefined {
     const start = this.walk.olderTurnStart(j);
     if (start === undefined) return undefined;
-    return this.read[j] ?? (this.read[j] = prepareTurn(this.prepare, start, this.walk.olderTurnEnd(j), false));
+    return this.wholeForms[j] ?? (this.wholeForms[j] = prepareTurn(this.prepare, start, this.walk.olderTurnEnd(j), false));
   }
 
   /**
@@ -100,7 +104,7 @@ export class OlderTurns {
    * any form (its messages at the least any prepared message costs): it is left unread.
    */
   surelyOver(j: number, left: number): boolean {
-    if (this.read[j] !== undefined || this.floor <= 0 || !this.walk.olderTurnExists(j)) return false;
+    if (this.wholeForms[j] !== undefined || this.floor <= 0 || !this.walk.olderTurnExists(j)) return false;
     return this.walk.keepsMoreThan(this.walk.olderTurnEnd(j), Math.floor(left / this.floor));
   }
 }
