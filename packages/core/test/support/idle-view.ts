@@ -1,11 +1,34 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ContextView } from "@contextview/core";
 
+/** The opening of the block of excerpts of earlier turns a view shows (core's view/head.ts). */
+const EXCERPTS_OPENING = "Excerpts of earlier turns that are no longer shown in full.";
+
+/** The turn's first text (its request's, else its answer's), as an excerpt line begins. */
+function firstText(turn: readonly BaseMessage[]): string | undefined {
+  for (const message of turn) {
+    const text = typeof message.content === "string" ? message.content.trim() : "";
+    if (text !== "" && (message.type === "human" || message.type === "ai")) return `${message.type === "human" ? "user" : "assistant"}: ${squeeze(text).slice(0, 40)}`;
+  }
+  return undefined;
+}
+
+/** Runs of whitespace as one space: excerpt lines are written so. */
+const squeeze = (text: string) => text.replace(/\s+/g, " ");
+
+/** Whether `view` shows `turn` in excerpt form: its block of excerpts quotes the turn's first text. */
+function excerpted(view: ContextView, turn: readonly BaseMessage[]): boolean {
+  const line = firstText(turn);
+  if (line === undefined) return false;
+  return view.messages.some((m) => m.type === "ai" && typeof m.content === "string" && m.content.startsWith(EXCERPTS_OPENING) && squeeze(m.content).includes(line));
+}
+
 /**
  * Issue 48's idle view: when `view` leaves more than a quarter of its limit unused, the
  * newest older turn of `messages` it leaves out (no message of it shown by id), if that
  * turn's tokens in some form (`tokensOf`, a turn's messages) fit the unused room; else
- * undefined.
+ * undefined — also when the view's excerpts of earlier turns quote that turn: an excerpt
+ * is one of a turn's forms.
  *
  * @example
  * ```ts
@@ -20,6 +43,7 @@ export function idleFor(view: ContextView, messages: readonly BaseMessage[], tok
   for (let k = starts.length - 2; k >= 0; k--) {
     const turn = messages.slice(starts[k], starts[k + 1]);
     if (turn.some((m) => shown.has(m.id))) continue;
+    if (excerpted(view, turn)) return undefined;
     const tokens = tokensOf(turn);
     return tokens <= unused ? `turn ${k} left out (${tokens} tokens in its form) with ${unused} of ${view.report.limit} unused` : undefined;
   }
