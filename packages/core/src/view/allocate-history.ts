@@ -227,7 +227,13 @@ function excerptsRoom(avail: number, options: AllocateOptions, estimator: Estima
  * history message (the caller's check): a summary stands for the dropped turns, and beside
  * durable evidence alone the cleared turn cost a fact and cached share on `pnpm eval`.
  */
-function clearedNextTurn(older: OlderForms, kept: number, room: number, options: AllocateOptions, estimator: Estimator): { turn: PreparedTurn; results: number } | undefined {
+function clearedNextTurn(
+  older: OlderForms,
+  kept: number,
+  room: number,
+  options: AllocateOptions,
+  estimator: Estimator,
+): { turn: PreparedTurn; results: number } | undefined {
   // Only a turn these forms reached: reaching it here would read a turn no form of the view
   // shows. One the fitting skipped unread (`surelyOver`) cannot fit cleared either: every
   // message, cleared or not, costs at least the floor it was skipped by.

@@ -13,7 +13,7 @@ import { historyBesideShown, historyWithin, historyWithout, type HistoryWithout 
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
-import { emptyPrepareTally, minMessageTokens, prepareTurn, type PrepareContext } from "./prepare-turn.js";
+import { emptyPrepareTally, prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { collectPinned } from "./pinned.js";
 import { pinnedBeside } from "./pinned-block.js";
 import { placeHistory } from "./place-history.js";
@@ -188,7 +188,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
   // Older turns prepared as the view reaches them; compacted (when they are) after the current turn's results, the newest.
-  const olderTurns = new OlderTurns(walk, ctx, { options: compactOptions, newestResults: prepared.toolResults }, minMessageTokens(estimator), limit - charged.tokens);
+  const olderTurns = new OlderTurns(walk, ctx, { options: compactOptions, newestResults: prepared.toolResults }, limit - charged.tokens);
   const claims = { summaryTokens: headTokens, evidenceOnly, options: compactOptions, estimator };
   const { current, older, allocation, results, currentTurn, labels, excerpted } = compactToFit({
     fixed: charged, limit, current: prepared, older: olderTurns, claims, options: compactOptions, estimator, turnSummary: input.turnSummary,
@@ -213,8 +213,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
     evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown: evidenceShown + besideRequest,
-    summarized: (input.priorMessages ?? []).length, tally, currentResults: results,
-    olderRead: olderTurns.read, olderShown: older.reached, current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started, providerHead: head,
+    summarized: (input.priorMessages ?? []).length, tally, currentResults: results, olderRead: olderTurns.read, olderShown: older.reached,
+    current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the provider head,

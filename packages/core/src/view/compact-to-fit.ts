@@ -40,7 +40,7 @@ export interface CompactToFitInput {
 /** The current turn as it enters the view, and the history's allocation beside it. */
 export interface CompactedToFit {
   current: PreparedTurn;
-  /** The older turns in the forms chosen beside `current`: as prepared while everything fits, else compacted (the newest maybe smaller, see `besideHistory`). */
+  /** The older turns in the forms chosen beside `current`: as prepared while all fits, else compacted (the newest maybe smaller: `besideHistory`). */
   older: OlderForms;
   /** The history's room beside `current`, allocated with `older` (see {@link HistoryRoom}): the view is placed by it. */
   allocation: HistoryAllocation;
@@ -81,7 +81,8 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   if (fixed.tokens + input.current.tokens > limit) refuseEarly(input);
   if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) {
     const allocation = whole.at(room - input.current.tokens);
-    return { current: input.current, older: whole.older, allocation, results: NO_RESULTS, currentTurn: everyExchangeKept(exchanges, "whole"), labels: 0, excerpted: 0 };
+    const currentTurn = everyExchangeKept(exchanges, "whole");
+    return { current: input.current, older: whole.older, allocation, results: NO_RESULTS, currentTurn, labels: 0, excerpted: 0 };
   }
   // Older results compacted across the turns, counted after the current turn's: the newest take the first places kept whole.
   const { form, beside, allocation } = chooseCurrentForm(input, whole.withOlder(input.older.forms("compacted")), exchanges);

@@ -1,6 +1,6 @@
 import type { ClearStepState } from "./clear-step.js";
 import type { TurnWalk } from "./find-turns.js";
-import { prepareTurn, type PrepareContext, type PreparedTurn } from "./prepare-turn.js";
+import { minMessageTokens, prepareTurn, type PrepareContext, type PreparedTurn } from "./prepare-turn.js";
 import { ToolResultCompactor, type CompactOptions } from "./tool-result-compactor.js";
 
 /** How many of the newest older turns fit a room, and whether that is all of them. */
@@ -27,7 +27,7 @@ export interface OlderCompaction {
  *
  * @example
  * ```ts
- * const older = new OlderTurns(walk, ctx, { options, newestResults: current.toolResults }, minMessageTokens(estimator), headroom);
+ * const older = new OlderTurns(walk, ctx, { options, newestResults: current.toolResults }, headroom);
  * older.forms("whole").fitting(6000).all; // true when every older turn fits 6,000 tokens as prepared
  * older.forms("compacted").turn(0);      // the newest older turn, its results compacted
  * ```
@@ -37,6 +37,8 @@ export class OlderTurns {
   private readonly compactedForms: PreparedTurn[] = [];
   private readonly state: ClearStepState;
   private readonly levels: { whole: OlderForms; compacted: OlderForms };
+  /** What any prepared message costs at least: a turn not read yet is skipped when its messages at this cost exceed the room. */
+  private readonly floor: number;
   /** Compacts the turns' results; also makes the smaller form a view may show the newest turn in (`shrink`). */
   readonly compactor: ToolResultCompactor;
 
@@ -44,12 +46,11 @@ export class OlderTurns {
     private readonly walk: TurnWalk,
     private readonly prepare: PrepareContext,
     compaction: OlderCompaction,
-    /** What any prepared message costs at least (0 turns the early skip off). */
-    private readonly floor = 0,
     /** The most room older turns can have in this view: the limit less the fixed part, before the current turn (see `clearedBand`). */
     readonly headroom = Number.POSITIVE_INFINITY,
   ) {
     this.state = { seen: compaction.newestResults, clearing: false };
+    this.floor = minMessageTokens(prepare.estimator);
     this.compactor = new ToolResultCompactor(compaction.options, prepare.estimator);
     this.levels = { whole: new OlderForms(this, "whole"), compacted: new OlderForms(this, "compacted") };
   }

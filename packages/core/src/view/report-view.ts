@@ -89,6 +89,8 @@ export function reportView(facts: ViewFacts): ContextReport {
   const olderShown: PreparedTurn[] = [];
   for (let j = 0; j < chosen.kept; j++) olderShown.push(shownOlderTurn(chosen, facts.olderShown, j));
   const older = shownResultCounts(olderShown, facts.olderRead);
+  // The current turn's results, as its form shows them.
+  const shownNow = facts.currentResults;
   return {
     limit: facts.budget.promptLimit,
     budget: facts.budget,
@@ -125,7 +127,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
     history: { ...history, ...shown, evidenceOmitted: facts.evidenceOmitted, evidenceShown: facts.evidenceShown },
     droppedTurnExcerpts: chosen.excerptCount,
-    toolResults: { cleared: facts.currentResults.cleared + older.cleared, compacted: facts.currentResults.compacted + older.compacted, narrowed: facts.currentResults.narrowed },
+    toolResults: { cleared: shownNow.cleared + older.cleared, compacted: shownNow.compacted + older.compacted, narrowed: shownNow.narrowed },
     labelsInserted: tally.labels,
     reasoningCleared: tally.reasoningCleared,
     cut,
