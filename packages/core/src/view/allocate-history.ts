@@ -48,7 +48,11 @@ export interface HistoryAllocation {
    * 0 when recall takes no reserve.
    */
   relevance: number;
-  /** Excerpts: room kept for excerpts of dropped turns (with their label); 0 when none go or a summary is shown. */
+  /**
+   * Excerpts: room the excerpts of dropped turns may take (with their label): at most
+   * `excerptBudget` and its label, what the turns shown leave of the history's room; 0 when
+   * none go or a summary is shown.
+   */
   reserve: number;
   /** Recency: the newest older turns kept whole. */
   kept: number;
@@ -77,7 +81,9 @@ export interface HistoryAllocation {
  *    room, never on what recall finds, so the head moves in the same steps as without it;
  * 3. **excerpts** — without a summary and without a relevance reserve (recall off, or a
  *    brief), `excerptBudget` for excerpts of the dropped turns: the recalled block
- *    brings back dropped messages too, those the request asks for, in the same room;
+ *    brings back dropped messages too, those the request asks for, in the same room.
+ *    The excerpts take what they take of it (the older turns' excerpt form, see
+ *    `OlderTurns.excerpts`); a turn that fits whole in the rest is shown whole;
  * 4. **recency** — the newest older turns that fit the rest, each in its best form that
  *    fits before it is left out: whole, then with its tool results cleared (see
  *    {@link clearedBand}); the oldest whole one and the oldest cleared one on stable
@@ -98,13 +104,15 @@ export interface HistoryAllocation {
  */
 export function allocateHistory(input: AllocateHistoryInput): HistoryAllocation {
   const { older, room, summaryTokens, options, estimator } = input;
-  const whole = recencyIn(older, room, summaryTokens, options, estimator);
+  // With a relevance reserve, the recalled block takes the excerpts' room when turns go: their excerpts are not made to weigh.
+  const { excerptsRoom: room0 = 0, ...whole } = recencyIn(older, room, summaryTokens, options, estimator, options.recallBudget === 0);
   const dropped = older.exists(whole.kept + (whole.cleared?.cleared.length ?? 0));
-  const excerpts = input.evidenceOnly === true && whole.summaryIncluded && !whole.all ? excerptsRoom(room - whole.headTokens, options, estimator) : whole.reserve;
+  const excerpts = input.evidenceOnly === true && whole.summaryIncluded && !whole.all ? excerptsRoom(room - whole.headTokens, options, estimator) : room0;
   const relevance = recallReserve(room, whole.headTokens, options.recallBudget, excerpts);
   if (!dropped || relevance === 0) return { ...whole, relevance, dropped };
   // The recalled block takes the excerpts' room: no excerpts beside it.
-  return { ...recencyIn(older, room - relevance, summaryTokens, { ...options, excerptBudget: 0 }, estimator), relevance, dropped };
+  const { excerptsRoom: _none, ...beside } = recencyIn(older, room - relevance, summaryTokens, { ...options, excerptBudget: 0 }, estimator);
+  return { ...beside, relevance, dropped };
 }
 
 /** The claims of a view's history that do not depend on its room: what {@link allocateHistory} reads besides `older` and `room`. */
@@ -183,17 +191,20 @@ export function recallReserve(historyRoom: number, summaryTokens: number, recall
   return Math.min(recallBudget, room, Math.floor(room / 2) + excerpts);
 }
 
-type Recency = Omit<HistoryAllocation, "relevance" | "dropped">;
+/** Evidence, excerpts and recency, and the excerpts' room before the turns kept took what they leave (for the relevance reserve). */
+type Recency = Omit<HistoryAllocation, "relevance" | "dropped"> & { excerptsRoom?: number };
 
 /**
  * Evidence, excerpts and recency in `room`: the summary when it fits, then the newest
  * older turns on stable anchors, with results cleared before they are left out
  * ({@link clearedBand}; with steps, not beside a history message: a summary stands for
  * the dropped turns); without such a band, the newest whole turns beside room for
- * excerpts of the turns left out. The band takes that room: the oldest turns it holds
- * are worth more cleared than as excerpt lines.
+ * excerpts of the turns left out — what those excerpts take of it when they are shown
+ * (`excerptsShown`, see {@link besideExcerpts}; not when a relevance reserve takes their
+ * room). The band takes that room: the oldest turns it holds are worth more cleared than
+ * as excerpt lines.
  */
-function recencyIn(older: OlderForms, room: number, summaryTokens: number, options: AllocateOptions, estimator: Estimator): Recency {
+function recencyIn(older: OlderForms, room: number, summaryTokens: number, options: AllocateOptions, estimator: Estimator, excerptsShown = true): Recency {
   const summaryIncluded = summaryTokens > 0 && summaryTokens <= room;
   const headTokens = summaryIncluded ? summaryTokens : 0;
   const avail = room - headTokens;
@@ -203,12 +214,44 @@ function recencyIn(older: OlderForms, room: number, summaryTokens: number, optio
   const banding = !(summaryIncluded && options.dropStep !== 0) && options.keepRecentToolResults !== EVERY_TOOL_RESULT && options.summarizes !== true;
   const band = banding ? clearedBand(older, avail, options, estimator) : undefined;
   if (band !== undefined) return { kept: band.whole, all: false, summaryIncluded, headTokens, reserve: 0, cleared: band };
-  // Older turns must go. Without a summary, keep room for excerpts of them.
-  const reserve = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);
-  const left = avail - reserve;
-  const kept = chooseKept(older.reached, reserve > 0 ? older.fitting(left).fit : fitted.fit, left, options.dropStep);
+  // Older turns must go. Without a summary, keep room for excerpts of them: what their excerpts take of it.
+  const excerpts = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);
+  const first = avail - excerpts;
+  const keptFirst = chooseKept(older.reached, excerpts > 0 ? older.fitting(first).fit : fitted.fit, first, options.dropStep);
+  const { kept, left } = excerptsShown ? besideExcerpts(older, keptFirst, avail, excerpts, options.dropStep) : { kept: keptFirst, left: first };
   const next = summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options, estimator);
-  return { kept, all: false, summaryIncluded, headTokens, reserve, cleared: next && { whole: kept, cleared: [next.turn], results: next.results, all: false } };
+  const shown = kept + (next === undefined ? 0 : 1);
+  // The room the excerpts of the turns left out may take: what the turns shown leave, at most the excerpts' room.
+  const reserve = excerpts === 0 ? 0 : Math.min(excerpts, avail - keptTokens(older, kept) - (next?.turn.tokens ?? 0));
+  const cleared = next && { whole: kept, cleared: [next.turn], results: next.results, all: false };
+  return { kept, all: false, summaryIncluded, headTokens, reserve: older.exists(shown) ? reserve : 0, excerptsRoom: excerpts, cleared };
+}
+
+/**
+ * The newest older turns kept beside the excerpts of the ones left out, in `avail` tokens:
+ * the excerpts take what they take of their room (`excerpts`, the label included), not all
+ * of it, so a turn that fits whole in what they leave is shown whole rather than as its
+ * excerpt (a whole turn is worth more than its two lines). `kept` turns fitted beside the
+ * whole room first; each turn added leaves the excerpts fewer turns to quote, so this ends.
+ * `left`: the room of the turns shown (`avail` less the excerpts of the turns left out).
+ */
+function besideExcerpts(older: OlderForms, kept: number, avail: number, excerpts: number, dropStep: number): { kept: number; left: number } {
+  if (excerpts === 0) return { kept, left: avail };
+  for (;;) {
+    const used = older.excerpts(kept, Math.min(excerpts, avail - keptTokens(older, kept))).tokens;
+    const left = avail - used;
+    const fit = older.fitting(left).fit;
+    const next = fit > kept ? chooseKept(older.reached, fit, left, dropStep) : kept;
+    if (next <= kept) return { kept, left };
+    kept = next;
+  }
+}
+
+/** Tokens of the newest `kept` older turns in the forms of `older` (each reached). */
+function keptTokens(older: OlderForms, kept: number): number {
+  let tokens = 0;
+  for (let j = 0; j < kept; j++) tokens += (older.turn(j) as PreparedTurn).tokens;
+  return tokens;
 }
 
 /** Room for excerpts of dropped turns with their label, within `avail`; 0 when `excerptBudget` is 0. */

@@ -188,7 +188,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
   // Older turns prepared as the view reaches them; compacted (when they are) after the current turn's results, the newest.
-  const olderTurns = new OlderTurns(walk, ctx, { options: compactOptions, newestResults: prepared.toolResults }, limit - charged.tokens);
+  const olderTurns = new OlderTurns(walk, ctx, { options: compactOptions, newestResults: prepared.toolResults, shift: (input.priorMessages ?? []).length }, limit - charged.tokens);
   const claims = { summaryTokens: headTokens, evidenceOnly, options: compactOptions, estimator };
   const { current, older, allocation, results, currentTurn, labels, excerpted } = compactToFit({
     fixed: charged, limit, current: prepared, older: olderTurns, claims, options: compactOptions, estimator, turnSummary: input.turnSummary,

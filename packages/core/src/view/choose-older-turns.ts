@@ -1,23 +1,16 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import type { Estimator } from "../estimate.js";
 import type { HistoryAllocation } from "./allocate-history.js";
-import type { TurnWalk } from "./find-turns.js";
-import { dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
 import type { PreparedTurn } from "./prepare-turn.js";
-import type { ViewOptions } from "./types.js";
-import type { NoteOptions } from "./options.js";
+import type { OlderForms } from "./older-turns.js";
 
 /** What {@link chooseOlderTurns} needs. */
 export interface ChooseOlderInput {
-  walk: TurnWalk;
   /** The history's room as {@link allocateHistory} split it. */
   allocation: HistoryAllocation;
+  /** The older turns in the forms the view chose: their excerpt form is shown in the room kept for it. */
+  older: Pick<OlderForms, "excerpts">;
   /** The summary head (label and summary), empty when no summary was given. */
   summaryHead: BaseMessage[];
-  options: Pick<Required<ViewOptions>, "excerptBudget"> & NoteOptions;
-  /** Messages of the thread before `walk.source`'s (a summarized prefix), for the indices recall reads by. @default 0 */
-  shift?: number;
-  estimator: Estimator;
 }
 
 /** The older part of the view. */
@@ -60,29 +53,20 @@ export function shownOlderTurn(chosen: Pick<ChosenOlderTurns, "kept" | "cleared"
  *
  * @example
  * ```ts
- * const chosen = chooseOlderTurns({ walk, allocation: allocateHistory({ older, room, summaryTokens, options, estimator }), summaryHead, options, estimator });
+ * const chosen = chooseOlderTurns({ allocation: allocateHistory({ older, room, summaryTokens, options, estimator }), older, summaryHead });
  * ```
  */
 export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
-  const { walk, allocation, options, estimator } = input;
+  const { allocation } = input;
   const { summaryIncluded, cleared } = allocation;
   const kept = allocation.kept + (cleared?.cleared.length ?? 0);
   let head = summaryIncluded ? input.summaryHead : [];
   let headTokens = allocation.headTokens;
   let excerptCount = 0;
   if (allocation.reserve > 0) {
-    const dropped = (k: number) => {
-      const start = walk.olderTurnStart(kept + k);
-      return start === undefined ? undefined : { start, end: walk.olderTurnEnd(kept + k) };
-    };
-    const labelTokens = estimator.estimateMessage(labelMessage(HISTORY_LABEL));
-    const recall = options.recallToolName === undefined ? undefined : { toolName: options.recallToolName, shift: input.shift ?? 0 };
-    const excerpts = dropTurnExcerpts(walk.source, (i) => walk.kind(i), dropped, allocation.reserve - labelTokens, estimator, recall);
-    if (excerpts.message) {
-      head = [labelMessage(HISTORY_LABEL), excerpts.message];
-      headTokens = estimator.estimateMessages(head);
-      excerptCount = excerpts.count;
-    }
+    // The turns left out in their excerpt form, the object the allocation weighed.
+    const excerpts = input.older.excerpts(kept, allocation.reserve);
+    if (excerpts.count > 0) [head, headTokens, excerptCount] = [[...excerpts.head], excerpts.tokens, excerpts.count];
   }
   return { kept, head, headTokens, summaryIncluded, excerptCount, cleared: cleared?.cleared ?? [] };
 }

@@ -1,5 +1,7 @@
+import type { BaseMessage } from "@langchain/core/messages";
 import type { ClearStepState } from "./clear-step.js";
 import type { TurnWalk } from "./find-turns.js";
+import { dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
 import { minMessageTokens, prepareTurn, type PrepareContext, type PreparedTurn } from "./prepare-turn.js";
 import { ToolResultCompactor, type CompactOptions } from "./tool-result-compactor.js";
 
@@ -14,7 +16,21 @@ export interface OlderCompaction {
   options: CompactOptions;
   /** The current turn's tool results: the newest, counted first when older results clear in steps. */
   newestResults: number;
+  /** Messages of the thread before the walk's (a summarized prefix): excerpt lines number the thread's messages. @default 0 */
+  shift?: number | undefined;
 }
+
+/** The turns from one on in excerpt form (see {@link OlderTurns.excerpts}): the label and the excerpts, or nothing. */
+export interface ExcerptsForm {
+  /** The label and the message of excerpts; empty when no line fits. */
+  readonly head: readonly BaseMessage[];
+  /** Tokens of `head`: 0 when empty. */
+  readonly tokens: number;
+  /** Excerpt lines (user or assistant) in it. */
+  readonly count: number;
+}
+
+const NO_EXCERPTS: ExcerptsForm = Object.freeze({ head: [], tokens: 0, count: 0 });
 
 /**
  * The older-turns source of a view: the turns before the current one, newest first,
@@ -35,6 +51,9 @@ export interface OlderCompaction {
 export class OlderTurns {
   private readonly wholeForms: PreparedTurn[] = [];
   private readonly compactedForms: PreparedTurn[] = [];
+  private readonly excerptForms = new Map<string, ExcerptsForm>();
+  /** How excerpt lines name their messages: the bound recall tool, and the summarized prefix before the walk. */
+  private readonly excerptRecall: { toolName: string; shift: number } | undefined;
   private readonly state: ClearStepState;
   private readonly levels: { whole: OlderForms; compacted: OlderForms };
   /** What any prepared message costs at least: a turn not read yet is skipped when its messages at this cost exceed the room. */
@@ -50,6 +69,8 @@ export class OlderTurns {
     readonly headroom = Number.POSITIVE_INFINITY,
   ) {
     this.state = { seen: compaction.newestResults, clearing: false };
+    const toolName = compaction.options.recallToolName;
+    this.excerptRecall = toolName === undefined ? undefined : { toolName, shift: compaction.shift ?? 0 };
     this.floor = minMessageTokens(prepare.estimator);
     this.compactor = new ToolResultCompactor(compaction.options, prepare.estimator);
     this.levels = { whole: new OlderForms(this, "whole"), compacted: new OlderForms(this, "compacted") };
@@ -93,6 +114,37 @@ export class OlderTurns {
   /** True when older turn `j` exists (0 = the newest); finding it walks back over the turns after it. */
   exists(j: number): boolean {
     return this.walk.olderTurnExists(j);
+  }
+
+  /**
+   * The older turns from `from` on (0 = the newest) in their excerpt form, within `room`
+   * tokens, label included: the first request and the last answer of the newest of them,
+   * one line each, as many turns as fit (see {@link dropTurnExcerpts}); made once for each
+   * `from` and `room`. The allocation weighs it and the view shows the same object.
+   */
+  excerpts(from: number, room: number): ExcerptsForm {
+    const key = `${from}:${room}`;
+    let form = this.excerptForms.get(key);
+    if (form === undefined) {
+      form = this.excerptsWithin(from, room);
+      this.excerptForms.set(key, form);
+    }
+    return form;
+  }
+
+  private excerptsWithin(from: number, room: number): ExcerptsForm {
+    const { walk, prepare } = this;
+    const label = labelMessage(HISTORY_LABEL);
+    const labelTokens = prepare.estimator.estimateMessage(label);
+    if (room <= labelTokens) return NO_EXCERPTS;
+    const span = (k: number) => {
+      const start = walk.olderTurnStart(from + k);
+      return start === undefined ? undefined : { start, end: walk.olderTurnEnd(from + k) };
+    };
+    const excerpts = dropTurnExcerpts(walk.source, (i) => walk.kind(i), span, room - labelTokens, prepare.estimator, this.excerptRecall);
+    if (excerpts.message === null) return NO_EXCERPTS;
+    const head = [label, excerpts.message];
+    return { head, tokens: prepare.estimator.estimateMessages(head), count: excerpts.count };
   }
 
   /** True when there is an older turn before the newest one. */
@@ -179,6 +231,11 @@ export class OlderForms {
   /** True when older turn `j` exists (0 = the newest). */
   exists(j: number): boolean {
     return this.source.exists(j);
+  }
+
+  /** The older turns from `from` on in their excerpt form within `room` tokens (see {@link OlderTurns.excerpts}). */
+  excerpts(from: number, room: number): ExcerptsForm {
+    return this.source.excerpts(from, room);
   }
 
   /** True when there is an older turn before the newest one. */

@@ -129,7 +129,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const recalls = input.options.recallBudget > 0 && !(brief && !firstCall);
   // Allocated with a brief's options when recall is a brief (no reserve: the older turns stay exactly as without recall).
   const { allocation } = input;
-  const chosen0 = chooseOlderTurns({ walk, allocation, summaryHead: input.summaryHead, options: input.options, shift, estimator });
+  const chosen0 = chooseOlderTurns({ allocation, older, summaryHead: input.summaryHead });
   const whole = assembleView(input.fixed, input.head, chosen0, older.reached, input.current, input.leadKept);
   const cut = chosen0.kept > 0 ? (walk.starts[chosen0.kept - 1] as number) : walk.currentStart;
   const block = pinnedBlock(input.pinned, cut, whole.messages, estimator);

@@ -27,10 +27,12 @@ export interface ViewOptions {
    */
   maxToolCallProseTokens?: number;
   /**
-   * Estimated tokens for the excerpts of dropped turns shown when no summary
+   * Most estimated tokens for the excerpts of dropped turns shown when no summary
    * message is given and recall takes no reserve (`recallBudget` 0, or a brief after an
    * agent's tool turns): with a reserve, the recalled block takes this room too and
-   * brings back the dropped messages that match the request. `0` turns excerpts off.
+   * brings back the dropped messages that match the request. The older turns keep what
+   * the excerpts leave of it: a short turn that fits there is shown whole, not excerpted.
+   * `0` turns excerpts off.
    * The excerpt of a long current turn's oldest exchanges takes this too, or, with the
    * cache steps (`dropStep` above 0), up to 30% of the turn's room when that is more: it
    * holds from one anchor to the next.

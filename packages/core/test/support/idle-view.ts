@@ -25,10 +25,11 @@ function excerpted(view: ContextView, turn: readonly BaseMessage[]): boolean {
 
 /**
  * Issue 48's idle view: when `view` leaves more than a quarter of its limit unused, the
- * newest older turn of `messages` it leaves out (no message of it shown by id), if that
+ * newest older turn of `messages` it does not show (no message of it shown by id), if that
  * turn's tokens in some form (`tokensOf`, a turn's messages) fit the unused room; else
- * undefined — also when the view's excerpts of earlier turns quote that turn: an excerpt
- * is one of a turn's forms.
+ * undefined. A turn the view's excerpts of earlier turns quote is in a form, the least of
+ * them: it is idle too when its form of `tokensOf` would fit the room beside them (a turn
+ * is kept in its best form that fits before its excerpt).
  *
  * @example
  * ```ts
@@ -43,9 +44,9 @@ export function idleFor(view: ContextView, messages: readonly BaseMessage[], tok
   for (let k = starts.length - 2; k >= 0; k--) {
     const turn = messages.slice(starts[k], starts[k + 1]);
     if (turn.some((m) => shown.has(m.id))) continue;
-    if (excerpted(view, turn)) return undefined;
+    const form = excerpted(view, turn) ? "shown as an excerpt" : "left out";
     const tokens = tokensOf(turn);
-    return tokens <= unused ? `turn ${k} left out (${tokens} tokens in its form) with ${unused} of ${view.report.limit} unused` : undefined;
+    return tokens <= unused ? `turn ${k} ${form} (${tokens} tokens in its form) with ${unused} of ${view.report.limit} unused` : undefined;
   }
   return undefined;
 }

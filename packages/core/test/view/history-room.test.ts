@@ -103,6 +103,31 @@ describe("the history's room through buildContext", () => {
     expect(besideSummary.report.droppedTurnExcerpts).toBe(0);
   });
 
+  it("gives the older turns what the excerpts leave of their room: a turn that fits whole there is not shown as its excerpt", () => {
+    const messages = [
+      new HumanMessage({ id: "h0", content: `Plan the garden: ${"tell me about the roses and the soil ".repeat(40)}` }),
+      new AIMessage({ id: "a0", content: `Here is the plan: ${"the roses bloom in June beside the wall ".repeat(40)}` }),
+      new HumanMessage({ id: "h1", content: "Thanks!" }),
+      new AIMessage({ id: "a1", content: "You are welcome." }),
+      new HumanMessage({ id: "current", content: "When do the roses bloom?" }),
+    ];
+    // The default excerpts' room (600 tokens) is more than the history's room at these limits.
+    for (const promptBudget of [300, 450, 600]) {
+      const view = buildContext(base(messages, { budget: { promptBudget, contextWindow: 32_768 }, excerptBudget: 600, recallBudget: 0 }));
+      expect(historyRoom(view)).toBeLessThan(600);
+      const ids = view.messages.map((m) => m.id);
+      // The short turn whole; the long one left out, its excerpt lines in what the short turn leaves.
+      expect(ids).toEqual(expect.arrayContaining(["h1", "a1", "current"]));
+      expect(ids).not.toContain("h0");
+      expect(view.report.turns).toMatchObject({ kept: 2, dropped: 1 });
+      expect(view.report.droppedTurnExcerpts).toBe(2);
+      const excerpts = view.messages.find((m) => typeof m.content === "string" && m.content.startsWith("Excerpts of earlier turns"));
+      expect(excerpts?.content).toContain("Plan the garden");
+      expect(excerpts?.content).not.toContain("Thanks!");
+      expect(view.report.tokens.total).toBeLessThanOrEqual(promptBudget);
+    }
+  });
+
   it("gives the excerpts' room to recall when recall takes a reserve: the older turns keep what they kept beside the excerpts", () => {
     const excerpts = buildContext(base(chat(60), { excerptBudget: 300, recallBudget: 0 }));
     const recall = buildContext(base(chat(60), { excerptBudget: 300 }));
