@@ -1,15 +1,15 @@
 import type { Estimator } from "../estimate.js";
 import { HISTORY_LABEL, labelMessage } from "./head.js";
-import type { OlderForms } from "./older-turns.js";
+import type { ClearedForm, OlderForms } from "./older-turns.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, windowFloor } from "./select.js";
-import { clearedBand, clearedForm, type ClearedBand } from "./cleared-band.js";
+import { clearedBand, type ClearedBand } from "./cleared-band.js";
 import type { ViewOptions } from "./types.js";
 
 /** The options {@link allocateHistory} reads. */
 export type AllocateOptions = Pick<Required<ViewOptions>, "excerptBudget" | "dropStep" | "recallBudget"> &
-  Partial<Pick<Required<ViewOptions>, "maxToolResultTokens" | "excludeTools" | "keepRecentToolResults">> &
+  Partial<Pick<Required<ViewOptions>, "keepRecentToolResults">> &
   NoteOptions & {
     /** A context manager summarizes the turns the view leaves out (see `ResolvedViewSettings.summarizes`): no cleared band. */
     summarizes?: boolean;
@@ -212,14 +212,14 @@ function recencyIn(older: OlderForms, room: number, summaryTokens: number, optio
   if (fitted.all) return { kept: fitted.fit, all: true, summaryIncluded, headTokens, reserve: 0 };
   // Turns shown with their results cleared before any is left out, unless a summary stands for the turns left out.
   const banding = !(summaryIncluded && options.dropStep !== 0) && options.keepRecentToolResults !== EVERY_TOOL_RESULT && options.summarizes !== true;
-  const band = banding ? clearedBand(older, avail, options, estimator) : undefined;
+  const band = banding ? clearedBand(older, avail, options.dropStep) : undefined;
   if (band !== undefined) return { kept: band.whole, all: false, summaryIncluded, headTokens, reserve: 0, cleared: band };
   // Older turns must go. Without a summary, keep room for excerpts of them: what their excerpts take of it.
   const excerpts = summaryIncluded ? 0 : excerptsRoom(avail, options, estimator);
   const first = avail - excerpts;
   const keptFirst = chooseKept(older.reached, excerpts > 0 ? older.fitting(first).fit : fitted.fit, first, options.dropStep);
   const { kept, left } = excerptsShown ? besideExcerpts(older, keptFirst, avail, excerpts, options.dropStep) : { kept: keptFirst, left: first };
-  const next = summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options, estimator);
+  const next = summaryIncluded && options.dropStep !== 0 ? undefined : clearedNextTurn(older, kept, left, options.dropStep);
   const shown = kept + (next === undefined ? 0 : 1);
   // The room the excerpts of the turns left out may take: what the turns shown leave, at most the excerpts' room.
   const reserve = excerpts === 0 ? 0 : Math.min(excerpts, avail - keptTokens(older, kept) - (next?.turn.tokens ?? 0));
@@ -270,22 +270,16 @@ function excerptsRoom(avail: number, options: AllocateOptions, estimator: Estima
  * history message (the caller's check): a summary stands for the dropped turns, and beside
  * durable evidence alone the cleared turn cost a fact and cached share on `pnpm eval`.
  */
-function clearedNextTurn(
-  older: OlderForms,
-  kept: number,
-  room: number,
-  options: AllocateOptions,
-  estimator: Estimator,
-): { turn: PreparedTurn; results: number } | undefined {
+function clearedNextTurn(older: OlderForms, kept: number, room: number, dropStep: number): ClearedForm | undefined {
   // Only a turn these forms reached: reaching it here would read a turn no form of the view
   // shows. One the fitting skipped unread (`surelyOver`) cannot fit cleared either: every
   // message, cleared or not, costs at least the floor it was skipped by.
   const reached = older.reached;
   const next = reached[kept];
-  if (next === undefined || next.toolResults === 0 || options.maxToolResultTokens === undefined) return undefined;
+  if (next === undefined || next.toolResults === 0) return undefined;
   let left = room;
   for (let j = 0; j < kept; j++) left -= (reached[j] as PreparedTurn).tokens;
-  if (next.tokens <= left || room - left >= windowFloor(room, options.dropStep)) return undefined;
-  const form = clearedForm(older.uncompacted(kept) as PreparedTurn, { ...options, maxToolResultTokens: options.maxToolResultTokens }, estimator);
+  if (next.tokens <= left || room - left >= windowFloor(room, dropStep)) return undefined;
+  const form = older.cleared(kept) as ClearedForm;
   return form.results === 0 || form.turn.tokens > left ? undefined : form;
 }

@@ -1,14 +1,6 @@
-import type { BaseMessage } from "@langchain/core/messages";
-import { microCompact } from "../compact/index.js";
-import type { Estimator } from "../estimate.js";
-import type { OlderForms } from "./older-turns.js";
-import type { NoteOptions } from "./options.js";
+import type { ClearedForm, OlderForms } from "./older-turns.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { chooseKept, type CutCandidate } from "./select.js";
-import type { ViewOptions } from "./types.js";
-
-/** The options {@link clearedBand} reads. */
-export type BandOptions = Pick<Required<ViewOptions>, "dropStep"> & Partial<Pick<Required<ViewOptions>, "maxToolResultTokens" | "excludeTools">> & NoteOptions;
 
 /** Older turns kept in a room, the oldest of them with their tool results cleared (see {@link clearedBand}). */
 export interface ClearedBand {
@@ -21,15 +13,6 @@ export interface ClearedBand {
   /** Every older turn is shown, whole or cleared. */
   all: boolean;
 }
-
-/** A turn with its tool results cleared, and how many were. */
-export interface ClearedForm {
-  turn: PreparedTurn;
-  results: number;
-}
-
-/** Each turn's cleared form, memoized on the turn as prepared (a view's turns, cleared with that view's options). */
-const clearedForms = new WeakMap<PreparedTurn, ClearedForm>();
 
 /**
  * The share of the older turns' whole room (the limit less the fixed part, before the
@@ -55,28 +38,26 @@ export const BAND_SHARE = 0.6;
  *
  * With steps both anchors hold while the conversation grows: a turn leaves the whole
  * part for the band at the end of the band, so the band — the head of the view — is sent
- * again as it was, and only the turns after it are sent anew. A cleared form is made from
- * the turn as prepared, never from its compacted form, so it is the same text whether or
- * not the history is compacted; a result no larger than its notice stays whole. Undefined
- * when results cannot be cleared (`maxToolResultTokens` unset) or no turn of the band has
- * a result to clear (the band is then the whole turns {@link chooseKept} keeps).
+ * again as it was, and only the turns after it are sent anew. A turn's cleared form is the
+ * older-turns source's (`OlderForms.cleared`): made from the turn as prepared, so it is the
+ * same text whether or not the history is compacted; a result no larger than its notice
+ * stays whole. Undefined when no turn of the band has a result to clear (the band is then
+ * the whole turns {@link chooseKept} keeps).
  *
  * @param room - The older turns' room in this view (their room before the current turn,
  *   the limit less the fixed part, is `older.headroom`).
  *
  * @example
  * ```ts
- * const band = clearedBand(older, 6000, options, estimator);
+ * const band = clearedBand(older, 6000, 0.25);
  * band?.whole;          // 3: the newest three older turns whole
  * band?.cleared.length; // 9: the nine before them with their results cleared
  * ```
  */
-export function clearedBand(older: OlderForms, room: number, options: BandOptions, estimator: Estimator): ClearedBand | undefined {
-  const { maxToolResultTokens, dropStep } = options;
-  if (maxToolResultTokens === undefined) return undefined;
+export function clearedBand(older: OlderForms, room: number, dropStep: number): ClearedBand | undefined {
   // Without steps no anchor is held, so the band may take all the room (see BAND_SHARE).
   const bandRoom = dropStep === 0 ? room : Math.min(room, Math.floor(BAND_SHARE * older.headroom));
-  const { forms, all } = bandForms(older, bandRoom, { ...options, maxToolResultTokens }, estimator);
+  const { forms, all } = bandForms(older, bandRoom);
   const count = all ? forms.length : chooseKept(forms.map((f) => f.turn), forms.length, bandRoom, dropStep);
   const band = forms.slice(0, count);
   if (band.every((f) => f.results === 0)) return undefined;
@@ -112,49 +93,16 @@ function wholeAnchor(count: number, upgrade: (j: number) => CutCandidate, upRoom
   return upgrades.length === count ? count : chooseKept(upgrades, upgrades.length, upRoom, dropStep);
 }
 
-/** What clearing a turn's results reads: the band's options with `maxToolResultTokens` set. */
-export type Clearing = Omit<BandOptions, "dropStep"> & { maxToolResultTokens: number };
-
 /** The cleared forms of the newest older turns that fit `room` together, and whether that is all of them. */
-function bandForms(older: OlderForms, room: number, options: Clearing, estimator: Estimator): { forms: ClearedForm[]; all: boolean } {
+function bandForms(older: OlderForms, room: number): { forms: ClearedForm[]; all: boolean } {
   const forms: ClearedForm[] = [];
   let used = 0;
   for (let j = 0; !older.surelyOver(j, room - used); j++) {
-    const turn = older.uncompacted(j);
-    if (turn === undefined) return { forms, all: true };
-    const form = clearedForm(turn, options, estimator);
+    const form = older.cleared(j);
+    if (form === undefined) return { forms, all: true };
     if (used + form.turn.tokens > room) break;
     forms.push(form);
     used += form.turn.tokens;
   }
   return { forms, all: false };
-}
-
-/**
- * A turn as prepared (`prepared`, before any compaction: see `OlderForms.uncompacted`) with
- * every tool result larger than its notice cleared, ids and pairing kept, and how many
- * were; the turn itself when none is. Made once per turn of a view: the band and the
- * turn kept cleared below the window (`clearedNextTurn`) show the same text.
- *
- * @example
- * ```ts
- * const { turn, results } = clearedForm(older.uncompacted(j)!, { ...options, maxToolResultTokens: 2000 }, estimator);
- * ```
- */
-export function clearedForm(prepared: PreparedTurn, options: Clearing, estimator: Estimator): ClearedForm {
-  let form = clearedForms.get(prepared);
-  if (form !== undefined) return form;
-  const { maxToolResultTokens, recallToolName, excludeTools } = options;
-  const result = microCompact(prepared.messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
-  let results = 0;
-  const messages = result.messages.map((shown, i) => {
-    const message = prepared.messages[i] as BaseMessage;
-    if (shown === message || estimator.estimateMessage(message) <= estimator.estimateMessage(shown)) return message;
-    results++;
-    return shown;
-  });
-  const tokens = estimator.estimateMessages(messages);
-  form = results === 0 ? { turn: prepared, results: 0 } : { turn: { ...prepared, messages, tokens }, results };
-  clearedForms.set(prepared, form);
-  return form;
 }

@@ -1,4 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
+import { microCompact } from "../compact/index.js";
 import type { ClearStepState } from "./clear-step.js";
 import type { TurnWalk } from "./find-turns.js";
 import { dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
@@ -30,6 +31,12 @@ export interface ExcerptsForm {
   readonly count: number;
 }
 
+/** A turn with its tool results cleared (see {@link OlderTurns.cleared}), and how many were. */
+export interface ClearedForm {
+  turn: PreparedTurn;
+  results: number;
+}
+
 const NO_EXCERPTS: ExcerptsForm = Object.freeze({ head: [], tokens: 0, count: 0 });
 
 /**
@@ -51,7 +58,9 @@ const NO_EXCERPTS: ExcerptsForm = Object.freeze({ head: [], tokens: 0, count: 0 
 export class OlderTurns {
   private readonly wholeForms: PreparedTurn[] = [];
   private readonly compactedForms: PreparedTurn[] = [];
+  private readonly clearedForms: ClearedForm[] = [];
   private readonly excerptForms = new Map<string, ExcerptsForm>();
+  private readonly options: CompactOptions;
   /** How excerpt lines name their messages: the bound recall tool, and the summarized prefix before the walk. */
   private readonly excerptRecall: { toolName: string; shift: number } | undefined;
   private readonly state: ClearStepState;
@@ -69,6 +78,7 @@ export class OlderTurns {
     readonly headroom = Number.POSITIVE_INFINITY,
   ) {
     this.state = { seen: compaction.newestResults, clearing: false };
+    this.options = compaction.options;
     const toolName = compaction.options.recallToolName;
     this.excerptRecall = toolName === undefined ? undefined : { toolName, shift: compaction.shift ?? 0 };
     this.floor = minMessageTokens(prepare.estimator);
@@ -104,6 +114,32 @@ export class OlderTurns {
       this.compactedForms.push(this.compactor.compact(turn, this.state));
     }
     return this.compactedForms[j];
+  }
+
+  /**
+   * Older turn `j` as prepared (never its compacted form, so the text is the same whether
+   * or not the history is compacted) with every tool result larger than its notice cleared,
+   * ids and pairing kept, and how many were; the turn itself when none is; undefined when
+   * there is no such turn. Made once: the band and the turn kept cleared below the window
+   * show the same text (see `clearedBand`).
+   */
+  cleared(j: number): ClearedForm | undefined {
+    const cached = this.clearedForms[j];
+    if (cached !== undefined) return cached;
+    const prepared = this.whole(j);
+    if (prepared === undefined) return undefined;
+    const { estimator } = this.prepare;
+    const { maxToolResultTokens, recallToolName, excludeTools } = this.options;
+    const result = microCompact(prepared.messages, { keepRecentToolResults: 0, maxToolResultTokens, estimator, recallToolName, excludeTools });
+    let results = 0;
+    const messages = result.messages.map((shown, i) => {
+      const message = prepared.messages[i] as BaseMessage;
+      if (shown === message || estimator.estimateMessage(message) <= estimator.estimateMessage(shown)) return message;
+      results++;
+      return shown;
+    });
+    const form = results === 0 ? { turn: prepared, results: 0 } : { turn: { ...prepared, messages, tokens: estimator.estimateMessages(messages) }, results };
+    return (this.clearedForms[j] = form);
   }
 
   /** The compacted forms made so far, newest first (see {@link compacted}). */
@@ -208,6 +244,11 @@ export class OlderForms {
   /** Older turn `j` as prepared, before any compaction; undefined when there is none. */
   uncompacted(j: number): PreparedTurn | undefined {
     return this.source.whole(j);
+  }
+
+  /** Older turn `j` as prepared with its tool results cleared (see {@link OlderTurns.cleared}); undefined when there is none. */
+  cleared(j: number): ClearedForm | undefined {
+    return this.source.cleared(j);
   }
 
   /** The turns in these forms as far as the view reached them at this level, newest first. */
