@@ -13,7 +13,7 @@ import { historyBesideShown, historyWithin, historyWithout, type HistoryWithout 
 import { OlderTurns } from "./older-turns.js";
 import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
-import { emptyPrepareTally, prepareTurn, type PrepareContext } from "./prepare-turn.js";
+import { prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { collectPinned } from "./pinned.js";
 import { pinnedBeside } from "./pinned-block.js";
 import { placeHistory } from "./place-history.js";
@@ -164,10 +164,9 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // older turns leave does not flip. After an agent's tool turns, recall is a brief instead.
   const recallAt = recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? "block" : "brief";
 
-  const tally = emptyPrepareTally();
   // A provider's compaction goes first, as it is while its tool loop goes on; nothing before it is sent (see providerHead).
   const inLoop = walk.currentStart >= walk.n || walk.kind(walk.currentStart) !== "human";
-  const head = providerHead(walk.source, walk.providerHead, walk.systemLead, inLoop, tally, estimator);
+  const head = providerHead(walk.source, walk.providerHead, walk.systemLead, inLoop, estimator);
   // Durable evidence takes at most its share of the limit (the oldest excerpts of its largest bucket leave first).
   const evidenceRoom = Math.floor(options.evidenceShare * limit);
   const { summaryGiven, given, besideRequest, within } = historySlot(input, walk, evidenceRoom, estimator);
@@ -181,7 +180,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
   // The turn right after a provider head that ends with its calls' results may open with the assistant's next step.
   const afterResultsAt = head.messages.at(-1)?.type === "tool" ? walk.lead : undefined;
-  const ctx: PrepareContext = { walk, estimator, tally, imageInputs: options.imageInputs, limits, afterResultsAt };
+  const ctx: PrepareContext = { walk, estimator, imageInputs: options.imageInputs, limits, afterResultsAt };
   const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
   const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens - head.tokens, options, estimator);
   // A brief takes no reserve: the compaction stage counts the older turns as without recall.
@@ -193,7 +192,6 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const { current, older, allocation, results, currentTurn, labels, excerpted } = compactToFit({
     fixed: charged, limit, current: prepared, older: olderTurns, claims, options: compactOptions, estimator, turnSummary: input.turnSummary,
   });
-  [tally.labels, tally.older.excerpted] = [tally.labels + labels, tally.older.excerpted + excerpted];
 
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
   const placed = placeHistory({
@@ -205,16 +203,14 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // The pinned block goes right after the system message and the provider head.
   const afterHead = (fixed.systemMessage ? 1 : 0) + head.messages.length;
   assembled.messages.splice(afterHead, 0, ...block.messages);
-  tally.labels += block.labels;
   // Right before the current turn: the prefix before it is the one the previous call sent.
   assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
-  tally.labels += recalled.messages.length > 0 ? 1 : 0;
 
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
     evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown: evidenceShown + besideRequest,
-    summarized: (input.priorMessages ?? []).length, tally, currentResults: results, olderRead: olderTurns.read, olderShown: older.reached,
-    current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, started, providerHead: head,
+    summarized: (input.priorMessages ?? []).length, currentResults: results, currentChanged: { labels, excerpted }, olderRead: olderTurns.read, olderShown: older.reached,
+    current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, recalledShown: recalled.messages.length > 0, started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the provider head,

@@ -42,6 +42,8 @@ export interface ChosenForms {
   tokens: number;
   cleared: number;
   compacted: number;
+  /** Messages of the shown exchanges whose text became an excerpt or whose prose was bounded (counted in `report.excerpted`). */
+  excerpted: number;
   report(exchanges: number): Omit<CurrentTurnReport, "form">;
 }
 
@@ -59,6 +61,7 @@ export function chooseForms(older: readonly BaseMessage[][], room: number, input
   let level = 0;
   let cleared = 0;
   let compacted = 0;
+  let excerpted = 0;
   let firstShown = older.length;
   for (let j = older.length - 1; j >= firstShownAtLeast && room > 0; j--) {
     let placed = false;
@@ -73,6 +76,7 @@ export function chooseForms(older: readonly BaseMessage[][], room: number, input
       level = l;
       cleared += form.cleared;
       compacted += form.compacted;
+      excerpted += form.excerpted;
       placed = true;
     }
     if (!placed) break;
@@ -86,6 +90,7 @@ export function chooseForms(older: readonly BaseMessage[][], room: number, input
     tokens: used,
     cleared,
     compacted,
+    excerpted,
     report: (exchanges) => ({
       exchanges,
       kept: 1 + count("kept"),
@@ -142,6 +147,8 @@ interface StepForm {
   messages: BaseMessage[];
   cleared: number;
   compacted: number;
+  /** Its messages whose text became an excerpt or whose prose was bounded. */
+  excerpted: number;
   tokens: number;
 }
 
@@ -161,7 +168,7 @@ function formOf(step: BaseMessage[], level: number, input: LongTurnInput): StepF
 
 function makeForm(step: BaseMessage[], level: number, input: LongTurnInput): StepForm {
   const { estimator, options } = input;
-  if (level === 0) return { messages: step, cleared: 0, compacted: 0, tokens: estimator.estimateMessages(step) };
+  if (level === 0) return { messages: step, cleared: 0, compacted: 0, excerpted: 0, tokens: estimator.estimateMessages(step) };
   const counts: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
   const limits = { maxTextTokens: options.maxOlderMessageTokens, maxProseTokens: options.maxToolCallProseTokens };
   const bounded = step.map((m) => (m.type === "ai" ? boundOlderMessage(m, "ai" as MessageKind, limits, estimator, counts) : m));
@@ -169,5 +176,6 @@ function makeForm(step: BaseMessage[], level: number, input: LongTurnInput): Ste
   const max = level === 1 ? options.maxToolResultTokens : Math.min(options.maxToolResultTokens, SMALL_RESULT_TOKENS);
   const keepRecentToolResults = level === 3 ? 0 : results;
   const result = microCompact(bounded, { keepRecentToolResults, maxToolResultTokens: max, estimator, recallToolName: options.recallToolName });
-  return { messages: result.messages, cleared: result.cleared, compacted: result.compacted, tokens: estimator.estimateMessages(result.messages) };
+  const { cleared, compacted } = result;
+  return { messages: result.messages, cleared, compacted, excerpted: counts.excerpted, tokens: estimator.estimateMessages(result.messages) };
 }

@@ -18,7 +18,7 @@ export interface LongTurnFit {
   /** Labels inserted less labels left out with the excerpted exchanges. */
   labels: number;
   report: Omit<CurrentTurnReport, "form">;
-  /** Messages shown as marked excerpts: the newest assistant message, when its prose was bounded to fit. */
+  /** Messages shown as marked excerpts: the newest assistant message when its prose was bounded to fit, and the older exchanges' messages bounded in their forms. */
   excerpted: number;
 }
 
@@ -163,7 +163,7 @@ function longTurnFit(
     cleared: chosen.cleared,
     labels: countLabels(messages) - countLabels(current.messages),
     report: { ...chosen.report(exchanges), summarized: summary?.steps ?? 0, ...(excerptedAll === undefined ? {} : { excerpted: excerptedAll }) },
-    excerpted,
+    excerpted: excerpted + chosen.excerpted,
   };
 }
 

@@ -32,8 +32,10 @@ export interface FrontPart {
   /** The pinned block: its copies counted as kept from before the cut, and from the part never read. */
   pinnedOutside?: number;
   pinnedUnread?: number;
-  /** The pinned block: images it replaced. */
+  /** Images replaced by placeholders in it, counted in `imagesReplaced` (the pinned block's, a turn's). */
   imagesReplaced?: number;
+  /** Its messages whose text became an excerpt, counted in `excerpted` (a turn's). */
+  excerpted?: number;
 }
 
 /** Where a first call's view may lose messages from the front: after `before` (the system message and any provider head), its parts in order. */
@@ -81,8 +83,9 @@ export function frontLayout(view: FrontInputs): FrontLayout {
   for (let j = chosen.kept - 1; j >= 0; j--) {
     const turn = shownOlderTurn(chosen, older, j);
     const nextCut = j > 0 ? (walk.starts[j - 1] as number) : walk.currentStart;
-    const { inputMessages, exchanges, tokens } = turn;
-    parts.push({ kind: "turn", messages: turn.messages.length, tokens, inputMessages, exchanges, labels: turn.messages.length - inputMessages, nextCut });
+    const { inputMessages, exchanges, tokens, counts } = turn;
+    const changed = { labels: counts.labels, imagesReplaced: counts.imagesReplaced, excerpted: counts.excerpted };
+    parts.push({ kind: "turn", messages: turn.messages.length, tokens, inputMessages, exchanges, ...changed, nextCut });
   }
   if (recalled.messages > 0) parts.push({ kind: "recall", ...recalled, inputMessages: 0, exchanges: 0, labels: 1 });
   return { before: afterHead, parts };
@@ -150,12 +153,13 @@ export function withoutFront(report: ContextReport, dropped: FrontLeft): Context
     const { tokens } = part;
     out.tokens.total -= tokens;
     out.labelsInserted -= part.labels;
+    out.imagesReplaced -= part.imagesReplaced ?? 0;
+    out.excerpted -= part.excerpted ?? 0;
     if (part.kind === "pinned") {
       out.tokens.pinned -= tokens;
       // Its copies from before the cut were kept; those from the part never read were kept and not dropped.
       out.messages.kept -= part.pinnedOutside ?? 0;
       out.messages.dropped += (part.pinnedOutside ?? 0) - (part.pinnedUnread ?? 0);
-      out.imagesReplaced -= part.imagesReplaced ?? 0;
       const opening = report.pinned.openingRequest;
       out.pinned = {
         ...report.pinned,

@@ -58,7 +58,10 @@ function boundContent(content: MessageContent, maxTokens: number, estimator: Est
   }
   let changed = false;
   let remaining = maxTokens;
+  /** The limit is spent: text blocks after it leave together. */
   let excerpted = false;
+  /** Some text was cut or left out: the message is counted as excerpted. */
+  let cut = false;
   // Text blocks after the limit is spent leave together, under one marker, not one marker each.
   let omittedBlocks = 0;
   let omittedChars = 0;
@@ -87,13 +90,18 @@ function boundContent(content: MessageContent, maxTokens: number, estimator: Est
       continue;
     }
     excerpted = true;
-    changed = true;
-    blocks.push({ type: "text", text: fitExcerpt(text, remaining, estimator) });
+    // A text within the marker's allowance is kept whole (see fitExcerpt): not an excerpt.
+    const fitted = fitExcerpt(text, remaining, estimator);
+    if (fitted !== text) cut = true;
+    blocks.push(fitted === text ? block : { type: "text", text: fitted });
     remaining = 0;
   }
-  if (omittedBlocks > 0) blocks.push({ type: "text", text: `[… excerpt: ${omittedBlocks} more text blocks (${omittedChars} characters) omitted]` });
-  if (excerpted) counts.excerpted++;
-  return changed ? (blocks as MessageContent) : content;
+  if (omittedBlocks > 0) {
+    blocks.push({ type: "text", text: `[… excerpt: ${omittedBlocks} more text blocks (${omittedChars} characters) omitted]` });
+    cut = true;
+  }
+  if (cut) counts.excerpted++;
+  return changed || cut ? (blocks as MessageContent) : content;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { copyMessage, textOf, type MessageKind } from "../messages.js";
-import { addCounts, groupExchanges, type SegmentCounts } from "./exchanges.js";
+import { groupExchanges } from "./exchanges.js";
 import type { TurnWalk } from "./find-turns.js";
 import { withoutImages } from "./images.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { orderTurn } from "./order.js";
 import { withoutReasoning } from "../provider-content.js";
+import type { TurnCounts } from "./turn-counts.js";
 
 /** A turn ready for the view: its messages (copies), their estimate, its exchanges. */
 export interface PreparedTurn {
@@ -18,26 +19,8 @@ export interface PreparedTurn {
   tokens: number;
   /** Stable key of the turn, for the cut anchors. */
   key: string;
-}
-
-/** What preparing turns left out or changed, summed over every turn prepared. */
-export interface PrepareTally {
-  segments: SegmentCounts;
-  older: OlderCounts;
-  /** User-role labels inserted for provider ordering rules. */
-  labels: number;
-  /** Reasoning blocks and items cleared from older turns (see `withoutReasoning`). */
-  reasoningCleared: number;
-}
-
-/** A tally with every count at zero. */
-export function emptyPrepareTally(): PrepareTally {
-  return {
-    segments: { orphanResults: 0, unfinishedCalls: 0, unfinishedExchanges: 0, misplacedSystem: 0 },
-    older: { excerpted: 0, imagesReplaced: 0 },
-    labels: 0,
-    reasoningCleared: 0,
-  };
+  /** What preparing the turn left out of it and changed in it; every form of the turn carries the same. */
+  counts: TurnCounts;
 }
 
 /**
@@ -60,7 +43,6 @@ export interface PrepareContext {
   estimator: Estimator;
   /** Bounds of older messages: text and the prose of tool-calling AI messages. */
   limits: { maxTextTokens: number; maxProseTokens: number };
-  tally: PrepareTally;
   /** False when the model takes no image input: every image becomes a placeholder. */
   imageInputs: boolean;
   /** Where a turn opens right after tool results (the provider head's, see `providerHead`): it may open with the assistant's next step. */
@@ -71,7 +53,8 @@ export interface PrepareContext {
  * Prepare the turn `[from, to)` for the view: group it into exchanges (dropping
  * orphan results and unfinished calls), copy its messages — an older turn's reasoning
  * cleared, its long text bounded and its images replaced — and insert the labels provider ordering
- * rules need. The current turn (`isCurrent`) is copied whole. Counts go to `ctx.tally`.
+ * rules need. The current turn (`isCurrent`) is copied whole. What it left out and changed
+ * is in the turn's `counts`.
  *
  * @example
  * ```ts
@@ -79,10 +62,12 @@ export interface PrepareContext {
  * ```
  */
 export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCurrent: boolean): PreparedTurn {
-  const { walk, estimator, limits, tally } = ctx;
+  const { walk, estimator, limits } = ctx;
   for (let i = from; i < to; i++) walk.kind(i);
   const grouped = groupExchanges(walk.source, walk.kinds, from, to);
-  addCounts(tally.segments, grouped);
+  const { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem } = grouped;
+  const bounded: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
+  let reasoningCleared = 0;
   const messages: BaseMessage[] = [];
   let toolResults = 0;
   for (const exchange of grouped.exchanges) {
@@ -91,14 +76,15 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
       if (role === "tool") toolResults++;
       // Older turns' reasoning is neither sent nor charged; the current turn's goes back unmodified.
       const older = isCurrent ? undefined : withoutReasoning(message, role);
-      if (older !== undefined) tally.reasoningCleared += older.cleared;
-      const bounded = older === undefined ? copyMessage(message, role) : boundOlderMessage(older.message, role, limits, estimator, tally.older);
-      messages.push(ctx.imageInputs ? bounded : withoutImages(bounded, role, tally.older));
+      if (older !== undefined) reasoningCleared += older.cleared;
+      const copy = older === undefined ? copyMessage(message, role) : boundOlderMessage(older.message, role, limits, estimator, bounded);
+      messages.push(ctx.imageInputs ? copy : withoutImages(copy, role, bounded));
     }
   }
   const inputMessages = messages.length;
-  tally.labels += orderTurn(messages, from === ctx.afterResultsAt && grouped.exchanges[0]?.start === from);
+  const labels = orderTurn(messages, from === ctx.afterResultsAt && grouped.exchanges[0]?.start === from);
   const first = grouped.exchanges[0]?.messages[0];
+  const segments = { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem };
   return {
     messages,
     exchanges: grouped.exchanges.length,
@@ -106,5 +92,6 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
     toolResults,
     tokens: estimator.estimateMessages(messages),
     key: first ? (first.id ?? `${from}:${textOf(first.content).slice(0, 64)}`) : String(from),
+    counts: { segments, excerpted: bounded.excerpted, imagesReplaced: bounded.imagesReplaced, labels, reasoningCleared },
   };
 }

@@ -3,13 +3,8 @@ import type { Estimator } from "../estimate.js";
 import { copyMessage, kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 import { withoutReasoning } from "../provider-content.js";
 import { messageMarks } from "./message-marks.js";
-import { addCounts, groupExchanges, type SegmentCounts } from "./exchanges.js";
-
-/** What the head adds to a view's tally (`PrepareTally`'s fields it counts). */
-interface HeadTally {
-  segments: SegmentCounts;
-  reasoningCleared: number;
-}
+import { groupExchanges } from "./exchanges.js";
+import { NO_COUNTS, type TurnCounts } from "./turn-counts.js";
 
 // A provider's server-side compaction (Anthropic's `compaction` block, OpenAI's
 // `compaction` item) stands for everything before it: the provider ignores what comes
@@ -87,10 +82,12 @@ export interface ProviderHead {
   readonly inputMessages: number;
   /** Messages between the system messages and the head: the provider's compaction stands for them. */
   readonly compacted: number;
+  /** What the head left out (orphan results, unfinished calls) and the reasoning it cleared. */
+  readonly counts: TurnCounts;
 }
 
 /** No provider compaction: nothing before the turns. */
-export const NO_PROVIDER_HEAD: ProviderHead = Object.freeze({ messages: [], tokens: 0, inputMessages: 0, compacted: 0 });
+export const NO_PROVIDER_HEAD: ProviderHead = Object.freeze({ messages: [], tokens: 0, inputMessages: 0, compacted: 0, counts: NO_COUNTS });
 
 /**
  * The messages of the provider head: the compaction message with the results of its
@@ -98,11 +95,11 @@ export const NO_PROVIDER_HEAD: ProviderHead = Object.freeze({ messages: [], toke
  * message after it); once a user message follows, its reasoning is cleared like any
  * older turn's (the compaction block or item stays). A compaction message whose calls
  * are not all answered is sent without its calls (their results are then orphans, as
- * grouping counts them), so no call goes out unanswered. Counts go into `tally`.
+ * grouping counts them), so no call goes out unanswered. What it left out is in `counts`.
  *
  * @example
  * ```ts
- * const head = providerHead(walk.source, walk.providerHead, walk.systemLead, inLoop, tally, estimator);
+ * const head = providerHead(walk.source, walk.providerHead, walk.systemLead, inLoop, estimator);
  * ```
  */
 export function providerHead(
@@ -110,7 +107,6 @@ export function providerHead(
   span: ProviderHeadSpan | undefined,
   systemLead: number,
   inLoop: boolean,
-  tally: HeadTally,
   estimator: Estimator,
 ): ProviderHead {
   if (span === undefined) return NO_PROVIDER_HEAD;
@@ -131,11 +127,13 @@ export function providerHead(
     messages = [copyMessage(message, "ai", { content: content as BaseMessage["content"], tool_calls: [] })];
     grouped.orphanResults = span.end - span.start - 1;
   }
-  addCounts(tally.segments, grouped);
+  let reasoningCleared = 0;
   if (!inLoop) {
     const cleared = withoutReasoning(messages[0] as BaseMessage, "ai");
     messages[0] = cleared.message;
-    tally.reasoningCleared += cleared.cleared;
+    reasoningCleared = cleared.cleared;
   }
-  return { messages, tokens: estimator.estimateMessages(messages), inputMessages: messages.length, compacted: span.start - systemLead };
+  const { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem } = grouped;
+  const counts = { ...NO_COUNTS, segments: { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem }, reasoningCleared };
+  return { messages, tokens: estimator.estimateMessages(messages), inputMessages: messages.length, compacted: span.start - systemLead, counts };
 }

@@ -4,7 +4,8 @@ import { holdsReasoning, withOutputMatchingContent } from "../provider-content.j
 import { toBaseMessage, type MessageInput } from "../messages.js";
 import type { TurnWalk } from "./find-turns.js";
 import { historyBesideShown } from "./history-evidence.js";
-import { emptyPrepareTally, prepareTurn, type PreparedTurn, type PrepareTally } from "./prepare-turn.js";
+import { prepareTurn, type PreparedTurn } from "./prepare-turn.js";
+import type { TurnCounts } from "./turn-counts.js";
 import { frontLayout, leftParts, withoutFront, type FrontInputs, type FrontLayout, type FrontPart } from "./loop-front.js";
 import type { BuildContextInput, ContextReport, ContextView, HistoryReport } from "./types.js";
 
@@ -80,8 +81,6 @@ export interface LoopParts {
   request: PreparedTurn;
   /** The whole turn, the loop included, its messages as they are. */
   turn: PreparedTurn;
-  tally: PrepareTally;
-  requestTally: PrepareTally;
 }
 
 /**
@@ -99,13 +98,11 @@ export interface LoopParts {
  */
 export function loopParts(walk: TurnWalk, loop: ReasoningLoop, estimator: Estimator, imageInputs: boolean, limit: number): LoopParts | undefined {
   const limits = { maxTextTokens: Infinity, maxProseTokens: Infinity };
-  const requestTally = emptyPrepareTally();
-  const request = prepareTurn({ walk, estimator, tally: requestTally, imageInputs, limits }, walk.currentStart, loop.start, true);
-  const tally = emptyPrepareTally();
-  const turn = prepareTurn({ walk, estimator, tally, imageInputs, limits }, walk.currentStart, walk.n, true);
-  if (!clean(tally, requestTally) || turn.messages.length - request.messages.length !== walk.n - loop.start) return undefined;
+  const request = prepareTurn({ walk, estimator, imageInputs, limits }, walk.currentStart, loop.start, true);
+  const turn = prepareTurn({ walk, estimator, imageInputs, limits }, walk.currentStart, walk.n, true);
+  if (!clean(turn.counts, request.counts) || turn.messages.length - request.messages.length !== walk.n - loop.start) return undefined;
   // The first view holds the request whole: with the loop appended it is over the limit whatever leaves its front.
-  return turn.tokens > limit ? undefined : { request, turn, tally, requestTally };
+  return turn.tokens > limit ? undefined : { request, turn };
 }
 
 /** What {@link loopAppended} goes on from. */
@@ -165,7 +162,7 @@ export function decidingReport(view: ContextView): ContextReport {
 
 function appendedView(inputs: LoopInputs): ContextView | undefined {
   const { first, parts } = inputs;
-  const { request, turn, tally, requestTally } = parts;
+  const { request, turn } = parts;
   const added = turn.tokens - request.tokens;
   const { view } = first;
   // Parts leave from the front until the loop fits, in steps (see leftParts), and the view after them opens with a user message.
@@ -193,7 +190,7 @@ function appendedView(inputs: LoopInputs): ContextView | undefined {
       exchanges: { ...report.exchanges, read: report.exchanges.read + exchanges, kept: report.exchanges.kept + exchanges },
       currentTurn: { ...report.currentTurn, exchanges: report.currentTurn.exchanges + exchanges, kept: report.currentTurn.kept + exchanges },
       history,
-      imagesReplaced: report.imagesReplaced + tally.older.imagesReplaced - requestTally.older.imagesReplaced,
+      imagesReplaced: report.imagesReplaced + turn.counts.imagesReplaced - request.counts.imagesReplaced,
       elapsedMs: performance.now() - inputs.started,
     },
   };
@@ -207,7 +204,7 @@ function historyBeside(history: HistoryReport, evidenceShown: number): HistoryRe
 }
 
 /** The loop adds nothing a view would leave out or label: no orphan, no unfinished call, no misplaced system message, no label. */
-function clean(turn: PrepareTally, request: PrepareTally): boolean {
+function clean(turn: TurnCounts, request: TurnCounts): boolean {
   const a = turn.segments;
   const b = request.segments;
   return (

@@ -7,7 +7,8 @@ import type { CurrentResults } from "./compact-to-fit.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { ProviderHead } from "./provider-head.js";
-import type { PrepareTally, PreparedTurn } from "./prepare-turn.js";
+import type { PreparedTurn } from "./prepare-turn.js";
+import { sumCounts, type TurnCounts } from "./turn-counts.js";
 import type { RecallReport } from "./recall.js";
 import type { ContextReport, CurrentTurnReport, HistoryReport } from "./types.js";
 
@@ -27,9 +28,10 @@ export interface ViewFacts {
   evidenceShown: number;
   /** Messages before `messages` that the summary stands for (`priorMessages`). */
   summarized: number;
-  tally: PrepareTally;
   /** The current turn's results as its form shows them. */
   currentResults: CurrentResults;
+  /** What the current turn's form changed beyond its preparing (see `CompactedToFit`): labels gained (or lost), prose excerpted. */
+  currentChanged: { labels: number; excerpted: number };
   /** The older turns the view read, as prepared, newest first. */
   olderRead: readonly PreparedTurn[];
   /** The older turns in the forms the view chose, newest first, as far as it reached them (see `OlderForms.reached`). */
@@ -39,6 +41,8 @@ export interface ViewFacts {
   chosen: ChosenOlderTurns;
   /** What the recall stage brought back. */
   recall: RecallReport;
+  /** The recalled block is in the view (its label counted). */
+  recalledShown: boolean;
   assembled: AssembledView;
   /** The pinned block placed after the system message. */
   pinned: PinnedBlock;
@@ -50,7 +54,10 @@ export interface ViewFacts {
 
 /**
  * Report the view: stage 7 of {@link buildContext}. Every estimate, count and
- * omission the stages recorded; never message content.
+ * omission the stages recorded; never message content. What preparing left out (orphan
+ * results, unfinished calls, misplaced system messages, cleared reasoning) is summed over
+ * the turns the view read; what it changed (excerpts, images, labels) over the parts the
+ * view shows: the head, the current turn, the older turns kept, the pinned and recalled blocks.
  *
  * @example
  * ```ts
@@ -58,8 +65,9 @@ export interface ViewFacts {
  * ```
  */
 export function reportView(facts: ViewFacts): ContextReport {
-  const { walk, fixed, tally, current, chosen, assembled } = facts;
-  const counts = tally.segments;
+  const { walk, fixed, current, chosen, assembled } = facts;
+  const { read, changed } = leftOutAndChanged(facts);
+  const counts = read.segments;
   let exchangesRead = current.exchanges + counts.unfinishedExchanges;
   for (const turn of facts.olderRead) exchangesRead += turn.exchanges;
   const unread = Math.max(0, walk.oldestRead - walk.lead);
@@ -78,7 +86,7 @@ export function reportView(facts: ViewFacts): ContextReport {
     if (start < walk.oldestRead) keptUnread++;
   }
   const kept = assembled.keptMessages + pinnedOutside;
-  const read = n - unread - head.compacted;
+  const readMessages = n - unread - head.compacted;
   const history = facts.summaryGiven
     ? chosen.summaryIncluded
       ? { given: true, included: true }
@@ -109,10 +117,10 @@ export function reportView(facts: ViewFacts): ContextReport {
       inCheckpoint: facts.summarized + n,
       summarized: facts.summarized,
       providerCompacted: head.compacted,
-      read,
+      read: readMessages,
       unread,
       kept,
-      dropped: read - (kept - keptUnread),
+      dropped: readMessages - (kept - keptUnread),
     },
     exchanges: { read: exchangesRead, kept: assembled.keptExchanges, dropped: exchangesRead - assembled.keptExchanges },
     turns: { read: olderRead + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead - chosen.kept },
@@ -122,17 +130,37 @@ export function reportView(facts: ViewFacts): ContextReport {
     orphanResults: counts.orphanResults,
     unfinishedCalls: counts.unfinishedCalls,
     misplacedSystemMessages: counts.misplacedSystem,
-    excerpted: tally.older.excerpted,
-    imagesReplaced: tally.older.imagesReplaced + facts.pinned.imagesReplaced,
+    excerpted: changed.excerpted,
+    imagesReplaced: changed.imagesReplaced,
     memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
     history: { ...history, ...shown, evidenceOmitted: facts.evidenceOmitted, evidenceShown: facts.evidenceShown },
     droppedTurnExcerpts: chosen.excerptCount,
     toolResults: { cleared: shownNow.cleared + older.cleared, compacted: shownNow.compacted + older.compacted, narrowed: shownNow.narrowed },
-    labelsInserted: tally.labels,
-    reasoningCleared: tally.reasoningCleared,
+    labelsInserted: changed.labels,
+    reasoningCleared: read.reasoningCleared,
     cut,
     pinned: facts.pinned.report,
     elapsedMs: performance.now() - facts.started,
+  };
+}
+
+/**
+ * What preparing left out of the turns the view read (`read`: the head, the current turn,
+ * every older turn read), and what the view changed in the parts it shows (`changed`: the
+ * current turn in its form, the older turns kept — every form of a turn carries its counts —
+ * the pinned block, the recalled block's label).
+ */
+function leftOutAndChanged(facts: ViewFacts): { read: TurnCounts; changed: Pick<TurnCounts, "excerpted" | "imagesReplaced" | "labels"> } {
+  const { current, olderRead, chosen, currentChanged, pinned } = facts;
+  const read = sumCounts([facts.providerHead.counts, current.counts, ...olderRead.map((turn) => turn.counts)]);
+  const shown = sumCounts([current.counts, ...olderRead.slice(0, chosen.kept).map((turn) => turn.counts)]);
+  return {
+    read,
+    changed: {
+      excerpted: shown.excerpted + currentChanged.excerpted,
+      imagesReplaced: shown.imagesReplaced + pinned.imagesReplaced,
+      labels: shown.labels + currentChanged.labels + pinned.labels + (facts.recalledShown ? 1 : 0),
+    },
   };
 }
 

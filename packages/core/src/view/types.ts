@@ -476,9 +476,18 @@ export interface ContextReport {
   unfinishedCalls: number;
   /** System messages found after the start of the conversation, left out. */
   misplacedSystemMessages: number;
-  /** Older messages whose text became an excerpt. */
+  /**
+   * Messages the view shows with their text cut to a bound (an excerpt marker): older
+   * messages over `maxOlderMessageTokens`, prose of tool-calling messages over
+   * `maxToolCallProseTokens`, the current turn's newest assistant message bounded to fit.
+   * Counted over the turns the view shows, not those it read and left out.
+   */
   excerpted: number;
-  /** Images replaced by placeholders: in older turns, in pinned copies shown (unless `pinnedImages`), and everywhere when `imageInputs` is `false`. */
+  /**
+   * Images the view shows as placeholders: in the older turns it keeps, in pinned copies
+   * shown (unless `pinnedImages`; an image an excerpted pinned copy leaves out counts too),
+   * and everywhere when `imageInputs` is `false`. Not the images of turns left out.
+   */
   imagesReplaced: number;
   /** Memories given and kept within `memoryBudget`. */
   memories: { in: number; kept: number };
@@ -495,7 +504,10 @@ export interface ContextReport {
    * left out are not counted.
    */
   toolResults: { cleared: number; compacted: number; narrowed: number };
-  /** User-role labels inserted so the view obeys provider ordering rules. */
+  /**
+   * User-role labels in the view so that it obeys provider ordering rules (the conversation
+   * continues; the recalled block follows), counted over what the view shows.
+   */
   labelsInserted: number;
   /**
    * Reasoning cleared from the older turns the view read: Anthropic `thinking` and
