@@ -105,7 +105,8 @@ export const SETTINGS_SPEC = frozen({
   excerptBudget: {
     group: "view", scope: "request", type: "integer", min: 0, default: 600,
     doc:
-      "most tokens for excerpts of dropped turns when no summary is given and recall takes no reserve (with one, the recalled block takes this room too; the older turns keep what the excerpts leave of it), " +
+      "most tokens for excerpts of dropped turns when no summary is given and recall takes no reserve " +
+      "(with one, the recalled block takes this room too; the older turns keep what the excerpts leave of it), " +
       "and for a long current turn's excerpt of its oldest exchanges (with the cache steps, up to 30% of the turn's room when that is more) (0 = off)",
   },
   keepRecentToolResults: {

@@ -187,7 +187,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
   // Older turns prepared as the view reaches them; compacted (when they are) after the current turn's results, the newest.
-  const olderTurns = new OlderTurns(walk, ctx, { options: compactOptions, newestResults: prepared.toolResults, shift: (input.priorMessages ?? []).length }, limit - charged.tokens);
+  const compaction = { options: compactOptions, newestResults: prepared.toolResults, shift: (input.priorMessages ?? []).length };
+  const olderTurns = new OlderTurns(walk, ctx, compaction, limit - charged.tokens);
   const claims = { summaryTokens: headTokens, evidenceOnly, options: compactOptions, estimator };
   const { current, older, allocation, results, currentTurn, labels, excerpted } = compactToFit({
     fixed: charged, limit, current: prepared, older: olderTurns, claims, options: compactOptions, estimator, turnSummary: input.turnSummary,
@@ -209,7 +210,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
     evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown: evidenceShown + besideRequest,
-    summarized: (input.priorMessages ?? []).length, currentResults: results, currentChanged: { labels, excerpted }, olderRead: olderTurns.read, olderShown: older.reached,
+    summarized: (input.priorMessages ?? []).length, currentResults: results, currentChanged: { labels, excerpted },
+    olderRead: olderTurns.read, olderShown: older.reached,
     current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, recalledShown: recalled.messages.length > 0, started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.

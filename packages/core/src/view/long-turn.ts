@@ -18,7 +18,10 @@ export interface LongTurnFit {
   /** Labels inserted less labels left out with the excerpted exchanges. */
   labels: number;
   report: Omit<CurrentTurnReport, "form">;
-  /** Messages shown as marked excerpts: the newest assistant message when its prose was bounded to fit, and the older exchanges' messages bounded in their forms. */
+  /**
+   * Messages shown as marked excerpts: the newest assistant message when its prose was
+   * bounded to fit, and the older exchanges' messages bounded in their forms.
+   */
   excerpted: number;
 }
 
