@@ -45,14 +45,17 @@ const NO_EXCERPTS: ExcerptsForm = Object.freeze({ head: [], tokens: 0, count: 0 
  * first asked. A choice of forms is an {@link OlderForms}: every turn as prepared
  * (`"whole"`), or every turn with its results micro-compacted across the turns
  * (`"compacted"`: the newest results kept, older ones cleared in steps, counted from
- * the current turn's results on). Nothing is changed by asking: the allocation weighs
- * the forms, and the view shows the ones it chose.
+ * the current turn's results on). A turn's form with every result cleared (`cleared`)
+ * and the excerpt form of the turns left out (`excerpts`) are made here too. Nothing is
+ * changed by asking: the allocation weighs the forms, and the view shows the ones it chose.
  *
  * @example
  * ```ts
  * const older = new OlderTurns(walk, ctx, { options, newestResults: current.toolResults }, headroom);
  * older.forms("whole").fitting(6000).all; // true when every older turn fits 6,000 tokens as prepared
  * older.forms("compacted").turn(0);      // the newest older turn, its results compacted
+ * older.cleared(3)?.results;             // results the fourth newest turn shows cleared
+ * older.excerpts(5, 620).count;          // excerpt lines of the turns from the sixth newest on, in 620 tokens
  * ```
  */
 export class OlderTurns {
