@@ -57,7 +57,7 @@ export interface ViewFacts {
  * omission the stages recorded; never message content. What preparing left out (orphan
  * results, unfinished calls, misplaced system messages, cleared reasoning) is summed over
  * the turns the view read; what it changed (excerpts, images, labels) over the parts the
- * view shows: the head, the current turn, the older turns kept, the pinned and recalled blocks.
+ * view shows: the current turn, the older turns kept, the pinned and recalled blocks.
  *
  * @example
  * ```ts
