@@ -254,8 +254,15 @@ function keptTokens(older: OlderForms, kept: number): number {
   return tokens;
 }
 
-/** Room for excerpts of dropped turns with their label, within `avail`; 0 when `excerptBudget` is 0. */
-function excerptsRoom(avail: number, options: AllocateOptions, estimator: Estimator): number {
+/**
+ * Room for excerpts of dropped turns with their label, within `avail`; 0 when `excerptBudget` is 0.
+ *
+ * @example
+ * ```ts
+ * excerptsRoom(Infinity, { excerptBudget: 600 }, estimator); // 600 and the label's tokens
+ * ```
+ */
+export function excerptsRoom(avail: number, options: Pick<AllocateOptions, "excerptBudget">, estimator: Estimator): number {
   return options.excerptBudget === 0 ? 0 : Math.min(options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)), avail);
 }
 

@@ -3,8 +3,7 @@ import { ContextBudgetError } from "../errors.js";
 import { copyMessage } from "../messages.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
-import { HISTORY_LABEL, labelMessage } from "./head.js";
-import { HistoryRoom, keepsMoreHistory, type HistoryAllocation, type HistoryClaims } from "./allocate-history.js";
+import { excerptsRoom, HistoryRoom, keepsMoreHistory, type HistoryAllocation, type HistoryClaims } from "./allocate-history.js";
 import { currentTurnFloor, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
 import { fitLongTurn } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
@@ -278,7 +277,7 @@ function besideHistory(input: CompactToFitInput, history: HistoryRoom, room: num
   // The turn before, in the form it takes beside them: shown so only when these results are.
   const newest = older.newest === undefined ? undefined : compactor.shrink(older.newest, Math.floor(room * PREVIOUS_TURN_SHARE));
   // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
-  const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() && input.options.excerptBudget > 0 ? input.options.excerptBudget + estimator.estimateMessage(labelMessage(HISTORY_LABEL)) : 0;
+  const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() ? excerptsRoom(Infinity, input.options, estimator) : 0;
   const reserve = head + (newest?.tokens ?? 0) + excerpts;
   if (reserve > 0) candidates.push({ fit: besides(reserve), newest });
   return candidates;
