@@ -4,8 +4,8 @@ import { copyMessage } from "../messages.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { excerptsRoom, HistoryRoom, keepsMoreHistory, type HistoryAllocation, type HistoryClaims } from "./allocate-history.js";
-import { currentTurnFloor, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
-import { fitLongTurn } from "./long-turn.js";
+import { currentTurnOver, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
+import { fitLongTurn, type LongTurnFit } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
 import type { OlderForms, OlderTurns } from "./older-turns.js";
 import type { PreparedTurn } from "./prepare-turn.js";
@@ -76,15 +76,17 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const exchanges = countExchanges(input.current);
   const room = limit - fixed.tokens;
   const whole = new HistoryRoom(input.older.forms("whole"), claims);
-  const fit = whole.older.fitting(room - input.current.tokens - headTokens);
-  if (fixed.tokens + input.current.tokens > limit) refuseEarly(input);
-  if (fit.all && fixed.tokens + input.current.tokens + headTokens <= limit) {
+  // A turn whose messages alone exceed the room is long: compacting its results cannot fit it, and it is never estimated whole.
+  const surelyLong = exchanges > 1 && currentTurnOver(input.current, room, input.estimator);
+  if (surelyLong || fixed.tokens + input.current.tokens > limit) refuseEarly(input);
+  const fit = surelyLong ? undefined : whole.older.fitting(room - input.current.tokens - headTokens);
+  if (fit?.all === true && fixed.tokens + input.current.tokens + headTokens <= limit) {
     const allocation = whole.at(room - input.current.tokens);
     const currentTurn = everyExchangeKept(exchanges, "whole");
     return { current: input.current, older: whole.older, allocation, results: NO_RESULTS, currentTurn, labels: 0, excerpted: 0 };
   }
   // Older results compacted across the turns, counted after the current turn's: the newest take the first places kept whole.
-  const { form, beside, allocation } = chooseCurrentForm(input, whole.withOlder(input.older.forms("compacted")), exchanges);
+  const { form, beside, allocation } = chooseCurrentForm(input, whole.withOlder(input.older.forms("compacted")), exchanges, surelyLong);
   const results = { compacted: form.fit.compacted, narrowed: form.fit.narrowed, cleared: form.cleared };
   const { report: currentTurn, labels, excerpted } = form;
   return { current: form.fit.turn, older: beside.older, allocation, results, currentTurn, labels, excerpted };
@@ -140,8 +142,10 @@ interface ChosenForm {
  * placed by, so a reserve the allocation would not fill wins nothing. The long form, which
  * gives up the turn's older exchanges, wins only by the first two: it is never weighed for
  * history (nor are older turns read to weigh it). Throws the budget error when no form fits.
+ * A turn `surelyLong` (its messages alone, results' text aside, over the room) has only
+ * the long form: it is fitted without being estimated whole.
  */
-function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, exchanges: number): ChosenForm {
+function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, exchanges: number, surelyLong: boolean): ChosenForm {
   const { fixed, limit, estimator, options } = input;
   const room = limit - fixed.tokens;
   const fits = (form: CurrentForm) => fixed.tokens + form.fit.turn.tokens <= limit;
@@ -159,18 +163,20 @@ function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, excha
   const ahead = (form: CurrentForm, than: CurrentForm) => fits(form) && (!fits(than) || form.fit.narrowed < than.fit.narrowed);
   const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, newest?: PreparedTurn): CurrentForm =>
     ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, newest });
-  // A turn whose messages alone exceed the room is long: compacting its results cannot fit it.
-  const surelyLong = exchanges > 1 && currentTurnFloor(input.current, estimator) > room;
-  let candidates = [shown("whole", { turn: input.current, compacted: 0, narrowed: 0 })];
-  if (!surelyLong) {
-    const shared = fitCurrentTurn(input.current, room, estimator, options.recallToolName);
-    const compacts = shared.compacted + shared.narrowed > 0;
-    const olderForm = compacts ? undefined : keepOlderTurnsInPlace({ ...input, history, room }, shared);
-    const others = compacts
-      ? besideHistory(input, history, room, shared).map((form) => shown("besideHistory", form.fit, form.newest))
-      : olderForm === undefined ? [] : [shown("olderForm", olderForm)];
-    candidates = [shown(compacts ? "shared" : "whole", shared), ...others];
+  const long = () => fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
+  // A turn whose messages alone exceed the room (see compactToFit): only the long form can fit it.
+  if (surelyLong) {
+    const fitted = long();
+    if (!("fit" in fitted)) throw mandatoryPartError(fixed, limit, fitted.request, fitted.newestExchange);
+    return weigh(asLong(fitted));
   }
+  const shared = fitCurrentTurn(input.current, room, estimator, options.recallToolName);
+  const compacts = shared.compacted + shared.narrowed > 0;
+  const olderForm = compacts ? undefined : keepOlderTurnsInPlace({ ...input, history, room }, shared);
+  const others = compacts
+    ? besideHistory(input, history, room, shared).map((form) => shown("besideHistory", form.fit, form.newest))
+    : olderForm === undefined ? [] : [shown("olderForm", olderForm)];
+  const candidates = [shown(compacts ? "shared" : "whole", shared), ...others];
   // The candidates ahead of the rest by the first two; among them, the history each keeps decides (weighed only if the long form does not win).
   const lead = candidates.reduce((best, form) => (ahead(form, best) ? form : best));
   const tied = candidates.filter((form) => !ahead(lead, form));
@@ -179,15 +185,19 @@ function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, excha
   // degrade in steps. Also when sharing the room narrowed results to their totals: the
   // newest exchange then keeps its results, which the next call is decided from.
   if (fits(lead) && !(exchanges > 1 && lead.fit.narrowed > 0)) return weigh(byHistory());
-  const long = fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
-  if (!("fit" in long)) {
+  const fitted = long();
+  if (!("fit" in fitted)) {
     if (fits(lead)) return weigh(byHistory());
-    throw mandatoryPartError(fixed, limit, long.request, long.newestExchange);
+    throw mandatoryPartError(fixed, limit, fitted.request, fitted.newestExchange);
   }
-  const report = { ...long.report, form: "long" as const };
-  const asLong: CurrentForm = { fit: long.fit, cleared: long.cleared, report, labels: long.labels, excerpted: long.excerpted };
   // The long form gives up the turn's older exchanges: it wins by fitting or by narrowing fewer, never for history.
-  return weigh(ahead(asLong, lead) ? asLong : byHistory());
+  const form = asLong(fitted);
+  return weigh(ahead(form, lead) ? form : byHistory());
+}
+
+/** The current turn in its long form (see {@link fitLongTurn}). */
+function asLong(long: LongTurnFit): CurrentForm {
+  return { fit: long.fit, cleared: long.cleared, report: { ...long.report, form: "long" }, labels: long.labels, excerpted: long.excerpted };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { compactOrNarrow } from "../compact/compact-tool-result.js";
 import type { Estimator } from "../estimate.js";
+import { copyMessage } from "../messages.js";
 import { splitContent } from "../compact/compact-tool-result.js";
-import type { PreparedTurn } from "./prepare-turn.js";
+import { withMessages, type PreparedTurn } from "./prepare-turn.js";
 
 /** What fitting the current turn's results did. */
 export interface CurrentTurnFit {
@@ -69,22 +70,44 @@ export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Esti
 }
 
 /**
- * What the turn needs at least however its results are fitted: every message but
- * the results' text. A turn whose floor is over its room cannot fit by compacting
- * its results, so {@link fitCurrentTurn} is not even tried.
+ * Whether what the turn needs at least however its results are fitted — every message but
+ * the results' text — is over `room`. Such a turn cannot fit by compacting its results, so
+ * {@link fitCurrentTurn} is not even tried. Read from the newest message back, and only until
+ * it is over: a result's text is never read (its framing is the estimate of it emptied), so a
+ * long turn costs what fits the room, not what it holds.
  *
  * @example
  * ```ts
- * if (currentTurnFloor(current, estimator) > room) { ... } // only dropping exchanges helps
+ * if (currentTurnOver(current, room, estimator)) { ... } // only dropping exchanges helps
  * ```
  */
-export function currentTurnFloor(turn: PreparedTurn, estimator: Estimator): number {
+export function currentTurnOver(turn: PreparedTurn, room: number, estimator: Estimator): boolean {
   let floor = 0;
-  for (const message of turn.messages) {
-    const tokens = estimator.estimateMessage(message);
-    floor += ToolMessage.isInstance(message) ? Math.max(0, tokens - estimator.estimateText(splitContent(message.content).text)) : tokens;
+  for (let i = turn.messages.length - 1; i >= 0; i--) {
+    floor += floorOf(turn.messages[i] as BaseMessage, estimator);
+    if (floor > room) return true;
   }
-  return floor;
+  return false;
+}
+
+/**
+ * Whether the turn, whole, is over `room`: its floor first (see {@link currentTurnOver}),
+ * then its estimate, so a turn whose floor is already over is never estimated whole.
+ *
+ * @example
+ * ```ts
+ * if (!wholeOver(current, room - reserve, estimator)) return pinned; // the pins fit beside the whole turn
+ * ```
+ */
+export function wholeOver(turn: PreparedTurn, room: number, estimator: Estimator): boolean {
+  return currentTurnOver(turn, room, estimator) || turn.tokens > room;
+}
+
+/** A message's estimate, a tool result's without its text (its images and framing kept). */
+function floorOf(message: BaseMessage, estimator: Estimator): number {
+  if (!ToolMessage.isInstance(message)) return estimator.estimateMessage(message);
+  const { images } = splitContent(message.content);
+  return estimator.estimateMessage(copyMessage(message, "tool", { content: images.length === 0 ? "" : (images as ToolMessage["content"]) }));
 }
 
 /**
@@ -157,7 +180,7 @@ function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator, recallT
     fit(k, before + slack);
     slack -= used[k]! - before;
   }
-  const changed = { ...turn, messages, tokens: estimator.estimateMessages(messages) };
+  const changed = withMessages(turn, messages, estimator.estimateMessages(messages));
   return { turn: changed, compacted: outcomes.filter((o) => o === "compacted").length, narrowed: outcomes.filter((o) => o === "narrowed").length };
 }
 

@@ -7,7 +7,7 @@ import { anchoredFirstShown, chooseForms, excerptRoomOf, type ChosenForms, type 
 import { boundOlderMessage, type OlderCounts } from "./older.js";
 import { orderTurn } from "./order.js";
 import { isStepsExcerpt, standInFor, stepsExcerpt, TURN_SUMMARY_HEADER } from "./turn-stand-in.js";
-import type { PreparedTurn } from "./prepare-turn.js";
+import { withMessages, type PreparedTurn } from "./prepare-turn.js";
 import type { CurrentTurnReport, TurnSummary } from "./types.js";
 
 /** A long current turn fitted to its room. */
@@ -57,13 +57,10 @@ export interface LongTurnShortfall {
 export function fitLongTurn(input: LongTurnInput): LongTurnFit | LongTurnShortfall {
   const { current, room, estimator } = input;
   const { head, steps } = splitSteps(current.messages);
-  const mandatoryOf = (exchange: BaseMessage[]) =>
-    fitCurrentTurn(
-      { ...current, messages: [...head, ...exchange], tokens: estimator.estimateMessages([...head, ...exchange]) },
-      room,
-      estimator,
-      input.options.recallToolName,
-    );
+  const mandatoryOf = (exchange: BaseMessage[]) => {
+    const messages = [...head, ...exchange];
+    return fitCurrentTurn(withMessages(current, messages, estimator.estimateMessages(messages)), room, estimator, input.options.recallToolName);
+  };
   let newest = steps.at(-1) ?? [];
   let mandatory = mandatoryOf(newest);
   // Prose is bounded like an older exchange's before the view gives up (the call's arguments stay whole).
@@ -124,7 +121,7 @@ export function currentTurnMinimum(input: Omit<LongTurnInput, "room" | "summary"
   const newest = steps.at(-1) ?? [];
   const exchange = boundProse(newest, { ...input, room: 0 })?.exchange ?? newest;
   const messages = [...head, ...exchange];
-  return smallestFit({ ...current, messages, tokens: estimator.estimateMessages(messages) }, estimator, input.options.recallToolName).turn.tokens;
+  return smallestFit(withMessages(current, messages, estimator.estimateMessages(messages)), estimator, input.options.recallToolName).turn.tokens;
 }
 
 /** The newest exchange with its assistant message's prose bounded as an older exchange's is; undefined when that changes nothing. */
@@ -162,7 +159,7 @@ function longTurnFit(
     if (message.type !== "tool") shownExchanges++;
   }
   return {
-    fit: { turn: { ...current, messages, tokens, inputMessages, exchanges: shownExchanges }, compacted: mandatory.compacted + chosen.compacted, narrowed: mandatory.narrowed },
+    fit: { turn: { ...withMessages(current, messages, tokens), inputMessages, exchanges: shownExchanges }, compacted: mandatory.compacted + chosen.compacted, narrowed: mandatory.narrowed },
     cleared: chosen.cleared,
     labels: countLabels(messages) - countLabels(current.messages),
     report: { ...chosen.report(exchanges), summarized: summary?.steps ?? 0, ...(excerptedAll === undefined ? {} : { excerpted: excerptedAll }) },

@@ -7,7 +7,7 @@ import { keepsMoreHistory, type HistoryRoom } from "./allocate-history.js";
 import { keptInTurn } from "./clear-step.js";
 import type { CurrentTurnFit } from "./current-turn-room.js";
 import { EVERY_TOOL_RESULT, type NoteOptions } from "./options.js";
-import type { PreparedTurn } from "./prepare-turn.js";
+import { withMessages, type PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 
 type OlderFormOptions = Pick<
@@ -85,7 +85,7 @@ export function inOlderForm(turn: PreparedTurn, options: InOlderFormOptions, est
     return shown;
   });
   if (compacted === 0) return { turn, compacted: 0, narrowed: 0 };
-  return { turn: { ...turn, messages, tokens: estimator.estimateMessages(messages) }, compacted, narrowed: 0 };
+  return { turn: withMessages(turn, messages, estimator.estimateMessages(messages)), compacted, narrowed: 0 };
 }
 
 /** Tokens of the turn's tool results past `limit` each: what compacting them to it frees at most. */

@@ -1,6 +1,7 @@
 import type { BaseMessage, MessageContent } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { currentTurnMinimum } from "./long-turn.js";
+import { wholeOver } from "./current-turn-room.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { blockText, textOf, type MessageKind } from "../messages.js";
 import { CONTINUATION_LABEL, labelMessage } from "./head.js";
@@ -171,6 +172,6 @@ export function pinnedBeside(
   options: Parameters<typeof currentTurnMinimum>[0]["options"],
   estimator: Estimator,
 ): PinnedCandidates {
-  if (pinned.reserve === 0 || pinned.reserve + current.tokens <= room) return pinned;
+  if (pinned.reserve === 0 || !wholeOver(current, room - pinned.reserve, estimator)) return pinned;
   return fitPinned(pinned, Math.max(0, room - currentTurnMinimum({ current, options, estimator })), estimator);
 }

@@ -16,6 +16,7 @@ export interface PreparedTurn {
   /** Input messages represented (labels excluded). */
   inputMessages: number;
   toolResults: number;
+  /** The estimate of `messages`; the current turn's is made when first read (see {@link prepareTurn}). */
   tokens: number;
   /** Stable key of the turn, for the cut anchors. */
   key: string;
@@ -85,13 +86,36 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
   const labels = orderTurn(messages, from === ctx.afterResultsAt && grouped.exchanges[0]?.start === from);
   const first = grouped.exchanges[0]?.messages[0];
   const segments = { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem };
-  return {
+  const turn = {
     messages,
     exchanges: grouped.exchanges.length,
     inputMessages,
     toolResults,
-    tokens: estimator.estimateMessages(messages),
     key: first ? (first.id ?? `${from}:${textOf(first.content).slice(0, 64)}`) : String(from),
     counts: { segments, excerpted: bounded.excerpted, imagesReplaced: bounded.imagesReplaced, labels, reasoningCleared },
   };
+  if (!isCurrent) return { ...turn, tokens: estimator.estimateMessages(messages) };
+  // The current turn is estimated when its tokens are first read: a long turn whose floor is over
+  // its room shows only its newest exchanges (see compactToFit), and is never estimated whole.
+  let tokens: number | undefined;
+  return {
+    ...turn,
+    get tokens() {
+      return (tokens ??= estimator.estimateMessages(messages));
+    },
+  };
+}
+
+/**
+ * `turn` showing `messages` (`tokens` of them) instead of its own, its other fields kept.
+ * Never reads `turn.tokens`: the current turn's is estimated only when read (see {@link prepareTurn}).
+ *
+ * @example
+ * ```ts
+ * const mandatory = withMessages(current, [...head, ...newest], estimator.estimateMessages([...head, ...newest]));
+ * ```
+ */
+export function withMessages(turn: PreparedTurn, messages: BaseMessage[], tokens: number): PreparedTurn {
+  const { exchanges, inputMessages, toolResults, key, counts } = turn;
+  return { messages, exchanges, inputMessages, toolResults, tokens, key, counts };
 }

@@ -134,6 +134,29 @@ describe("a long current turn", () => {
     expect(stepped.lines).toBeGreaterThan(exact.lines);
   });
 
+  it("reads the text of the results it can show, not of every exchange (a 300-exchange turn at 5,000 tokens)", () => {
+    const messages = longTurn(300);
+    const results = new Set(messages.flatMap((m) => (m.type === "tool" ? [m.content as string] : [])));
+    const read = new Set<string>();
+    const base = createEstimator();
+    const noting = (text: unknown) => {
+      if (typeof text === "string" && results.has(text)) read.add(text);
+    };
+    const counting = {
+      estimateText: (text: string) => (noting(text), base.estimateText(text)),
+      estimateMessage: (message: BaseMessage) => (noting(message.content), base.estimateMessage(message)),
+      estimateMessages: (list: BaseMessage[]) => (list.forEach((m) => noting(m.content)), base.estimateMessages(list)),
+      estimateTools: (tools: unknown[]) => base.estimateTools(tools),
+    };
+    const view = buildContext({ messages, budget: { ...noEnv, promptBudget: 5000 }, estimator: counting });
+    const turn = view.report.currentTurn;
+    expect(turn.form).toBe("long");
+    expect(turn.excerpted).toBeGreaterThan(250);
+    // The exchanges shown, and those the fitting tried and gave up, are read; the excerpted ones only by their first characters.
+    expect(read.size).toBeGreaterThanOrEqual(turn.kept);
+    expect(read.size).toBeLessThan(results.size / 5);
+  });
+
   it("raises only when the request and the newest exchange do not fit, naming both", () => {
     const messages = [...longTurn(10)];
     messages.push(new AIMessage({ id: "big", content: "", tool_calls: [{ id: "big-call", name: "write_file", args: { text: "y".repeat(30_000) } }] }));
