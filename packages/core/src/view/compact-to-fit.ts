@@ -4,7 +4,7 @@ import { copyMessage } from "../messages.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { excerptsRoom, HistoryRoom, keepsMoreHistory, type HistoryAllocation, type HistoryClaims } from "./allocate-history.js";
-import { currentTurnOver, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
+import { currentTurnFloor, currentTurnOver, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
 import { fitLongTurn, type LongTurnFit } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
 import type { OlderForms, OlderTurns } from "./older-turns.js";
@@ -76,7 +76,7 @@ export function compactToFit(input: CompactToFitInput): CompactedToFit {
   const exchanges = countExchanges(input.current);
   const room = limit - fixed.tokens;
   const whole = new HistoryRoom(input.older.forms("whole"), claims);
-  // A turn whose messages alone exceed the room is long: compacting its results cannot fit it, and it is never estimated whole.
+  // A turn whose messages alone are surely over the room is long: compacting its results cannot fit it, and it is never estimated whole.
   const surelyLong = exchanges > 1 && currentTurnOver(input.current, room, input.estimator);
   if (surelyLong || fixed.tokens + input.current.tokens > limit) refuseEarly(input);
   const fit = surelyLong ? undefined : whole.older.fitting(room - input.current.tokens - headTokens);
@@ -142,8 +142,9 @@ interface ChosenForm {
  * placed by, so a reserve the allocation would not fill wins nothing. The long form, which
  * gives up the turn's older exchanges, wins only by the first two: it is never weighed for
  * history (nor are older turns read to weigh it). Throws the budget error when no form fits.
- * A turn `surelyLong` (its messages alone, results' text aside, over the room) has only
- * the long form: it is fitted without being estimated whole.
+ * A turn whose messages alone, results' text aside, are over the room has only the long
+ * form; when that is sure before the turn is estimated (`surelyLong`, see
+ * {@link currentTurnOver}), it is fitted without being estimated whole.
  */
 function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, exchanges: number, surelyLong: boolean): ChosenForm {
   const { fixed, limit, estimator, options } = input;
@@ -164,8 +165,8 @@ function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, excha
   const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, newest?: PreparedTurn): CurrentForm =>
     ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, newest });
   const long = () => fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
-  // A turn whose messages alone exceed the room (see compactToFit): only the long form can fit it.
-  if (surelyLong) {
+  // A turn whose messages alone exceed the room (surely, see compactToFit, or by its floor): only the long form can fit it.
+  if (surelyLong || (exchanges > 1 && currentTurnFloor(input.current, estimator) > room)) {
     const fitted = long();
     if (!("fit" in fitted)) throw mandatoryPartError(fixed, limit, fitted.request, fitted.newestExchange);
     return weigh(asLong(fitted));

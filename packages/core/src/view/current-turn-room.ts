@@ -1,9 +1,8 @@
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { compactOrNarrow } from "../compact/compact-tool-result.js";
 import type { Estimator } from "../estimate.js";
-import { copyMessage } from "../messages.js";
 import { splitContent } from "../compact/compact-tool-result.js";
-import { withMessages, type PreparedTurn } from "./prepare-turn.js";
+import { minMessageTokens, withMessages, type PreparedTurn } from "./prepare-turn.js";
 
 /** What fitting the current turn's results did. */
 export interface CurrentTurnFit {
@@ -70,21 +69,41 @@ export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Esti
 }
 
 /**
- * Whether what the turn needs at least however its results are fitted — every message but
- * the results' text — is over `room`. Such a turn cannot fit by compacting its results, so
- * {@link fitCurrentTurn} is not even tried. Read from the newest message back, and only until
- * it is over: a result's text is never read (its framing is the estimate of it emptied), so a
- * long turn costs what fits the room, not what it holds.
+ * What the turn needs at least however its results are fitted: every message but
+ * the results' text. A turn whose floor is over its room cannot fit by compacting
+ * its results, so {@link fitCurrentTurn} is not even tried.
  *
  * @example
  * ```ts
- * if (currentTurnOver(current, room, estimator)) { ... } // only dropping exchanges helps
+ * if (currentTurnFloor(current, estimator) > room) { ... } // only dropping exchanges helps
+ * ```
+ */
+export function currentTurnFloor(turn: PreparedTurn, estimator: Estimator): number {
+  let floor = 0;
+  for (const message of turn.messages) {
+    const tokens = estimator.estimateMessage(message);
+    floor += ToolMessage.isInstance(message) ? Math.max(0, tokens - estimator.estimateText(splitContent(message.content).text)) : tokens;
+  }
+  return floor;
+}
+
+/**
+ * Whether a bound below {@link currentTurnFloor} is already over `room`: every message but
+ * the results, each result counted as what any message costs at least (see
+ * {@link minMessageTokens}). Read from the newest message back, and only until it is over:
+ * no result's text is read, so a long turn costs what fits the room, not what it holds.
+ *
+ * @example
+ * ```ts
+ * if (currentTurnOver(current, room, estimator)) { ... } // its floor is over too: only dropping exchanges helps
  * ```
  */
 export function currentTurnOver(turn: PreparedTurn, room: number, estimator: Estimator): boolean {
+  const result = minMessageTokens(estimator);
   let floor = 0;
   for (let i = turn.messages.length - 1; i >= 0; i--) {
-    floor += floorOf(turn.messages[i] as BaseMessage, estimator);
+    const message = turn.messages[i] as BaseMessage;
+    floor += ToolMessage.isInstance(message) ? result : estimator.estimateMessage(message);
     if (floor > room) return true;
   }
   return false;
@@ -101,13 +120,6 @@ export function currentTurnOver(turn: PreparedTurn, room: number, estimator: Est
  */
 export function wholeOver(turn: PreparedTurn, room: number, estimator: Estimator): boolean {
   return currentTurnOver(turn, room, estimator) || turn.tokens > room;
-}
-
-/** A message's estimate, a tool result's without its text (its images and framing kept). */
-function floorOf(message: BaseMessage, estimator: Estimator): number {
-  if (!ToolMessage.isInstance(message)) return estimator.estimateMessage(message);
-  const { images } = splitContent(message.content);
-  return estimator.estimateMessage(copyMessage(message, "tool", { content: images.length === 0 ? "" : (images as ToolMessage["content"]) }));
 }
 
 /**

@@ -86,23 +86,23 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
   const labels = orderTurn(messages, from === ctx.afterResultsAt && grouped.exchanges[0]?.start === from);
   const first = grouped.exchanges[0]?.messages[0];
   const segments = { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem };
-  const turn = {
-    messages,
-    exchanges: grouped.exchanges.length,
-    inputMessages,
-    toolResults,
-    key: first ? (first.id ?? `${from}:${textOf(first.content).slice(0, 64)}`) : String(from),
-    counts: { segments, excerpted: bounded.excerpted, imagesReplaced: bounded.imagesReplaced, labels, reasoningCleared },
-  };
-  if (!isCurrent) return { ...turn, tokens: estimator.estimateMessages(messages) };
+  const exchanges = grouped.exchanges.length;
+  const key = first ? (first.id ?? `${from}:${textOf(first.content).slice(0, 64)}`) : String(from);
+  const counts = { segments, excerpted: bounded.excerpted, imagesReplaced: bounded.imagesReplaced, labels, reasoningCleared };
+  if (!isCurrent) return { messages, exchanges, inputMessages, toolResults, tokens: estimator.estimateMessages(messages), key, counts };
   // The current turn is estimated when its tokens are first read: a long turn whose floor is over
   // its room shows only its newest exchanges (see compactToFit), and is never estimated whole.
   let tokens: number | undefined;
   return {
-    ...turn,
+    messages,
+    exchanges,
+    inputMessages,
+    toolResults,
     get tokens() {
       return (tokens ??= estimator.estimateMessages(messages));
     },
+    key,
+    counts,
   };
 }
 
