@@ -110,8 +110,9 @@ export function currentTurnOver(turn: PreparedTurn, room: number, estimator: Est
 }
 
 /**
- * Whether the turn, whole, is over `room`: its floor first (see {@link currentTurnOver}),
- * then its estimate, so a turn whose floor is already over is never estimated whole.
+ * Whether the turn, whole, is over `room`: a bound below its floor first (see
+ * {@link currentTurnOver}), then its estimate, so a turn over by that bound is never
+ * estimated whole.
  *
  * @example
  * ```ts
