@@ -158,8 +158,9 @@ function longTurnFit(
     inputMessages++;
     if (message.type !== "tool") shownExchanges++;
   }
+  const turn = { ...withMessages(current, messages, tokens), inputMessages, exchanges: shownExchanges };
   return {
-    fit: { turn: { ...withMessages(current, messages, tokens), inputMessages, exchanges: shownExchanges }, compacted: mandatory.compacted + chosen.compacted, narrowed: mandatory.narrowed },
+    fit: { turn, compacted: mandatory.compacted + chosen.compacted, narrowed: mandatory.narrowed },
     cleared: chosen.cleared,
     labels: countLabels(messages) - countLabels(current.messages),
     report: { ...chosen.report(exchanges), summarized: summary?.steps ?? 0, ...(excerptedAll === undefined ? {} : { excerpted: excerptedAll }) },
