@@ -94,6 +94,19 @@ export function groupExchanges(
   return out;
 }
 
+/**
+ * A segment's counts alone (a grouped segment without its exchanges), as a turn's or a
+ * provider head's report of what grouping left out.
+ *
+ * @example
+ * ```ts
+ * const segments = segmentCounts(groupExchanges(walk.source, walk.kinds, from, to));
+ * ```
+ */
+export function segmentCounts({ orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem }: SegmentCounts): SegmentCounts {
+  return { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem };
+}
+
 /** Adds one segment's counts into another. */
 export function addCounts(into: SegmentCounts, from: SegmentCounts): void {
   into.orphanResults += from.orphanResults;

@@ -1,7 +1,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Estimator } from "../estimate.js";
 import { copyMessage, textOf, type MessageKind } from "../messages.js";
-import { groupExchanges } from "./exchanges.js";
+import { groupExchanges, segmentCounts } from "./exchanges.js";
 import type { TurnWalk } from "./find-turns.js";
 import { withoutImages } from "./images.js";
 import { boundOlderMessage, type OlderCounts } from "./older.js";
@@ -66,7 +66,6 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
   const { walk, estimator, limits } = ctx;
   for (let i = from; i < to; i++) walk.kind(i);
   const grouped = groupExchanges(walk.source, walk.kinds, from, to);
-  const { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem } = grouped;
   const bounded: OlderCounts = { excerpted: 0, imagesReplaced: 0 };
   let reasoningCleared = 0;
   const messages: BaseMessage[] = [];
@@ -85,7 +84,7 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
   const inputMessages = messages.length;
   const labels = orderTurn(messages, from === ctx.afterResultsAt && grouped.exchanges[0]?.start === from);
   const first = grouped.exchanges[0]?.messages[0];
-  const segments = { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem };
+  const segments = segmentCounts(grouped);
   const exchanges = grouped.exchanges.length;
   const key = first ? (first.id ?? `${from}:${textOf(first.content).slice(0, 64)}`) : String(from);
   const counts = { segments, excerpted: bounded.excerpted, imagesReplaced: bounded.imagesReplaced, labels, reasoningCleared };

@@ -3,7 +3,7 @@ import type { Estimator } from "../estimate.js";
 import { copyMessage, kindOf, toBaseMessage, toolCallsOf, type MessageInput, type MessageKind } from "../messages.js";
 import { withoutReasoning } from "../provider-content.js";
 import { messageMarks } from "./message-marks.js";
-import { groupExchanges } from "./exchanges.js";
+import { groupExchanges, segmentCounts } from "./exchanges.js";
 import { NO_COUNTS, type TurnCounts } from "./turn-counts.js";
 
 // A provider's server-side compaction (Anthropic's `compaction` block, OpenAI's
@@ -133,7 +133,6 @@ export function providerHead(
     messages[0] = cleared.message;
     reasoningCleared = cleared.cleared;
   }
-  const { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem } = grouped;
-  const counts = { ...NO_COUNTS, segments: { orphanResults, unfinishedCalls, unfinishedExchanges, misplacedSystem }, reasoningCleared };
+  const counts = { ...NO_COUNTS, segments: segmentCounts(grouped), reasoningCleared };
   return { messages, tokens: estimator.estimateMessages(messages), inputMessages: messages.length, compacted: span.start - systemLead, counts };
 }
