@@ -3,7 +3,7 @@ import { microCompact } from "../compact/index.js";
 import type { ClearStepState } from "./clear-step.js";
 import type { TurnWalk } from "./find-turns.js";
 import { dropTurnExcerpts, HISTORY_LABEL, labelMessage } from "./head.js";
-import { minMessageTokens, prepareTurn, type PrepareContext, type PreparedTurn } from "./prepare-turn.js";
+import { minMessageTokens, prepareTurn, withMessages, type PrepareContext, type PreparedTurn } from "./prepare-turn.js";
 import { ToolResultCompactor, type CompactOptions } from "./tool-result-compactor.js";
 
 /** How many of the newest older turns fit a room, and whether that is all of them. */
@@ -141,7 +141,7 @@ export class OlderTurns {
       results++;
       return shown;
     });
-    const form = results === 0 ? { turn: prepared, results: 0 } : { turn: { ...prepared, messages, tokens: estimator.estimateMessages(messages) }, results };
+    const form = results === 0 ? { turn: prepared, results: 0 } : { turn: withMessages(prepared, messages, estimator.estimateMessages(messages)), results };
     return (this.clearedForms[j] = form);
   }
 

@@ -106,8 +106,10 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
 }
 
 /**
- * `turn` showing `messages` (`tokens` of them) instead of its own, its other fields kept.
- * Never reads `turn.tokens`: the current turn's is estimated only when read (see {@link prepareTurn}).
+ * `turn` showing `messages` (`tokens` of them) instead of its own, its other fields kept:
+ * how every other form of a turn is made (compacted, cleared, fitted, long), each with the
+ * fields in one order. Never reads `turn.tokens`: the current turn's is estimated only when
+ * read (see {@link prepareTurn}).
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 import { compactionMarkerOf, microCompact } from "../compact/index.js";
 import type { Estimator } from "../estimate.js";
 import { keptInTurn, type ClearStepState } from "./clear-step.js";
-import type { PreparedTurn } from "./prepare-turn.js";
+import { withMessages, type PreparedTurn } from "./prepare-turn.js";
 import type { ViewOptions } from "./types.js";
 import type { NoteOptions } from "./options.js";
 
@@ -89,7 +89,7 @@ export class ToolResultCompactor {
     const result = microCompact(turn.messages, options);
     const tokens = this.estimator.estimateMessages(result.messages);
     if (tokens > maxTokens) return undefined;
-    return { ...turn, messages: result.messages, tokens };
+    return withMessages(turn, result.messages, tokens);
   }
 
   /**
@@ -102,7 +102,7 @@ export class ToolResultCompactor {
     const options = { ...this.noteAndExclusions(), keepRecentToolResults: keepRecent, maxToolResultTokens, estimator: this.estimator };
     const result = microCompact(turn.messages, options);
     if (result.cleared === 0 && result.compacted === 0) return turn;
-    return { ...turn, messages: result.messages, tokens: this.estimator.estimateMessages(result.messages) };
+    return withMessages(turn, result.messages, this.estimator.estimateMessages(result.messages));
   }
 
   /** What every micro-compaction of the view names and spares: the bound recall tool, the tools in `excludeTools`. */
