@@ -17,6 +17,7 @@ import { prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { collectPinned } from "./pinned.js";
 import { pinnedBeside } from "./pinned-block.js";
 import { placeHistory } from "./place-history.js";
+import { assembleView } from "./assemble-view.js";
 import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
 import { reportView } from "./report-view.js";
@@ -57,7 +58,7 @@ const defaultEstimator = createEstimator();
  * The stages, each its own function: {@link findTurns} → {@link chargeFixedPart} →
  * {@link prepareTurn} (the current turn) → {@link compactToFit} →
  * {@link placeHistory} (older turns, the pinned block, recalled messages; the history's
- * room split by {@link allocateHistory}) → {@link reportView};
+ * room split by {@link allocateHistory}) → {@link assembleView} (once) → {@link reportView};
  * {@link collectPinned} finds and bounds what is pinned before the charge. A tool loop whose
  * replies carry provider reasoning is sent as its first call's view with the loop appended,
  * while that fits ({@link reasoningLoop}, {@link loopAppended}).
@@ -194,18 +195,15 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
     fixed: charged, limit, current: prepared, older: olderTurns, claims, options: compactOptions, estimator, turnSummary: input.turnSummary,
   });
 
-  const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
   const placed = placeHistory({
     walk, older, allocation, room: limit - charged.tokens - current.tokens, summaryHead, history: historyShown, given,
-    evidenceTokens: evidenceRoom, fixed, current, leadKept, pinned,
+    evidenceTokens: evidenceRoom, fixed, current, pinned,
     prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator, head,
   });
-  const { chosen, assembled, block, recalled, evidenceShown } = placed;
-  // The pinned block goes right after the system message and the provider head.
-  const afterHead = (fixed.systemMessage ? 1 : 0) + head.messages.length;
-  assembled.messages.splice(afterHead, 0, ...block.messages);
-  // Right before the current turn: the prefix before it is the one the previous call sent.
-  assembled.messages.splice(assembled.messages.length - current.messages.length, 0, ...recalled.messages);
+  const { chosen, block, recalled, evidenceShown } = placed;
+  const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
+  const assembled = assembleView({ fixed, providerHead: head, pinned: block.messages, head: chosen, kept: placed.kept, recalled: recalled.messages, current, leadKept });
+  const { afterHead } = assembled;
 
   const report = reportView({
     budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
@@ -216,7 +214,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the provider head,
-  // the pinned block (spliced in right after them) and the summary or excerpts.
+  // the pinned block (right after them) and the summary or excerpts.
   const headEnd = afterHead + block.messages.length + chosen.head.length - 1;
   const olderEnd = assembled.messages.length - current.messages.length - recalled.messages.length - 1;
   const ends = breakpointEnds(headEnd, olderEnd, chosen.cleared, charged.tokens - pinned.reserve + block.tokens + chosen.headTokens);

@@ -70,3 +70,37 @@ export function chooseOlderTurns(input: ChooseOlderInput): ChosenOlderTurns {
   }
   return { kept, head, headTokens, summaryIncluded, excerptCount, cleared: cleared?.cleared ?? [] };
 }
+
+/** The older turns a view keeps, in their forms: their messages oldest first, and what they hold. */
+export interface KeptOlderTurns {
+  messages: BaseMessage[];
+  tokens: number;
+  /** Input messages they represent. */
+  inputMessages: number;
+  exchanges: number;
+}
+
+/**
+ * The older turns `chosen` keeps, oldest first, each in the form it shows it (see
+ * {@link shownOlderTurn}), with their estimate and counts.
+ *
+ * @example
+ * ```ts
+ * const kept = keptOlderTurns(chosen, older.reached);
+ * kept.tokens; // what the kept older turns take of the history's room
+ * ```
+ */
+export function keptOlderTurns(chosen: Pick<ChosenOlderTurns, "kept" | "cleared">, olderNewestFirst: readonly PreparedTurn[]): KeptOlderTurns {
+  const messages: BaseMessage[] = [];
+  let tokens = 0;
+  let inputMessages = 0;
+  let exchanges = 0;
+  for (let j = chosen.kept - 1; j >= 0; j--) {
+    const turn = shownOlderTurn(chosen, olderNewestFirst, j);
+    for (const message of turn.messages) messages.push(message);
+    tokens += turn.tokens;
+    inputMessages += turn.inputMessages;
+    exchanges += turn.exchanges;
+  }
+  return { messages, tokens, inputMessages, exchanges };
+}

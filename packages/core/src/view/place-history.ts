@@ -4,11 +4,10 @@ import { quotedMessageIds } from "../evidence/held-evidence.js";
 import { historyHead } from "./head.js";
 import { historyBeside, quotedIn } from "./history-evidence.js";
 import type { MessageInput } from "../messages.js";
-import { assembleView, type AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import type { ProviderHead } from "./provider-head.js";
 import type { HistoryAllocation } from "./allocate-history.js";
-import { chooseOlderTurns, type ChosenOlderTurns } from "./choose-older-turns.js";
+import { chooseOlderTurns, keptOlderTurns, type ChosenOlderTurns, type KeptOlderTurns } from "./choose-older-turns.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { OlderForms } from "./older-turns.js";
 import { pinnedBlock, type PinnedBlock } from "./pinned-block.js";
@@ -56,7 +55,6 @@ export interface PlaceHistoryInput {
   evidenceTokens: number;
   fixed: FixedPart;
   current: PreparedTurn;
-  leadKept: number;
   /** The provider head, sent right after the system message (see `providerHead`). */
   head: ProviderHead;
   pinned: PinnedCandidates;
@@ -77,10 +75,15 @@ export interface PlaceHistoryInput {
   estimator: Estimator;
 }
 
-/** The history of the view: the older turns kept, the view assembled, the pinned block and the recalled block. */
+/**
+ * The history of the view as chosen: the older turns kept (with the summary or excerpts
+ * before them), the pinned block and the recalled block. Nothing is assembled here: the
+ * view is assembled once from these (see {@link assembleView}).
+ */
 export interface PlacedHistory {
   chosen: ChosenOlderTurns;
-  assembled: AssembledView;
+  /** The older turns `chosen` keeps, in their forms. */
+  kept: KeptOlderTurns;
   /** Index in `walk.source` of the oldest message kept from history. */
   cut: number;
   block: PinnedBlock;
@@ -104,8 +107,9 @@ export interface PlacedHistory {
  * The recalled block also takes whatever the turns' stable anchors leave unused. The
  * reserve depends on the room, never on what recall finds, so the head of the view
  * moves in the same steps as without it.
- * The view is then assembled with the pinned block; the recalled block goes right
- * before the current turn, so the prefix before it stays where it was. After an
+ * The pinned block holds the pinned messages the kept turns do not show. Nothing is
+ * assembled here: {@link assembleView} puts the recalled block right before the current
+ * turn, so the prefix before it stays where it was. After an
  * agent's tool turns (`recallAt: "brief"`) older turns leave no reserve, and only the
  * first call of the turn gets a brief: lines for the request's words the view does not
  * hold, in what room is left, at most {@link briefBudget} (250 tokens, a quarter of a smaller `recallBudget`).
@@ -114,8 +118,8 @@ export interface PlacedHistory {
  *
  * @example
  * ```ts
- * const { chosen, assembled, block, recalled } = placeHistory({
- *   walk, older, allocation, room, summaryHead, history, given, evidenceTokens, fixed, current, leadKept, head, pinned, prior,
+ * const { chosen, kept, block, recalled } = placeHistory({
+ *   walk, older, allocation, room, summaryHead, history, given, evidenceTokens, fixed, current, head, pinned, prior,
  *   longTurn: false, recallAt: "block", options, estimator,
  * });
  * ```
@@ -130,12 +134,12 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   // Allocated with a brief's options when recall is a brief (no reserve: the older turns stay exactly as without recall).
   const { allocation } = input;
   const chosen0 = chooseOlderTurns({ allocation, older, summaryHead: input.summaryHead });
-  const whole = assembleView(input.fixed, input.head, chosen0, older.reached, input.current, input.leadKept);
+  const kept = keptOlderTurns(chosen0, older.reached);
   const cut = chosen0.kept > 0 ? (walk.starts[chosen0.kept - 1] as number) : walk.currentStart;
-  const block = pinnedBlock(input.pinned, cut, whole.messages, estimator);
+  const block = pinnedBlock(input.pinned, cut, [...chosen0.head, ...kept.messages], estimator);
   // An evidence excerpt is never shown beside the message it quotes: the room it held goes to recall.
-  const { chosen, assembled, history: shownHistory, ...beside } = withoutShownEvidence(input, chosen0, whole, block, cut);
-  const placed = { chosen, assembled, cut, block, history: shownHistory, ...beside };
+  const { chosen, history: shownHistory, ...beside } = withoutShownEvidence(input, chosen0, kept.messages, block, cut);
+  const placed = { chosen, kept, cut, block, history: shownHistory, ...beside };
   if (input.options.recallBudget === 0) return { ...placed, recalled: noRecall("off") };
   if (!allocation.dropped && shift === 0) return { ...placed, recalled: noRecall("nothing-left-out") };
   if (!recalls) return { ...placed, recalled: noRecall("later-call") };
@@ -145,7 +149,7 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   // The first call of a turn may fill all the room left; the later calls of an agent's
   // tool loop keep to the reserve, so the block (and the prefix up to the newest step)
   // stays the same from call to call while the turn grows.
-  const left = room - assembled.historyTokens;
+  const left = room - chosen.headTokens - kept.tokens;
   const shownIds = new Set<string>();
   for (const message of placed.block.messages) if (message.id !== undefined) shownIds.add(message.id);
   // Nor what the evidence at the head quotes: leaving it out of the evidence instead would
@@ -163,17 +167,21 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
 }
 
 /**
- * The view without the evidence excerpts of messages it shows (see {@link historyBeside}):
- * a message with an id the view (or its pinned block) holds, or one without an id (quoted
- * by its position) at or past the cut. The head is made again from the evidence left, in
- * at most the room it held; what it frees goes to the recalled block.
+ * The older part chosen without the evidence excerpts of messages the view shows (see
+ * {@link historyBeside}): a message with an id the view holds (the older turns kept,
+ * `keptMessages`, the current turn, the system message, the provider head and the pinned
+ * block), or one without an id (quoted by its position) at or past the cut. The head is
+ * made again from the evidence left, in at most the room it held; what it frees goes to
+ * the recalled block.
  */
-function withoutShownEvidence(input: PlaceHistoryInput, chosen: ChosenOlderTurns, assembled: AssembledView, block: PinnedBlock, cut: number) {
-  const same = { chosen, assembled, history: chosen.summaryIncluded ? input.history : null, evidenceShown: 0 };
+function withoutShownEvidence(input: PlaceHistoryInput, chosen: ChosenOlderTurns, keptMessages: readonly BaseMessage[], block: PinnedBlock, cut: number) {
+  const same = { chosen, history: chosen.summaryIncluded ? input.history : null, evidenceShown: 0 };
   if (!chosen.summaryIncluded || input.history === null || input.given === null) return same;
   const ids = new Set<string>();
-  for (const message of assembled.messages) if (message.id !== undefined) ids.add(message.id);
-  for (const message of block.messages) if (message.id !== undefined) ids.add(message.id);
+  const system = input.fixed.systemMessage;
+  for (const part of [system ? [system] : [], input.head.messages, chosen.head, keptMessages, input.current.messages, block.messages]) {
+    for (const message of part) if (message.id !== undefined) ids.add(message.id);
+  }
   // Evidence quotes by position in the whole conversation: the summarized prefix comes before the walk's messages.
   const from = cut >= input.walk.lead ? cut + input.prior.length : cut;
   const beside = historyBeside(input.given, input.history, quotedIn(ids, from), input.evidenceTokens, input.estimator);
@@ -181,12 +189,5 @@ function withoutShownEvidence(input: PlaceHistoryInput, chosen: ChosenOlderTurns
   const { message } = beside;
   const head = message === null ? [] : historyHead(message, input.options.recallToolName);
   const headTokens = message === null ? 0 : input.estimator.estimateMessages(head);
-  const messages = [...assembled.messages];
-  messages.splice((input.fixed.systemMessage ? 1 : 0) + input.head.messages.length, chosen.head.length, ...head);
-  return {
-    ...beside,
-    chosen: { ...chosen, head, headTokens, summaryIncluded: message !== null },
-    assembled: { ...assembled, messages, historyTokens: assembled.historyTokens - chosen.headTokens + headTokens },
-    history: message,
-  };
+  return { ...beside, chosen: { ...chosen, head, headTokens, summaryIncluded: message !== null }, history: message };
 }
