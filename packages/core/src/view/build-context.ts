@@ -20,6 +20,7 @@ import { placeHistory } from "./place-history.js";
 import { assembleView } from "./assemble-view.js";
 import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
+import { recallQuery } from "./recall.js";
 import { reportView } from "./report-view.js";
 import { withOutputMatchingContent } from "../provider-content.js";
 import { providerHead } from "./provider-head.js";
@@ -185,7 +186,9 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
   const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens - head.tokens, options, estimator);
   // A brief takes no reserve: the compaction stage counts the older turns as without recall.
-  const compactOptions = recallAt === "brief" ? { ...options, recallBudget: 0 } : options;
+  // A request without a search term ("ok", "yes, go on") matches nothing on any call of its turn: no reserve either.
+  const wordless = recallAt === "block" && options.recallBudget > 0 && wordlessRequest(walk);
+  const compactOptions = recallAt === "brief" || wordless ? { ...options, recallBudget: 0 } : options;
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
   // Older turns prepared as the view reaches them; compacted (when they are) after the current turn's results, the newest.
   const compaction = { options: compactOptions, newestResults: prepared.toolResults, shift: (input.priorMessages ?? []).length };
@@ -278,4 +281,9 @@ function checkHistoryMessage(history: unknown): BaseMessage {
     throw new ContextViewError("INVALID_OPTION", `Expected \`${field}\` to be a chat message (an AIMessage), got ${describeValue(history)}`, { field });
   }
   return history as BaseMessage;
+}
+
+/** Whether the current turn opens with a request that holds no search term (see {@link recallQuery}). */
+function wordlessRequest(walk: TurnWalk): boolean {
+  return walk.currentStart < walk.n && walk.kind(walk.currentStart) === "human" && recallQuery(walk.source, walk.currentStart, false).length === 0;
 }

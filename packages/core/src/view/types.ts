@@ -133,7 +133,8 @@ export interface ViewOptions {
    * room the older turns' stable anchors leave unused. At most half the room for
    * history, and the room of the excerpts of dropped turns, which it replaces
    * (`excerptBudget`). On a turn's first call, the room the matches leave (all of it
-   * when none match, as for "ok") goes to the newest messages left out (`report.recall.recent`).
+   * when none match) goes to the newest messages left out (`report.recall.recent`). A
+   * request without a search term ("ok", "please do") takes no reserve: nothing could match.
    * Only when none of the 3 turns before the request called a tool: after
    * an agent's tool loop the block would cost the prompt cache the turn that follows
    * it, so there older turns leave nothing and the first call of the turn gets a

@@ -39,9 +39,10 @@ describe("the quarter bound (property)", () => {
           return; // the mandatory part does not fit: the budget error, tested elsewhere
         }
         if (view.report.turns.dropped > 0) full++;
-        // Known gap: room held for the recalled block that recall could not fill (no search term in
-        // the request, or no match, with no newest message left out that fits) stands idle.
-        if (recallBudget > 0 && ["no-query", "no-match"].includes(view.report.recall.outcome)) {
+        // Known gap: room held for the recalled block that recall could not fill (no match in the
+        // conversation, with no newest message left out that fits) stands idle. A request without a
+        // search term takes no reserve.
+        if (recallBudget > 0 && view.report.recall.outcome === "no-match") {
           unfilled++;
           return;
         }

@@ -292,6 +292,27 @@ describe("the recall stage of buildContext", () => {
     expect(view.report.tokens.total).toBeLessThanOrEqual(view.report.limit);
   });
 
+  it("takes no reserve for a request without a search term: a later call of its turn keeps the older turns recall off keeps", () => {
+    for (const request of ["ok", "please do"]) {
+      const asked = chat(300, 3, request);
+      const call = new AIMessage({ id: "c1", content: "", tool_calls: [{ id: "t1", name: "lookup", args: {} }] });
+      const messages = [...asked, call, new ToolMessage({ id: "r1", tool_call_id: "t1", name: "lookup", content: "done" })];
+      const on = buildContext({ messages, budget, recallBudget });
+      const off = buildContext({ messages, budget, recallBudget: 0 });
+      // Nothing could match on any call of the turn: no room held for the block, none left idle.
+      expect(on.report.recall.queryTerms).toBe(0);
+      expect(on.report.recall.tokens).toBe(0);
+      expect(on.report.turns.kept).toBe(off.report.turns.kept);
+      expect(on.messages.map((m) => m.id)).toEqual(off.messages.map((m) => m.id));
+      expect(on.report.tokens.total).toBeGreaterThan(0.75 * on.report.limit);
+    }
+    // A request with a search term keeps its reserve on the later calls, matched or not.
+    const asked = chat(300, 3, "What is the name of my dog?");
+    const call = new AIMessage({ id: "c1", content: "", tool_calls: [{ id: "t1", name: "lookup", args: {} }] });
+    const messages = [...asked, call, new ToolMessage({ id: "r1", tool_call_id: "t1", name: "lookup", content: "done" })];
+    expect(buildContext({ messages, budget, recallBudget }).report.turns.kept).toBeLessThan(buildContext({ messages, budget, recallBudget: 0 }).report.turns.kept);
+  });
+
   it("says why a view has no recalled block", () => {
     const outcome = (messages: BaseMessage[], extra: { recallBudget?: number; dropStep?: number } = {}) => buildContext({ messages, budget, recallBudget, ...extra }).report.recall;
     // The whole conversation fits: nothing is left out to search.
