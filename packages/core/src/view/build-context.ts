@@ -186,7 +186,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
   const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens - head.tokens, options, estimator);
   // A brief takes no reserve: the compaction stage counts the older turns as without recall.
-  // A request without a search term ("ok", "yes, go on") matches nothing on any call of its turn: no reserve either.
+  // A request without a search term ("ok", "please do") matches nothing on any call of its turn: no reserve either
+  // (a long turn's later calls would search by its newest steps too; such a turn keeps no reserve for them).
   const wordless = recallAt === "block" && options.recallBudget > 0 && wordlessRequest(walk);
   const compactOptions = recallAt === "brief" || wordless ? { ...options, recallBudget: 0 } : options;
   const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
