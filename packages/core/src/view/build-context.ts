@@ -206,7 +206,8 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   });
   const { chosen, block, recalled, evidenceShown } = placed;
   const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
-  const assembled = assembleView({ fixed, providerHead: head, pinned: block.messages, head: chosen, kept: placed.kept, recalled: recalled.messages, current, leadKept });
+  const parts = { fixed, providerHead: head, pinned: block.messages, head: chosen, kept: placed.kept, recalled: recalled.messages, current, leadKept };
+  const assembled = assembleView(parts);
   const { afterHead } = assembled;
 
   const report = reportView({

@@ -49,10 +49,11 @@ export function fitPinned(candidates: PinnedCandidates, room: number, estimator:
 
 /**
  * The pinning stage, second half: once the view's kept turns are known (`cut`, the
- * index in `messages` of the oldest kept message, and `shown`, the kept messages),
- * the pinned block holds every pinned item not already in the view unchanged: the
- * labelled opening request first, then the labelled pins in conversation order.
- * Its estimate never exceeds `candidates.reserve`.
+ * index in `messages` of the oldest kept message, and `shown`, the kept messages, read
+ * only when a pinned item among the kept turns must be looked up), the pinned block
+ * holds every pinned item not already in the view unchanged: the labelled opening
+ * request first, then the labelled pins in conversation order. Its estimate never
+ * exceeds `candidates.reserve`.
  *
  * @example
  * ```ts
@@ -60,15 +61,21 @@ export function fitPinned(candidates: PinnedCandidates, room: number, estimator:
  * view.splice(systemMessage ? 1 : 0, 0, ...block.messages);
  * ```
  */
-export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: readonly BaseMessage[], estimator: Estimator): PinnedBlock {
-  // Several messages may share an id (a client that reuses one): all are kept, by id.
-  const byId = new Map<string, BaseMessage[]>();
-  for (const message of shown) {
-    if (message.id === undefined) continue;
-    const same = byId.get(message.id);
-    if (same === undefined) byId.set(message.id, [message]);
-    else same.push(message);
-  }
+export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: Iterable<BaseMessage>, estimator: Estimator): PinnedBlock {
+  // Several messages may share an id (a client that reuses one): all are kept, by id. Made at the first lookup.
+  let byId: Map<string, BaseMessage[]> | undefined;
+  const copiesOf = (id: string): BaseMessage[] => {
+    if (byId === undefined) {
+      byId = new Map();
+      for (const message of shown) {
+        if (message.id === undefined) continue;
+        const same = byId.get(message.id);
+        if (same === undefined) byId.set(message.id, [message]);
+        else same.push(message);
+      }
+    }
+    return byId.get(id) ?? [];
+  };
   // In the view: its turn is kept and its text was not excerpted there (an image placeholder
   // does not count). A tool exchange is never shown twice (providers reject repeated
   // tool-call ids); the current turn is always in the view, and no room was kept for it.
@@ -77,7 +84,7 @@ export function pinnedBlock(candidates: PinnedCandidates, cut: number, shown: re
     if (item.calls || item.start >= candidates.currentStart) return true;
     const original = item.originals[0] as BaseMessage;
     if (original.id === undefined) return true;
-    return (byId.get(original.id) ?? []).some((copy) => copy.type === original.type && ownText(copy.content) === ownText(original.content));
+    return copiesOf(original.id).some((copy) => copy.type === original.type && ownText(copy.content) === ownText(original.content));
   };
 
   const messages: BaseMessage[] = [];
