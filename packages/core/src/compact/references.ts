@@ -63,8 +63,16 @@ interface CollectionReferences {
   readonly idField: string | undefined;
 }
 
+// Globals read once: inside a vm context (jest's test environment) each read of one goes
+// through the context's interceptors, and these run for every cell of every row (see text-tokens.ts).
+const { isArray } = Array;
+const { isFinite } = Number;
+const { keys: keysOf } = Object;
+const DateClass = Date;
+const ArrayClass = Array;
+
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+  return typeof value === "object" && value !== null && !isArray(value) && !(value instanceof DateClass);
 }
 
 type Kind = "id" | "date" | "link";
@@ -75,7 +83,7 @@ type Kind = "id" | "date" | "link";
  * strings, objects, booleans, null).
  */
 function kindOf(key: string, value: unknown): Kind | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? (keyClass(key).date ? "date" : "id") : undefined;
+  if (typeof value === "number") return isFinite(value) ? (keyClass(key).date ? "date" : "id") : undefined;
   if (typeof value !== "string" || value === "") return undefined;
   const named = keyClass(key);
   const link = named.link || URL_VALUE.test(value);
@@ -179,7 +187,7 @@ export function createReferenceReader(
     const links: string[] = [];
     for (const row of rows) {
       if (!isRecord(row)) continue;
-      for (const key of Object.keys(row)) {
+      for (const key of keysOf(row)) {
         if (kinds.has(key) || !isReference(key)) continue;
         const kind = kindOf(key, row[key]);
         if (kind === undefined) continue;
@@ -212,13 +220,13 @@ export function createReferenceReader(
     const columns = new Map<string, number>();
     const lastRow: number[] = [];
     // Each row's cells as its columns are met; rows read before a column appeared are padded once at the end.
-    const cells: unknown[][] = new Array<unknown[]>(rows.length);
+    const cells: unknown[][] = new ArrayClass<unknown[]>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      const cellsOfRow = new Array<unknown>(columns.size).fill(null);
+      const cellsOfRow = new ArrayClass<unknown>(columns.size).fill(null);
       if (isRecord(row)) {
         const ownPresent = own.length > 0 && hasOwn(row);
-        for (const key of Object.keys(row)) {
+        for (const key of keysOf(row)) {
           if (!wanted(key, ownPresent)) continue;
           const value = row[key];
           if (kindOf(key, value) !== kinds.get(key)) continue;

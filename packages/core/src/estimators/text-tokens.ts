@@ -35,19 +35,19 @@ export function estimateTextTokens(text: string): number {
       tokens += j - i > LONG_WORD ? WORD + (j - i - LONG_WORD) * LONG_WORD_LETTER : WORD;
     } else if (kind === DIGIT) {
       while (j < n && CLASS[text.charCodeAt(j)] === DIGIT) j++;
-      tokens += Math.ceil((j - i) / 3) + (i > 0 && text.charCodeAt(i - 1) === 32 ? 1 : 0);
+      tokens += ceil((j - i) / 3) + (i > 0 && text.charCodeAt(i - 1) === 32 ? 1 : 0);
     } else if (kind === SPACE) {
       while (j < n && text.charCodeAt(j) === 32) j++;
-      if (j - i > 1) tokens += Math.ceil((j - i) / SPACES_PER_TOKEN);
+      if (j - i > 1) tokens += ceil((j - i) / SPACES_PER_TOKEN);
     } else if (kind === BREAK) {
       while (j < n && (CLASS[text.charCodeAt(j)] === BREAK || text.charCodeAt(j) === 32)) j++;
-      tokens += Math.ceil((j - i) / SYMBOLS_PER_TOKEN);
+      tokens += ceil((j - i) / SYMBOLS_PER_TOKEN);
     } else if (c === 92 && j < n && CLASS[text.charCodeAt(j)] === LETTER) {
       tokens += ESCAPE;
       j = i + 2;
     } else if (kind !== OTHER) {
       while (j < n && CLASS[text.charCodeAt(j)] === PUNCTUATION && !(text.charCodeAt(j) === 92 && j + 1 < n && CLASS[text.charCodeAt(j + 1)] === LETTER)) j++;
-      tokens += Math.ceil((j - i) / SYMBOLS_PER_TOKEN);
+      tokens += ceil((j - i) / SYMBOLS_PER_TOKEN);
     } else {
       // The surrogate tests stay inlined rather than calling text.ts's helpers: this loop
       // runs over every character of every view, and calls through the module measured up
@@ -71,8 +71,16 @@ export function estimateTextTokens(text: string): number {
     }
     i = j;
   }
-  return Math.ceil(tokens);
+  return ceil(tokens);
 }
+
+/**
+ * Read once: inside a vm context (jest's test environment, a sandbox) every read of a
+ * global such as `Math` goes through the context's interceptors. Under jest, 200 counts of a
+ * 3,000-row JSON text took 3.8 s with `Math.ceil` read in the loop and 0.26 s so (0.35 s
+ * outside jest); 20 million reads of `Math.ceil` took 6.5 s there against 35 ms outside.
+ */
+const ceil = Math.ceil;
 
 const WORD = 1.08;
 const LONG_WORD = 8;
