@@ -16,7 +16,7 @@ export const MEMO_TEXT_CHARS = 1 << 16;
  * times per view (eval fixtures, warm builds: 0.5 to 0.9× their time without it). From 256
  * characters, not 1,024: one build of `pnpm bench context` (4,000 messages, a new estimator)
  * estimated each of its 850-character results three times, 170,751 characters for a view of
- * 45,802; with this memo a warm build there took 1.7–2.6 ms instead of 2.3–3.4 ms (runs
+ * 45,802; with this memo a warm build there took 2.0–2.6 ms instead of 2.3–3.4 ms (runs
  * alternated). Still 1,024 texts at most: 4,096 made `pnpm bench memory` retain 3 MB more.
  */
 export const MEMO_MID_TEXT_CHARS = 1 << 8;
