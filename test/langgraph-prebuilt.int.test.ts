@@ -17,7 +17,10 @@ interface Agent {
   invoke(input: { messages: BaseMessage[] }, config: Record<string, unknown>): Promise<{ messages: BaseMessage[] }>;
 }
 
-/** 60 turns (the views show evidence for turns they leave out from the 8th turn on), then one with a narrower per-request budget; the same checks for every path. */
+/**
+ * 60 turns (the views show evidence for turns they leave out from the 8th turn on), then one
+ * with a narrower per-request budget; the same checks for every path.
+ */
 async function exercise(agent: Agent, model: RecordingChatModel, records: ContextLogRecord[], file: string) {
   let state: { messages: BaseMessage[] } = { messages: [] };
   for (let i = 0; i < TURNS; i++) state = await agent.invoke({ messages: [userTurn(i)] }, { ...configFor("thread", "alice"), durability: "exit" });
