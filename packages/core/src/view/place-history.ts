@@ -136,7 +136,8 @@ export function placeHistory(input: PlaceHistoryInput): PlacedHistory {
   const chosen0 = chooseOlderTurns({ allocation, older, summaryHead: input.summaryHead });
   const kept = keptOlderTurns(chosen0, older.reached);
   const cut = chosen0.kept > 0 ? (walk.starts[chosen0.kept - 1] as number) : walk.currentStart;
-  const block = pinnedBlock(input.pinned, cut, messagesOf(chosen0.head, kept.messages), estimator);
+  // A pinned item it looks up lies at or past the cut and before the current turn: in the kept turns.
+  const block = pinnedBlock(input.pinned, cut, kept.messages, estimator);
   // An evidence excerpt is never shown beside the message it quotes: the room it held goes to recall.
   const { chosen, history: shownHistory, ...beside } = withoutShownEvidence(input, chosen0, kept.messages, block, cut);
   const placed = { chosen, kept, cut, block, history: shownHistory, ...beside };
@@ -190,9 +191,4 @@ function withoutShownEvidence(input: PlaceHistoryInput, chosen: ChosenOlderTurns
   const head = message === null ? [] : historyHead(message, input.options.recallToolName);
   const headTokens = message === null ? 0 : input.estimator.estimateMessages(head);
   return { ...beside, chosen: { ...chosen, head, headTokens, summaryIncluded: message !== null }, history: message };
-}
-
-/** The messages of `parts`, in order, read as they are reached (no copy). */
-function* messagesOf(...parts: readonly (readonly BaseMessage[])[]): Generator<BaseMessage> {
-  for (const part of parts) yield* part;
 }
