@@ -224,7 +224,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       shown = show();
     }
     // Evidence never repeats what the view shows: the view leaves out the excerpts of the
-    // messages it keeps, as it places them (see placeHistory), and a record of the view keeps
+    // messages it keeps, as it places them (see allocateView), and a record of the view keeps
     // only what the checkpoint cannot give back (see setAsideShown). The whole evidence is held for the next call.
     shownEvidence.remember(key, evidence);
     const { view, offset, text } = shown;

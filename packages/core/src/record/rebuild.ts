@@ -117,7 +117,7 @@ interface RecordedTerms {
 
 /**
  * The history message as the view showed it: its evidence within `evidenceShare`, without
- * the excerpts of messages the view shows itself, as buildContext bounds it (see placeHistory).
+ * the excerpts of messages the view shows itself, as buildContext bounds it (see allocateView).
  * `lead` counts the checkpoint's leading system messages; `offset` is the first message after the summarized prefix.
  */
 function historyAsShown(

@@ -91,7 +91,7 @@ export interface HistoryAllocation {
  *    prompt cache.
  *
  * What the anchors leave unused goes to the recalled block on a turn's first call
- * (see {@link placeHistory}). A view asks it through a {@link HistoryRoom}, one for each
+ * (see `allocateView`). A view asks it through a {@link HistoryRoom}, one for each
  * choice of the older turns' forms: the current turn's forms are weighed by the allocation
  * each leaves, and the view is placed by the allocation of the form chosen, decided once.
  *

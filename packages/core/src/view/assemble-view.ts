@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { FixedPart } from "./charge-fixed-part.js";
-import type { ChosenOlderTurns, KeptOlderTurns } from "./choose-older-turns.js";
+import type { ChosenOlderTurns, KeptOlderTurns } from "./allocate-view.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { ProviderHead } from "./provider-head.js";
 
@@ -16,16 +16,16 @@ export interface AssembledView {
   afterHead: number;
 }
 
-/** Every part of a view as its stages chose it, in the order {@link assembleView} puts them. */
+/** Every part of a view as its allocation chose it, in the order {@link assembleView} puts them. */
 export interface ViewParts {
   fixed: FixedPart;
   /** The provider head, right after the system message (see `providerHead`). */
   providerHead: ProviderHead;
   /** The pinned block's messages (see `pinnedBlock`). */
   pinned: readonly BaseMessage[];
-  /** The head before the older turns (summary or excerpts), with its tokens (see `chooseOlderTurns`). */
+  /** The head before the older turns (summary or excerpts), with its tokens (see `allocateView`). */
   head: Pick<ChosenOlderTurns, "head" | "headTokens">;
-  /** The older turns kept, in their forms (see `keptOlderTurns`). */
+  /** The older turns kept, in their forms (see `allocateView`). */
   kept: KeptOlderTurns;
   /** The recalled block's messages (see `recallBlock`). */
   recalled: readonly BaseMessage[];
@@ -35,7 +35,7 @@ export interface ViewParts {
 }
 
 /**
- * Assemble the view, once, from the parts its stages chose: the system message, the
+ * Assemble the view, once, from the parts its allocation chose: the system message, the
  * provider head (see `providerHead`), the pinned block, the head (summary or excerpts),
  * the kept older turns oldest first, the recalled block, then the current turn. The
  * recalled block goes right before the current turn, so the prefix before it is the one

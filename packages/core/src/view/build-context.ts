@@ -5,7 +5,6 @@ import { checkEstimator, createEstimator, type Estimator } from "../estimate.js"
 import { checkMessageArray } from "../messages.js";
 import { breakpointEnds, markCacheBreakpoints } from "./cache-breakpoints.js";
 import { chargeFixedPart } from "./charge-fixed-part.js";
-import { compactToFit } from "./compact-to-fit.js";
 import { findTurns, type TurnWalk } from "./find-turns.js";
 import { historyHead } from "./head.js";
 import { historyHolds } from "../summarize/summary-message.js";
@@ -16,7 +15,7 @@ import { recallToolNameIn } from "../recall/bound-tool.js";
 import { prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { collectPinned } from "./pinned.js";
 import { pinnedBeside } from "./pinned-block.js";
-import { placeHistory } from "./place-history.js";
+import { allocateView, type ViewSources } from "./allocate-view.js";
 import { assembleView } from "./assemble-view.js";
 import { checkMessageDate } from "./recall-date.js";
 import { recallRuns } from "./recall-gate.js";
@@ -56,12 +55,11 @@ const defaultEstimator = createEstimator();
  * console.log(report.tokens.total, "/", report.limit);
  * ```
  *
- * The stages, each its own function: {@link findTurns} → {@link chargeFixedPart} →
- * {@link prepareTurn} (the current turn) → {@link compactToFit} →
- * {@link placeHistory} (older turns, the pinned block, recalled messages; the history's
- * room split by {@link allocateHistory}) → {@link assembleView} (once) → {@link reportView};
- * {@link collectPinned} finds and bounds what is pinned before the charge. A tool loop whose
- * replies carry provider reasoning is sent as its first call's view with the loop appended,
+ * One call reads top to bottom: {@link findTurns} → the sources, each proposing its candidates
+ * ({@link chargeFixedPart}, {@link collectPinned}, {@link prepareTurn} for the current turn,
+ * {@link OlderTurns}, the history message) → {@link allocateView}, which chooses every
+ * candidate's form once → {@link assembleView} → {@link reportView}, read off the allocation.
+ * A tool loop whose replies carry provider reasoning is sent as its first call's view with the loop appended,
  * while that fits ({@link reasoningLoop}, {@link loopAppended}).
  */
 export function buildContext(input: BuildContextInput): ContextView {
@@ -139,24 +137,64 @@ function viewWithin(input: BuildContextInput, resolved: ResolvedViewSettings, st
   const parts = loop === undefined ? undefined : loopParts(walk, loop, estimator, options.imageInputs, budget.promptLimit);
   if (loop !== undefined && parts !== undefined) {
     const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
-    const first = stagedView(firstInput, findTurns(firstInput.messages), resolved, started);
+    const first = allocatedView(firstInput, findTurns(firstInput.messages), resolved, started);
     const appended = loopAppended({ parts, first, evidenceShown, dropStep: options.dropStep, started });
     if (appended !== undefined) return appended;
   }
-  return stagedView(input, walk, resolved, started).view;
+  return allocatedView(input, walk, resolved, started).view;
 }
 
 /**
- * The view of `input` built by every stage, for any current turn (a reasoning loop's
- * included), and what its stages chose, from which a reasoning loop finds the parts that may
- * leave its front (see {@link frontLayout}).
+ * The view of `input` for any current turn (a reasoning loop's included), and what its allocation
+ * chose, from which a reasoning loop finds the parts that may leave its front (see {@link frontLayout}).
  */
-function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: ResolvedViewSettings, started: number): { view: ContextView; front: FrontInputs } {
+function allocatedView(input: BuildContextInput, walk: TurnWalk, resolved: ResolvedViewSettings, started: number): { view: ContextView; front: FrontInputs } {
+  const { budget, options } = resolved;
+  const { sources, history } = viewSources(input, walk, resolved);
+  const allocated = allocateView(sources);
+  const { fixed, providerHead: head } = sources;
+  const { chosen, block, recalled, turn } = allocated;
+  const { current } = turn;
+  const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
+  const parts = { fixed, providerHead: head, pinned: block.messages, head: chosen, kept: allocated.kept, recalled: recalled.messages, current, leadKept };
+  const assembled = assembleView(parts);
+  const { afterHead } = assembled;
+
+  const report = reportView({
+    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven: history.given,
+    holds: allocated.history !== null ? historyHolds(allocated.history) : history.holds,
+    evidenceOmitted: allocated.evidenceOmitted ?? history.evidenceOmitted, evidenceShown: allocated.evidenceShown + history.besideRequest,
+    summarized: sources.prior.length, currentResults: turn.results, currentChanged: { labels: turn.labels, excerpted: turn.excerpted },
+    olderRead: sources.older.read, olderShown: turn.older.reached,
+    current, currentTurn: turn.currentTurn, chosen, assembled, pinned: block, recall: recalled.report, recalledShown: recalled.messages.length > 0, started, providerHead: head,
+  });
+  // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
+  // The head is everything before the older turns: the system message, the provider head,
+  // the pinned block (right after them) and the summary or excerpts.
+  const headEnd = afterHead + block.messages.length + chosen.head.length - 1;
+  const olderEnd = assembled.messages.length - current.messages.length - recalled.messages.length - 1;
+  const ends = breakpointEnds(headEnd, olderEnd, chosen.cleared, fixed.tokens + head.tokens + block.tokens + chosen.headTokens);
+  const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, ends) : assembled.messages;
+  // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
+  const messages = marked.map(withOutputMatchingContent);
+  const recalledPart = { messages: recalled.messages.length, tokens: recalled.report.tokens };
+  const front = { afterHead, head, block, chosen, older: turn.older.reached, walk, recalled: recalledPart };
+  return { view: { messages, report }, front };
+}
+
+/**
+ * The sources of a view (see {@link ViewSources}): the fixed part charged, the provider head,
+ * the pinned candidates, the current turn prepared, the older-turns source, the history
+ * message within its share, and how recall runs; with what the report needs of the history
+ * message as given (`history`). Nothing here chooses a form.
+ */
+function viewSources(input: BuildContextInput, walk: TurnWalk, resolved: ResolvedViewSettings) {
   const { budget, estimator, messageDate } = resolved;
   const limit = budget.promptLimit;
   const fixed = chargeFixedPart(input, walk.source, walk.systemLead, budget.memoryBudget, estimator);
   // A recall tool among the charged tools: the notes name its calls instead of a re-call of the source tool.
   const options = { ...resolved.options, recallToolName: recallToolNameIn(input.tools), summarizes: resolved.summarizes === true };
+  const prior = input.priorMessages ?? [];
 
   const { source, lead, currentStart } = walk;
   const pinnedAll = collectPinned({ ...options, messages: source, lead, currentStart, prior: input.priorMessages, pin: input.pin, estimator });
@@ -164,7 +202,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // The recalled block goes before the current turn only when the turns before the request
   // called no tool (see recallRuns): the same answer on every call of a turn, so the reserve
   // older turns leave does not flip. After an agent's tool turns, recall is a brief instead.
-  const recallAt = recallRuns(walk.source, walk.lead, walk.currentStart, input.priorMessages ?? []) ? "block" : "brief";
+  const recallAt = recallRuns(walk.source, walk.lead, walk.currentStart, prior) ? "block" : "brief";
 
   // A provider's compaction goes first, as it is while its tool loop goes on; nothing before it is sent (see providerHead).
   const inLoop = walk.currentStart >= walk.n || walk.kind(walk.currentStart) !== "human";
@@ -175,7 +213,7 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   const historyShown = within.message;
   const holds = historyShown !== null ? historyHolds(historyShown) : { summary: false, evidence: false };
   const summaryHead: BaseMessage[] = historyShown !== null ? historyHead(historyShown, options.recallToolName) : [];
-  // Counted once, for the compaction stage and the allocation; 0 without a summary, whatever a custom estimator says of no messages.
+  // Counted once, for the allocation; 0 without a summary, whatever a custom estimator says of no messages.
   const headTokens = historyShown !== null ? estimator.estimateMessages(summaryHead) : 0;
   // Evidence alone does not stand for the dropped turns as a summary does: recall keeps the excerpts' room beside it.
   const evidenceOnly = holds.evidence && !holds.summary;
@@ -183,52 +221,23 @@ function stagedView(input: BuildContextInput, walk: TurnWalk, resolved: Resolved
   // The turn right after a provider head that ends with its calls' results may open with the assistant's next step.
   const afterResultsAt = head.messages.at(-1)?.type === "tool" ? walk.lead : undefined;
   const ctx: PrepareContext = { walk, estimator, imageInputs: options.imageInputs, limits, afterResultsAt };
-  const prepared = prepareTurn(ctx, walk.currentStart, walk.n, true);
-  const pinned = pinnedBeside(pinnedAll, prepared, limit - fixed.tokens - head.tokens, options, estimator);
-  // A brief takes no reserve: the compaction stage counts the older turns as without recall.
+  const current = prepareTurn(ctx, walk.currentStart, walk.n, true);
+  const pinned = pinnedBeside(pinnedAll, current, limit - fixed.tokens - head.tokens, options, estimator);
+  // A brief takes no reserve: the older turns are allocated as without recall.
   // A request without a search term ("ok", "please do") matches nothing on any call of its turn: no reserve either
   // (a long turn's later calls would search by its newest steps too; such a turn keeps no reserve for them).
   const wordless = recallAt === "block" && options.recallBudget > 0 && wordlessRequest(walk);
-  const compactOptions = recallAt === "brief" || wordless ? { ...options, recallBudget: 0 } : options;
-  const charged = { ...fixed, tokens: fixed.tokens + head.tokens + pinned.reserve };
+  const compaction = recallAt === "brief" || wordless ? { ...options, recallBudget: 0 } : options;
   // Older turns prepared as the view reaches them; compacted (when they are) after the current turn's results, the newest.
-  const compaction = { options: compactOptions, newestResults: prepared.toolResults, shift: (input.priorMessages ?? []).length };
-  const olderTurns = new OlderTurns(walk, ctx, compaction, limit - charged.tokens);
-  const claims = { summaryTokens: headTokens, evidenceOnly, options: compactOptions, estimator };
-  const { current, older, allocation, results, currentTurn, labels, excerpted } = compactToFit({
-    fixed: charged, limit, current: prepared, older: olderTurns, claims, options: compactOptions, estimator, turnSummary: input.turnSummary,
-  });
-
-  const placed = placeHistory({
-    walk, older, allocation, room: limit - charged.tokens - current.tokens, summaryHead, history: historyShown, given,
-    evidenceTokens: evidenceRoom, fixed, current, pinned,
-    prior: input.priorMessages ?? [], longTurn: currentTurn.excerpted + currentTurn.summarized > 0, recallAt, messageDate, options, estimator, head,
-  });
-  const { chosen, block, recalled, evidenceShown } = placed;
-  const leadKept = input.systemPrompt === undefined && fixed.systemText !== "" ? walk.systemLead : 0;
-  const parts = { fixed, providerHead: head, pinned: block.messages, head: chosen, kept: placed.kept, recalled: recalled.messages, current, leadKept };
-  const assembled = assembleView(parts);
-  const { afterHead } = assembled;
-
-  const report = reportView({
-    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven, holds: placed.history !== null ? historyHolds(placed.history) : holds,
-    evidenceOmitted: placed.evidenceOmitted ?? within.evidenceOmitted, evidenceShown: evidenceShown + besideRequest,
-    summarized: (input.priorMessages ?? []).length, currentResults: results, currentChanged: { labels, excerpted },
-    olderRead: olderTurns.read, olderShown: older.reached,
-    current, currentTurn, chosen, assembled, pinned: block, recall: recalled.report, recalledShown: recalled.messages.length > 0, started, providerHead: head,
-  });
-  // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
-  // The head is everything before the older turns: the system message, the provider head,
-  // the pinned block (right after them) and the summary or excerpts.
-  const headEnd = afterHead + block.messages.length + chosen.head.length - 1;
-  const olderEnd = assembled.messages.length - current.messages.length - recalled.messages.length - 1;
-  const ends = breakpointEnds(headEnd, olderEnd, chosen.cleared, charged.tokens - pinned.reserve + block.tokens + chosen.headTokens);
-  const marked = options.cacheBreakpoints ? markCacheBreakpoints(assembled.messages, ends) : assembled.messages;
-  // LangChain's OpenAI converter sends `response_metadata.output` instead of content: it must say what the view charged.
-  const messages = marked.map(withOutputMatchingContent);
-  const recalledPart = { messages: recalled.messages.length, tokens: recalled.report.tokens };
-  const front = { afterHead, head, block, chosen, older: older.reached, walk, recalled: recalledPart };
-  return { view: { messages, report }, front };
+  const olderCompaction = { options: compaction, newestResults: current.toolResults, shift: prior.length };
+  const older = new OlderTurns(walk, ctx, olderCompaction, limit - fixed.tokens - head.tokens - pinned.reserve);
+  const claims = { summaryTokens: headTokens, evidenceOnly, options: compaction, estimator };
+  const sources: ViewSources = {
+    walk, limit, fixed, providerHead: head, pinned, current, older, history: { head: summaryHead, shown: historyShown, given, evidenceTokens: evidenceRoom },
+    claims, recallAt, prior, messageDate, turnSummary: input.turnSummary, options, compaction, estimator,
+  };
+  const history = { given: summaryGiven, holds, evidenceOmitted: within.evidenceOmitted, besideRequest };
+  return { sources, history };
 }
 
 /**
@@ -254,7 +263,7 @@ function historySlot(input: BuildContextInput, walk: TurnWalk, evidenceRoom: num
  * positions the evidence quotes by). Whatever form the turn takes they are shown, so an excerpt
  * of one is never chosen beside it: left out before the room is split, the room it held goes
  * to the view's own choices in the same pass. Excerpts of messages the view keeps by choice
- * (older exchanges and turns, pinned messages) leave once it has chosen them (see `placeHistory`).
+ * (older exchanges and turns, pinned messages) leave once it has chosen them (see `allocateView`).
  */
 function besideCurrentTurn(given: BaseMessage, walk: TurnWalk, shift: number): HistoryWithout {
   const { currentStart, n } = walk;

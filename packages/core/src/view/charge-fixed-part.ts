@@ -21,7 +21,7 @@ export interface FixedPart {
 }
 
 /**
- * Charge the fixed part of the view: stage 2 of {@link buildContext}. The system
+ * Charge the fixed part of the view: the first source of {@link buildContext}, mandatory. The system
  * prompt (or the leading system messages `[0, lead)`), the saved memories that fit
  * `memoryBudget` in order, and the bound tool schemas.
  *

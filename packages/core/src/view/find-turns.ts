@@ -122,7 +122,7 @@ export class TurnWalk {
 }
 
 /**
- * Find the turns of `source`: stage 1 of {@link buildContext}. Cheap: it reads roles
+ * Find the turns of `source`: the walk {@link buildContext} starts from. Cheap: it reads roles
  * only back to the newest user message; older turns are found as the view asks for them.
  *
  * @example

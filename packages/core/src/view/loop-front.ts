@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { compactionMarkerOf } from "../compact/marker.js";
-import { shownOlderTurn, type ChosenOlderTurns } from "./choose-older-turns.js";
+import { shownOlderTurn, type ChosenOlderTurns } from "./allocate-view.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { PreparedTurn } from "./prepare-turn.js";
@@ -44,7 +44,7 @@ export interface FrontLayout {
   parts: FrontPart[];
 }
 
-/** What a view's stages chose, as {@link frontLayout} reads it (references, nothing computed). */
+/** What a view's allocation chose, as {@link frontLayout} reads it (references, nothing computed). */
 export interface FrontInputs {
   /** The system message and the provider head: the messages before the pinned block. */
   afterHead: number;

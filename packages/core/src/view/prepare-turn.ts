@@ -90,7 +90,7 @@ export function prepareTurn(ctx: PrepareContext, from: number, to: number, isCur
   const counts = { segments, excerpted: bounded.excerpted, imagesReplaced: bounded.imagesReplaced, labels, reasoningCleared };
   if (!isCurrent) return { messages, exchanges, inputMessages, toolResults, tokens: estimator.estimateMessages(messages), key, counts };
   // The current turn is estimated when its tokens are first read: a long turn whose floor is over
-  // its room shows only its newest exchanges (see compactToFit), and is never estimated whole.
+  // its room shows only its newest exchanges (see chooseCurrentTurn), and is never estimated whole.
   let tokens: number | undefined;
   return {
     messages,

@@ -109,7 +109,7 @@ export function loopParts(walk: TurnWalk, loop: ReasoningLoop, estimator: Estima
 export interface LoopInputs {
   /** The loop's turn, prepared (see {@link loopParts}). */
   parts: LoopParts;
-  /** The loop's first call's view (see {@link firstCallInput}) and what its stages chose. */
+  /** The loop's first call's view (see {@link firstCallInput}) and what its allocation chose. */
   first: { view: ContextView; front: FrontInputs };
   /** Evidence excerpts {@link firstCallInput} left out. */
   evidenceShown: number;
@@ -133,7 +133,7 @@ export interface LoopInputs {
  * ```ts
  * const parts = loopParts(walk, loop, estimator, imageInputs, limit);
  * const { input: firstInput, evidenceShown } = firstCallInput(input, loop);
- * const view = parts && loopAppended({ parts, first: stagedView(firstInput, …), evidenceShown, dropStep, started });
+ * const view = parts && loopAppended({ parts, first: allocatedView(firstInput, …), evidenceShown, dropStep, started });
  * ```
  */
 export function loopAppended(inputs: LoopInputs): ContextView | undefined {

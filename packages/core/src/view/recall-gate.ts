@@ -10,7 +10,7 @@ export const RECALL_QUIET_TURNS = 3;
  * then through `prior`, the summarized prefix). The block sits right before the
  * current turn and is gone on the next one, so the prompt cache loses the turn that
  * followed it: a few hundred tokens after a question in a chat, thousands after an
- * agent's tool loop. Otherwise recall is a brief (see `placeHistory`): no reserve, on
+ * agent's tool loop. Otherwise recall is a brief (see `allocateView`): no reserve, on
  * the turn's first call only, which costs the cache the request alone. Only
  * turns before the current one are read, so the answer is the same on every call of
  * a turn and the reserve older turns leave does not flip within it (the head would move).

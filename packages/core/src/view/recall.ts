@@ -49,6 +49,26 @@ const LIFTING = 8;
 /** The query reads at most this much of the current turn. */
 const MAX_QUERY_CHARS = 4000;
 
+/**
+ * The most a brief takes: {@link BRIEF_TOKENS}, and at most a quarter of `recallBudget`
+ * — a few lines, on the first call of a turn only. A brief is gone on the next call,
+ * which re-sends what followed it: a larger one (1,000 tokens) cost the agent fixtures'
+ * cached share more than it gained.
+ *
+ * @example
+ * ```ts
+ * briefBudget(4000); // 250 (the default recallBudget)
+ * briefBudget(1000); // 250
+ * briefBudget(400);  // 100
+ * ```
+ */
+export function briefBudget(recallBudget: number): number {
+  return Math.min(BRIEF_TOKENS, Math.floor(recallBudget / 4));
+}
+
+/** The most a brief takes under any `recallBudget` (see {@link briefBudget}). */
+export const BRIEF_TOKENS = 250;
+
 /** The recalled block of one view. */
 export interface RecalledBlock {
   /** The label and the block, or empty. */

@@ -1,9 +1,9 @@
 import type { ResolvedBudget } from "../budget.js";
 import type { AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
-import { shownOlderTurn, type ChosenOlderTurns } from "./choose-older-turns.js";
+import { shownOlderTurn, type ChosenOlderTurns } from "./allocate-view.js";
 import { shownResultCounts } from "./tool-result-compactor.js";
-import type { CurrentResults } from "./compact-to-fit.js";
+import type { CurrentResults } from "./current-forms.js";
 import type { TurnWalk } from "./find-turns.js";
 import type { PinnedBlock } from "./pinned-block.js";
 import type { ProviderHead } from "./provider-head.js";
@@ -53,7 +53,7 @@ export interface ViewFacts {
 }
 
 /**
- * Report the view: stage 7 of {@link buildContext}. Every estimate, count and
+ * Report the view, read off its allocation (see `allocateView`). Every estimate, count and
  * omission the stages recorded; never message content. What preparing left out (orphan
  * results, unfinished calls, misplaced system messages, cleared reasoning) is summed over
  * the turns the view read; what it changed (excerpts, images, labels) over the parts the

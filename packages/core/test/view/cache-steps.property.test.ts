@@ -120,7 +120,7 @@ function changedBetweenAnchors(previous: OlderPart, next: OlderPart): string | u
     const after = next.shown[k];
     if (after === undefined || after.id !== before.id) return `older message ${before.id} (${k}) left the view while the anchor ${previous.shown[0]!.id} held`;
     if (after.form === before.form || after.cleared) continue;
-    // Compaction of older results starts once the whole history stops fitting, and stops when it fits again (see compactToFit).
+    // Compaction of older results starts once the whole history stops fitting, and stops when it fits again (see chooseCurrentTurn).
     if (previous.compacting !== next.compacting) continue;
     // The turn before the request may be shown smaller beside large current results, and back once they are older (see besideHistory).
     if (previous.newestTurn.has(before.id)) continue;

@@ -1,4 +1,4 @@
-// The current turn's form is chosen among its candidates by one rule (compact-to-fit.ts,
+// The current turn's form is chosen among its candidates by one rule (current-forms.ts,
 // chooseCurrentForm): a form that fits beats one that does not; then fewer results
 // narrowed to their totals; then the one whose history allocation keeps more history
 // beside it (older turns whole, then cleared, then the summary); then the earlier candidate.

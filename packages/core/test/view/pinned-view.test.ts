@@ -12,7 +12,7 @@ import { IMAGE_PLACEHOLDER } from "@contextview/core/internal";
 import { isSummaryMessage } from "../../src/summarize/summary-message.js";
 import { OPENING_REQUEST_LABEL, PINNED_LABEL } from "../../src/view/pinned.js";
 import { resolveViewOptions } from "../../src/view/options.js";
-import * as compactToFitModule from "../../src/view/compact-to-fit.js";
+import * as currentFormsModule from "../../src/view/current-forms.js";
 import { conversation, deepFreeze, snapshot, turnMessages } from "@contextview/test-support";
 
 const estimator = createEstimator();
@@ -125,7 +125,7 @@ describe("buildContext: pinned context", () => {
   });
 
   it("keeps the pins while the current turn fits beside them in its least form, fitting the turn once", () => {
-    const fitted = jest.spyOn(compactToFitModule, "compactToFit");
+    const fitted = jest.spyOn(currentFormsModule, "chooseCurrentTurn");
     const rows = JSON.stringify({ total: 400, rows: Array.from({ length: 400 }, (_, i) => ({ id: `r${i}`, note: `row ${i} of the ledger export` })) });
     const turn = (request: string) => [
       new HumanMessage({ id: "goal", content: `${GOAL} ${"spec ".repeat(300)}` }),

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { buildContext, createEstimator } from "@contextview/core";
 import { RECALL_LABEL } from "../../src/view/recall.js";
 import { conversation, conversationArb, deepFreeze, readableText, snapshot, viewProblems } from "@contextview/test-support";
-import { briefBudget } from "../../src/view/place-history";
+import { briefBudget } from "../../src/view/recall";
 
 const estimator = createEstimator();
 

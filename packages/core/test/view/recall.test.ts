@@ -1,11 +1,10 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { buildContext, createEstimator } from "@contextview/core";
 import { RECALL_LABEL } from "../../src/view/recall.js";
-import { briefBudget } from "../../src/view/place-history";
 import { COMMON_TERM_SHARE, FREQUENT_TERM } from "../../src/lexical/bm25";
 import { ConversationIndex, conversationIndex, searchableText } from "../../src/lexical/conversation-index";
 import { RECALL_QUIET_TURNS, recallRuns } from "../../src/view/recall-gate";
-import { recallBlock } from "../../src/view/recall";
+import { briefBudget, recallBlock } from "../../src/view/recall";
 import { withNeighbours } from "../../src/lexical/neighbours";
 import { searchTerms, termOf } from "../../src/lexical/search-terms";
 import { deepFreeze, snapshot, viewProblems } from "@contextview/test-support";

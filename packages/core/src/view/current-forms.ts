@@ -20,8 +20,8 @@ const HISTORY_SHARE = 0.5;
 
 import type { CompactOptions } from "./tool-result-compactor.js";
 
-/** What {@link compactToFit} needs. */
-export interface CompactToFitInput {
+/** What {@link chooseCurrentTurn} needs. */
+export interface CurrentTurnInput {
   fixed: FixedPart;
   limit: number;
   /** The prepared current turn, not yet compacted. */
@@ -37,7 +37,7 @@ export interface CompactToFitInput {
 }
 
 /** The current turn as it enters the view, and the history's allocation beside it. */
-export interface CompactedToFit {
+export interface CurrentTurnChoice {
   current: PreparedTurn;
   /** The older turns in the forms chosen beside `current`: as prepared while all fits, else compacted (the newest maybe smaller: `besideHistory`). */
   older: OlderForms;
@@ -54,7 +54,8 @@ export interface CompactedToFit {
 }
 
 /**
- * Compact to fit: stage 4 of {@link buildContext}. Nothing is compacted while the
+ * The current turn's form, and the history's allocation beside it: the first decision of
+ * {@link allocateView}, for the two are weighed together. Nothing is compacted while the
  * whole history fits: the older turns' forms are `"whole"`. Otherwise they are
  * `"compacted"` (see {@link OlderTurns.forms}; each made once, as the allocation reaches
  * it), and the current turn takes one of its forms (see {@link chooseCurrentForm}): its
@@ -67,10 +68,10 @@ export interface CompactedToFit {
  *
  * @example
  * ```ts
- * const { current, older, allocation } = compactToFit({ fixed, limit, current: prepared, older: olderTurns, claims, options, estimator });
+ * const { current, older, allocation } = chooseCurrentTurn({ fixed, limit, current: prepared, older: olderTurns, claims, options, estimator });
  * ```
  */
-export function compactToFit(input: CompactToFitInput): CompactedToFit {
+export function chooseCurrentTurn(input: CurrentTurnInput): CurrentTurnChoice {
   const { fixed, limit, claims } = input;
   const headTokens = claims.summaryTokens;
   const exchanges = countExchanges(input.current);
@@ -146,7 +147,7 @@ interface ChosenForm {
  * form; when that is sure before the turn is estimated (`surelyLong`, see
  * {@link currentTurnOver}), it is fitted without being estimated whole.
  */
-function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, exchanges: number, surelyLong: boolean): ChosenForm {
+function chooseCurrentForm(input: CurrentTurnInput, history: HistoryRoom, exchanges: number, surelyLong: boolean): ChosenForm {
   const { fixed, limit, estimator, options } = input;
   const room = limit - fixed.tokens;
   const fits = (form: CurrentForm) => fixed.tokens + form.fit.turn.tokens <= limit;
@@ -165,7 +166,7 @@ function chooseCurrentForm(input: CompactToFitInput, history: HistoryRoom, excha
   const shown = (name: CurrentTurnForm, fit: CurrentTurnFit, newest?: PreparedTurn): CurrentForm =>
     ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, newest });
   const long = () => fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
-  // A turn whose messages alone exceed the room (surely, see compactToFit, or by its floor): only the long form can fit it.
+  // A turn whose messages alone exceed the room (surely, see chooseCurrentTurn, or by its floor): only the long form can fit it.
   if (surelyLong || (exchanges > 1 && currentTurnFloor(input.current, estimator) > room)) {
     const fitted = long();
     if (!("fit" in fitted)) throw mandatoryPartError(fixed, limit, fitted.request, fitted.newestExchange);
@@ -208,7 +209,7 @@ function asLong(long: LongTurnFit): CurrentForm {
  * result's framing). Fitting ten thousand parallel results one by one first would take
  * seconds to reach the same error.
  */
-function refuseEarly({ fixed, limit, current, estimator }: CompactToFitInput): void {
+function refuseEarly({ fixed, limit, current, estimator }: CurrentTurnInput): void {
   const messages = current.messages;
   let first = messages.findIndex((m) => m.type === "ai");
   if (first < 0) first = messages.length;
@@ -266,7 +267,7 @@ type BesideHistory = Pick<CurrentForm, "fit" | "newest">;
  *
  * Nothing is changed here: the view shows `newest` only when that candidate is chosen.
  */
-function besideHistory(input: CompactToFitInput, history: HistoryRoom, room: number, fitted: CurrentTurnFit): BesideHistory[] {
+function besideHistory(input: CurrentTurnInput, history: HistoryRoom, room: number, fitted: CurrentTurnFit): BesideHistory[] {
   const { estimator } = input;
   const { older } = history;
   const { compactor } = input.older;
@@ -287,7 +288,7 @@ function besideHistory(input: CompactToFitInput, history: HistoryRoom, room: num
   const head = headTokens <= Math.floor(room * SUMMARY_SHARE) ? headTokens : 0;
   // The turn before, in the form it takes beside them: shown so only when these results are.
   const newest = older.newest === undefined ? undefined : compactor.shrink(older.newest, Math.floor(room * PREVIOUS_TURN_SHARE));
-  // Older turns beyond the newest go: without a summary, their excerpts keep room too (see chooseOlderTurns).
+  // Older turns beyond the newest go: without a summary, their excerpts keep room too (see allocateView).
   const excerpts = newest !== undefined && headTokens === 0 && older.hasMoreThanNewest() ? excerptsRoom(Infinity, input.options, estimator) : 0;
   const reserve = head + (newest?.tokens ?? 0) + excerpts;
   if (reserve > 0) candidates.push({ fit: besides(reserve), newest });
