@@ -92,14 +92,18 @@ function kindOf(key: string, value: unknown): Kind | undefined {
   return named.date ? "date" : "id";
 }
 
+/** An identifier or a link: what finds a row again (see {@link isIdentifyingValue}). */
+function identifying(kind: Kind | undefined): boolean {
+  return kind === "id" || kind === "link";
+}
+
 /**
  * True when `value` under `key` is what finds a row again: a short identifier or a
  * link, as lean references keep them (dates and long strings are not). Recall reads
  * rows back by these values.
  */
 export function isIdentifyingValue(key: string, value: unknown): boolean {
-  const kind = kindOf(key, value);
-  return kind === "id" || kind === "link";
+  return identifying(kindOf(key, value));
 }
 
 /** What a key's name says, read once per key: a collection of a million rows has a handful of keys. */
@@ -229,7 +233,11 @@ export function createReferenceReader(
         for (const key of keysOf(row)) {
           if (!wanted(key, ownPresent)) continue;
           const value = row[key];
-          if (kindOf(key, value) !== kinds.get(key)) continue;
+          // A key's kind is read from the first row that holds it; an identifier under a key read as a link (its first
+          // value looked like a URL: "A://"), or a link under one read as an identifier, still finds its row, unless
+          // the column is written as a pattern.
+          const kind = kindOf(key, value);
+          if (kind !== kinds.get(key) && !(identifying(kind) && identifying(kinds.get(key)) && pattern?.link !== key)) continue;
           let column = columns.get(key);
           if (column === undefined) {
             column = columns.size;

@@ -283,3 +283,21 @@ describe("compactToolResult limits and options", () => {
     expect((items["omitted_refs"] as { fields: string[] }).fields).toEqual(["title"]);
   });
 });
+
+describe("a reference key whose values are of two kinds", () => {
+  // Found by the compaction laws' property test (seed -736396315): the first row's `id` looked
+  // like a URL ("A:// "), so the key was read as a link and the omitted rows' plain ids were dropped.
+  it("keeps every omitted row's identifier, whether its first value read as a link or as an identifier", () => {
+    const memo = (i: number) => `row ${i} ${"with a memo long enough to be omitted ".repeat(4)}`;
+    for (const first of ["A:// ", "tx-0"]) {
+      const rows = Array.from({ length: 40 }, (_, i) => ({ id: i === 0 ? first : i % 3 === 0 ? `https://bank.example/tx/${i}` : `tx=${i};b`, amount: i, memo: memo(i) }));
+      const artifact = deepFreeze({ transactions: rows });
+      const out = compactToolResult(toolMessage(artifact), 900);
+      const json = contentJson(out) as { transactions: { omitted_refs: { fields: string[]; rows: unknown[][] }; retained: number } };
+      expect(projectionProblems(artifact, json)).toEqual([]);
+      const { fields, rows: refs } = json.transactions.omitted_refs;
+      const ids = refs.map((row) => row[fields.indexOf("id")]);
+      expect(ids).toEqual(rows.slice(json.transactions.retained).map((row) => row.id));
+    }
+  });
+});
