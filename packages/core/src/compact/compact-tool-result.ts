@@ -1,7 +1,7 @@
 // size: one entry (compactToolResult) with its level search and notices; splitting it would scatter one decision
 import { ToolMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
 import { ContextViewError, describeValue, invalidOption } from "../errors.js";
-import { safeJson } from "../estimate.js";
+import { safeJson, textTokensAtLeast } from "../estimate.js";
 import { blockText, copyMessage, isImageBlock } from "../messages.js";
 import { jsonNestsDeeperThan, readPayloadAsJson, type PayloadOrigin } from "./inspect.js";
 import { compactionMarkerOf, withCompaction, type CompactionMarker, type CompactionOrigin, type JsonCompactionMarker } from "./marker.js";
@@ -241,13 +241,19 @@ function jsonMarker(origin: CompactionOrigin, limitTokens: number, projection: O
   };
 }
 
-/** `requiredTokens` is the smallest form (identifiers only); `referencesTokens`, when known, the lean references' floor. */
-function limitError(limit: number, required: number, original: number, origin: CompactionOrigin, extra: Record<string, number> = {}): ContextViewError {
+/**
+ * `requiredTokens` is the smallest form (identifiers only); `referencesTokens`, when known, the
+ * lean references' floor; `originalTokens` is estimated when first read (see {@link originalTokens}):
+ * a view that catches the error to narrow the result does not read a result of megabytes whole for it.
+ */
+function limitError(limit: number, required: number, original: () => number, origin: CompactionOrigin, extra: Record<string, number> = {}): ContextViewError {
+  const details: Record<string, unknown> = { limitTokens: limit, requiredTokens: required };
+  Object.defineProperty(details, "originalTokens", { enumerable: true, get: original });
   return new ContextViewError(
     "COMPACTION_LIMIT",
     `The required structure and identifiers of a tool result (${origin}) need ${required} estimated tokens but the limit is ${limit}; ` +
       "raise the limit, or have the tool return fewer rows or a `model_context` projection.",
-    { limitTokens: limit, requiredTokens: required, originalTokens: original, origin, ...extra },
+    Object.assign(details, { origin, ...extra }),
   );
 }
 
@@ -261,7 +267,7 @@ const LEVEL_TOLERANCE = 1 / 32;
  * probes (falling back to bisection when a prediction does not halve the bracket):
  * a handful of probes, each proportional to the output, not the payload.
  */
-function fitTree(memo: Memo, source: Extract<Source, { kind: "tree" }>, limit: number, original: number, options: ResolvedCompactOptions): Fitted {
+function fitTree(memo: Memo, source: Extract<Source, { kind: "tree" }>, limit: number, original: () => number, options: ResolvedCompactOptions): Fitted {
   const full = searchLevels(memo, source, "full", limit, options);
   if (full.fitted !== undefined) return full.fitted;
   const ids = searchLevels(memo, source, "ids", limit, options);
@@ -350,12 +356,12 @@ export function compactToolResult(message: BaseMessage, limitTokens: number, opt
   const resolved = resolveCompactOptions(options);
   const estimate = (text: string) => resolved.estimator.estimateText(text);
   const { text, images } = splitContent(message.content);
-  const original = estimate(text);
-  if (original <= limitTokens) return copyMessage(message, "tool") as ToolMessage;
+  const original = originalTokens(text, resolved);
+  if (textTokensAtLeast(resolved.estimator, text) <= limitTokens && original() <= limitTokens) return copyMessage(message, "tool") as ToolMessage;
   const withImages = (out: string): MessageContent => (images.length > 0 ? ([{ type: "text", text: out }, ...images] as MessageContent) : out);
 
   const previous = compactionMarkerOf(message);
-  if (previous?.form === "cleared" || previous?.form === "narrowed") throw limitError(limitTokens, original, original, "content");
+  if (previous?.form === "cleared" || previous?.form === "narrowed") throw limitError(limitTokens, original(), original, "content");
   const recallToolName = checkRecallToolName(options?.recallToolName);
   const memo = memoFor(message, text, resolved);
   const at = (limit: number): { text: string; marker: CompactionMarker } => {
@@ -447,7 +453,7 @@ function excerptNamingRecall(
 }
 
 /** The compacted text and marker of a result over its limit (see {@link compactToolResult}); images are added back by the caller. */
-function compactSource(memo: Memo, message: ToolMessage, text: string, limitTokens: number, original: number, resolved: ResolvedCompactOptions): { text: string; marker: CompactionMarker } {
+function compactSource(memo: Memo, message: ToolMessage, text: string, limitTokens: number, original: () => number, resolved: ResolvedCompactOptions): { text: string; marker: CompactionMarker } {
   const estimate = (value: string) => resolved.estimator.estimateText(value);
   const source = lazySourceOf(memo, message, text, resolved);
   if (source.kind === "tree") {
@@ -479,6 +485,16 @@ function compactSource(memo: Memo, message: ToolMessage, text: string, limitToke
   } };
 }
 
+/**
+ * The estimate of a result's text, made when first asked: a text whose length alone puts it
+ * over the limit (see `textTokensAtLeast`) is compacted without being read whole, and is
+ * estimated only for what reports it (a notice's size, an error).
+ */
+function originalTokens(text: string, resolved: ResolvedCompactOptions): () => number {
+  let tokens: number | undefined;
+  return () => (tokens ??= resolved.estimator.estimateText(text));
+}
+
 /** What {@link compactOrNarrow} did to a tool result. */
 export type FitOutcome = "whole" | "compacted" | "narrowed";
 
@@ -500,8 +516,8 @@ export type FitOutcome = "whole" | "compacted" | "narrowed";
 export function compactOrNarrow(message: ToolMessage, limitTokens: number, options?: CompactToolResultOptions): { message: ToolMessage; outcome: FitOutcome } {
   const resolved = resolveCompactOptions(options);
   const { text } = splitContent(message.content);
-  const original = resolved.estimator.estimateText(text);
-  if (original <= limitTokens) return { message: copyMessage(message, "tool") as ToolMessage, outcome: "whole" };
+  const original = originalTokens(text, resolved);
+  if (textTokensAtLeast(resolved.estimator, text) <= limitTokens && original() <= limitTokens) return { message: copyMessage(message, "tool") as ToolMessage, outcome: "whole" };
   let subject = message;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -533,7 +549,7 @@ function withoutArtifact(message: ToolMessage): ToolMessage {
  * (a `"$recall"` key on the totals, a sentence after the notice); when no line fits
  * beside the totals, the notice with one, and only when neither fits, the form without.
  */
-function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitTokens: number, original: number, options: ResolvedCompactOptions, recall: string | undefined): ToolMessage {
+function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitTokens: number, original: () => number, options: ResolvedCompactOptions, recall: string | undefined): ToolMessage {
   const { text, images } = splitContent(subject.content);
   let rows: number | undefined;
   let source: Source | undefined;
@@ -572,12 +588,12 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
   }
   const tool = message.name ? `\`${inlineName(message.name)}\`` : "tool";
   const notice =
-    `[The ${tool} result (tool_call_id ${message.tool_call_id}) is too large to show here: about ${original} tokens` +
+    `[The ${tool} result (tool_call_id ${message.tool_call_id}) is too large to show here: about ${original()} tokens` +
     `${rows === undefined ? "" : `, ${rows} rows`}. Narrow the query (filters, paging) for a result that fits.]`;
   const recalled = fitting((line) => {
     const sentence = recallSentenceFor(message, text, recallToolName!, line);
     return sentence === undefined ? undefined : `${notice.slice(0, -1)} ${sentence}]`;
   });
   if (recalled === undefined && totals !== undefined) return withCompaction(message, withImages(totals.json), totals.marker);
-  return withCompaction(message, recalled ?? notice, rows === undefined ? { form: "narrowed", originalTokens: original } : { form: "narrowed", originalTokens: original, returnedRows: rows });
+  return withCompaction(message, recalled ?? notice, rows === undefined ? { form: "narrowed", originalTokens: original() } : { form: "narrowed", originalTokens: original(), returnedRows: rows });
 }

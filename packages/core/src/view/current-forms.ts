@@ -4,7 +4,7 @@ import { copyMessage } from "../messages.js";
 import type { Estimator } from "../estimate.js";
 import type { FixedPart } from "./charge-fixed-part.js";
 import { excerptsRoom, HistoryRoom, keepsMoreHistory, type HistoryAllocation, type HistoryClaims } from "./allocate-history.js";
-import { currentTurnFloor, currentTurnOver, fitCurrentTurn, type CurrentTurnFit } from "./current-turn-room.js";
+import { currentTurnFloor, currentTurnOver, fitCurrentTurn, resultsSurelyOver, type CurrentTurnFit } from "./current-turn-room.js";
 import { fitLongTurn, type LongTurnFit } from "./long-turn.js";
 import { keepOlderTurnsInPlace } from "./older-form.js";
 import type { OlderForms, OlderTurns } from "./older-turns.js";
@@ -79,8 +79,10 @@ export function chooseCurrentTurn(input: CurrentTurnInput): CurrentTurnChoice {
   const whole = new HistoryRoom(input.older.forms("whole"), claims);
   // A turn whose messages alone are surely over the room is long: compacting its results cannot fit it, and it is never estimated whole.
   const surelyLong = exchanges > 1 && currentTurnOver(input.current, room, input.estimator);
-  if (surelyLong || fixed.tokens + input.current.tokens > limit) refuseEarly(input);
-  const fit = surelyLong ? undefined : whole.older.fitting(room - input.current.tokens - headTokens);
+  // Nor is a turn whose results' texts alone are surely over the room (a result of megabytes): they are compacted.
+  const surelyOver = surelyLong || resultsSurelyOver(input.current, room, input.estimator);
+  if (surelyOver || fixed.tokens + input.current.tokens > limit) refuseEarly(input);
+  const fit = surelyOver ? undefined : whole.older.fitting(room - input.current.tokens - headTokens);
   if (fit?.all === true && fixed.tokens + input.current.tokens + headTokens <= limit) {
     const allocation = whole.at(room - input.current.tokens);
     const currentTurn = everyExchangeKept(exchanges, "whole");
@@ -167,7 +169,7 @@ function chooseCurrentForm(input: CurrentTurnInput, history: HistoryRoom, exchan
     ({ fit, cleared: 0, report: everyExchangeKept(exchanges, name), labels: 0, excerpted: 0, newest });
   const long = () => fitLongTurn({ current: input.current, room, options, estimator, summary: input.turnSummary });
   // A turn whose messages alone exceed the room (surely, see chooseCurrentTurn, or by its floor): only the long form can fit it.
-  if (surelyLong || (exchanges > 1 && currentTurnFloor(input.current, estimator) > room)) {
+  if (surelyLong || (exchanges > 1 && currentTurnFloor(input.current, estimator, room) > room)) {
     const fitted = long();
     if (!("fit" in fitted)) throw mandatoryPartError(fixed, limit, fitted.request, fitted.newestExchange);
     return weigh(asLong(fitted));

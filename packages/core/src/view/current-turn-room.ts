@@ -1,6 +1,7 @@
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { compactOrNarrow } from "../compact/compact-tool-result.js";
-import type { Estimator } from "../estimate.js";
+import { textTokensAtLeast, type Estimator } from "../estimate.js";
+import { copyMessage } from "../messages.js";
 import { splitContent } from "../compact/compact-tool-result.js";
 import { minMessageTokens, withMessages, type PreparedTurn } from "./prepare-turn.js";
 
@@ -71,20 +72,53 @@ export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Esti
 /**
  * What the turn needs at least however its results are fitted: every message but
  * the results' text. A turn whose floor is over its room cannot fit by compacting
- * its results, so {@link fitCurrentTurn} is not even tried.
+ * its results, so {@link fitCurrentTurn} is not even tried. A result whose text is
+ * surely over `room` is not read (see {@link resultSize}).
  *
  * @example
  * ```ts
- * if (currentTurnFloor(current, estimator) > room) { ... } // only dropping exchanges helps
+ * if (currentTurnFloor(current, estimator, room) > room) { ... } // only dropping exchanges helps
  * ```
  */
-export function currentTurnFloor(turn: PreparedTurn, estimator: Estimator): number {
+export function currentTurnFloor(turn: PreparedTurn, estimator: Estimator, room = Number.POSITIVE_INFINITY): number {
   let floor = 0;
-  for (const message of turn.messages) {
-    const tokens = estimator.estimateMessage(message);
-    floor += ToolMessage.isInstance(message) ? Math.max(0, tokens - estimator.estimateText(splitContent(message.content).text)) : tokens;
-  }
+  for (const message of turn.messages) floor += ToolMessage.isInstance(message) ? resultSize(message, estimator, room).framing : estimator.estimateMessage(message);
   return floor;
+}
+
+/**
+ * A result's text tokens and its framing (the rest of its message's tokens). A text whose
+ * least tokens (see `textTokensAtLeast`) are already over `room` is never read: its least
+ * stands for it, and its framing is its message's without the text — every share of it
+ * is then the same as with its estimate, for it is over any share of the room.
+ */
+function resultSize(message: ToolMessage, estimator: Estimator, room: number): { text: number; framing: number } {
+  const content = message.content;
+  if (typeof content === "string") {
+    const least = textTokensAtLeast(estimator, content);
+    if (least > room) return { text: least, framing: estimator.estimateMessage(copyMessage(message, "tool", { content: "" })) };
+  }
+  const text = estimator.estimateText(splitContent(content).text);
+  return { text, framing: Math.max(0, estimator.estimateMessage(message) - text) };
+}
+
+/**
+ * Whether the turn's results alone are surely over `room` by the least tokens of their texts
+ * (see `textTokensAtLeast`): reads their lengths only, so a turn with a result of megabytes
+ * is known to be over before it is estimated. False for an estimator whose count is not known.
+ *
+ * @example
+ * ```ts
+ * if (resultsSurelyOver(current, room, estimator)) { ... } // compacted, never estimated whole
+ * ```
+ */
+export function resultsSurelyOver(turn: PreparedTurn, room: number, estimator: Estimator): boolean {
+  let least = 0;
+  for (const message of turn.messages) {
+    if (ToolMessage.isInstance(message) && typeof message.content === "string") least += textTokensAtLeast(estimator, message.content);
+    if (least > room) return true;
+  }
+  return false;
 }
 
 /**
@@ -110,9 +144,9 @@ export function currentTurnOver(turn: PreparedTurn, room: number, estimator: Est
 }
 
 /**
- * Whether the turn, whole, is over `room`: a bound below its floor first (see
- * {@link currentTurnOver}), then its estimate, so a turn over by that bound is never
- * estimated whole.
+ * Whether the turn, whole, is over `room`: bounds below its floor and below its results
+ * first (see {@link currentTurnOver}, {@link resultsSurelyOver}), then its estimate, so a
+ * turn over by either bound is never estimated whole.
  *
  * @example
  * ```ts
@@ -120,7 +154,7 @@ export function currentTurnOver(turn: PreparedTurn, room: number, estimator: Est
  * ```
  */
 export function wholeOver(turn: PreparedTurn, room: number, estimator: Estimator): boolean {
-  return currentTurnOver(turn, room, estimator) || turn.tokens > room;
+  return currentTurnOver(turn, room, estimator) || resultsSurelyOver(turn, room, estimator) || turn.tokens > room;
 }
 
 /**
@@ -150,15 +184,17 @@ function fitOnce(turn: PreparedTurn, room: number, estimator: Estimator, recallT
   const sizes: number[] = [];
   let other = 0;
   let framing = 0;
+  // A text surely over the whole room is over any share of it, and is never kept whole: it is not read (see resultSize).
+  const unread = Math.max(room, SMALL_RESULT_TOKENS);
   turn.messages.forEach((message, index) => {
     if (!ToolMessage.isInstance(message)) {
       other += estimator.estimateMessage(message);
       return;
     }
-    const text = estimator.estimateText(splitContent(message.content).text);
+    const size = resultSize(message, estimator, unread);
     positions.push(index);
-    sizes.push(text);
-    framing += Math.max(0, estimator.estimateMessage(message) - text);
+    sizes.push(size.text);
+    framing += size.framing;
   });
   const avail = room - other - framing;
   const total = sizes.reduce((sum, size) => sum + size, 0);

@@ -121,7 +121,10 @@ export function currentTurnMinimum(input: Omit<LongTurnInput, "room" | "summary"
   const newest = steps.at(-1) ?? [];
   const exchange = boundProse(newest, { ...input, room: 0 })?.exchange ?? newest;
   const messages = [...head, ...exchange];
-  return smallestFit(withMessages(current, messages, estimator.estimateMessages(messages)), estimator, input.options.recallToolName).turn.tokens;
+  // Estimated only when no result is fitted (the turn is then returned as it is): a result of megabytes is not read whole for it.
+  const least = withMessages(current, messages, 0);
+  const fitted = smallestFit(least, estimator, input.options.recallToolName).turn;
+  return fitted === least ? estimator.estimateMessages(messages) : fitted.tokens;
 }
 
 /** The newest exchange with its assistant message's prose bounded as an older exchange's is; undefined when that changes nothing. */
