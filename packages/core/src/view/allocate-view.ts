@@ -9,10 +9,10 @@ import type { TurnWalk } from "./find-turns.js";
 import { historyHead } from "./head.js";
 import { historyBeside, quotedIn } from "./history-evidence.js";
 import type { NoteOptions } from "./options.js";
-import type { OlderForms, OlderTurns } from "./older-turns.js";
-import { pinnedBlock, type PinnedBlock } from "./pinned-block.js";
+import { OlderTurns, type OlderCompaction, type OlderForms } from "./older-turns.js";
+import { pinnedBeside, pinnedBlock, type PinnedBlock } from "./pinned-block.js";
 import type { PinnedCandidates } from "./pinned.js";
-import type { PreparedTurn } from "./prepare-turn.js";
+import type { PrepareContext, PreparedTurn } from "./prepare-turn.js";
 import type { ProviderHead } from "./provider-head.js";
 import { briefBudget, noRecall, recallBlock, type RecalledBlock } from "./recall.js";
 import type { CompactOptions } from "./tool-result-compactor.js";
@@ -31,12 +31,16 @@ export interface ViewSources {
   fixed: FixedPart;
   /** The provider head, sent right after the system message (see `providerHead`); charged with the fixed part. */
   providerHead: ProviderHead;
-  /** The pinned candidates beside the current turn (see `pinnedBeside`): their `reserve` is charged with the fixed part. */
+  /** The pinned candidates, every item whole (see `collectPinned`): the allocation fits them beside the current turn. */
   pinned: PinnedCandidates;
   /** The current turn as prepared, in no form yet. */
   current: PreparedTurn;
-  /** The older-turns source. */
-  older: OlderTurns;
+  /**
+   * What the older-turns source is made of: how a turn is prepared, and how older results are
+   * compacted (see {@link OlderTurns}). Made once the pinned block's reserve is known: the older
+   * turns' headroom is what the mandatory part leaves.
+   */
+  older: { prepare: PrepareContext; compaction: OlderCompaction };
   /** The history message: its head (label and summary or evidence) as the view would show it, and as given. */
   /**
    * The history message: `shown` (after `evidenceShare` was applied, or null) with its head
@@ -70,11 +74,7 @@ export interface ChosenOlderTurns {
   summaryIncluded: boolean;
   /** Excerpt lines of dropped turns in `head`. */
   excerptCount: number;
-  /**
-   * The oldest kept turns as shown with their tool results cleared, newest first (whole,
-   * they would not have fit the room the newer turns leave; see `clearedBand`): the last
-   * `cleared.length` of the `kept` turns. Use {@link shownOlderTurn}.
-   */
+  /** The last `cleared.length` of the `kept` turns, newest first, shown with their results cleared (see `clearedBand`, {@link shownOlderTurn}). */
   cleared: readonly PreparedTurn[];
 }
 
@@ -92,6 +92,8 @@ export interface KeptOlderTurns {
  * is assembled from and its report read off. Nothing in it is chosen again.
  */
 export interface ViewAllocation {
+  /** The older-turns source as the allocation left it: `older.read`, the turns it read. */
+  older: OlderTurns;
   /** The current turn in its form (`turn.current`), with the older turns' forms beside it and the history's room as it was split. */
   turn: CurrentTurnChoice;
   /** The older part kept: the head (summary or excerpts) and the turns (see {@link shownOlderTurn}). */
@@ -114,8 +116,9 @@ export interface ViewAllocation {
 /**
  * Allocate the view's room among its sources' candidates, once, in order of value:
  *
- * 1. the mandatory part — the fixed part, the provider head and the pinned block's reserve
- *    are charged first;
+ * 1. the mandatory part — the fixed part and the provider head are charged first, then the
+ *    pinned block's reserve: every pinned item whole, unless the current turn in its least
+ *    form would not fit beside them (then the oldest pins give way first, see `pinnedBeside`);
  * 2. the current turn's form and the history's room beside it, weighed together (see
  *    `chooseCurrentTurn`): the turn's forms by the history each leaves; the history's room
  *    split between the summary head, a relevance reserve for recall, excerpts of dropped
@@ -139,15 +142,18 @@ export interface ViewAllocation {
  *
  * @example
  * ```ts
- * const allocation = allocateView({ walk, limit, fixed, providerHead, pinned, current, older, history, claims, recallAt: "block", prior: [], options, compaction, estimator });
+ * const allocation = allocateView({ walk, limit, fixed, providerHead, pinned, current, older: { prepare, compaction: { options, newestResults: 0 } }, history, claims, recallAt: "block", prior: [], options, compaction, estimator });
  * assembleView({ ...parts, head: allocation.chosen, kept: allocation.kept, current: allocation.turn.current });
  * ```
  */
 export function allocateView(sources: ViewSources): ViewAllocation {
   const { walk, limit, fixed, estimator } = sources;
-  const charged = { ...fixed, tokens: fixed.tokens + sources.providerHead.tokens + sources.pinned.reserve };
+  const beforePins = limit - fixed.tokens - sources.providerHead.tokens;
+  const pinned = pinnedBeside(sources.pinned, sources.current, beforePins, sources.compaction, estimator);
+  const charged = { ...fixed, tokens: limit - beforePins + pinned.reserve };
+  const olderTurns = new OlderTurns(walk, sources.older.prepare, sources.older.compaction, limit - charged.tokens);
   const turn = chooseCurrentTurn({
-    fixed: charged, limit, current: sources.current, older: sources.older, claims: sources.claims, options: sources.compaction, estimator,
+    fixed: charged, limit, current: sources.current, older: olderTurns, claims: sources.claims, options: sources.compaction, estimator,
     turnSummary: sources.turnSummary,
   });
   const { current, older, allocation } = turn;
@@ -155,25 +161,23 @@ export function allocateView(sources: ViewSources): ViewAllocation {
   const kept = keptOlderTurns(chosen0, older.reached);
   const cut = chosen0.kept > 0 ? (walk.starts[chosen0.kept - 1] as number) : walk.currentStart;
   // A pinned item it looks up lies at or past the cut and before the current turn: in the kept turns.
-  const block = pinnedBlock(sources.pinned, cut, kept.messages, estimator);
+  const block = pinnedBlock(pinned, cut, kept.messages, estimator);
   // An evidence excerpt is never shown beside the message it quotes: the room it held goes to recall.
   const { chosen, history, ...beside } = withoutShownEvidence(sources, current, chosen0, kept.messages, block, cut);
   const room = limit - charged.tokens - current.tokens;
   const longTurn = turn.currentTurn.excerpted + turn.currentTurn.summarized > 0;
   const recalled = recallIn(sources, { allocation, chosen, history, block, cut, left: room - chosen.headTokens - kept.tokens, longTurn, current });
-  return { turn, chosen, kept, cut, block, recalled, history, ...beside };
+  return { older: olderTurns, turn, chosen, kept, cut, block, recalled, history, ...beside };
 }
 
-/** What {@link recallIn} reads of the allocation so far. */
+/** What {@link recallIn} reads of the allocation so far: `left`, the history's room the older part left; `longTurn`, some exchanges excerpted. */
 interface BeforeRecall {
   allocation: HistoryAllocation;
   chosen: ChosenOlderTurns;
   history: BaseMessage | null;
   block: PinnedBlock;
   cut: number;
-  /** The history's room the older part left. */
   left: number;
-  /** The current turn is long (some of its exchanges excerpted): its newest steps join the query. */
   longTurn: boolean;
   current: PreparedTurn;
 }

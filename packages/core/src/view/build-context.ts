@@ -14,7 +14,6 @@ import { budgetOf, resolveViewOptions } from "./options.js";
 import { recallToolNameIn } from "../recall/bound-tool.js";
 import { prepareTurn, type PrepareContext } from "./prepare-turn.js";
 import { collectPinned } from "./pinned.js";
-import { pinnedBeside } from "./pinned-block.js";
 import { allocateView, type ViewSources } from "./allocate-view.js";
 import { assembleView } from "./assemble-view.js";
 import { checkMessageDate } from "./recall-date.js";
@@ -165,7 +164,7 @@ function allocatedView(input: BuildContextInput, walk: TurnWalk, resolved: Resol
     holds: allocated.history !== null ? historyHolds(allocated.history) : history.holds,
     evidenceOmitted: allocated.evidenceOmitted ?? history.evidenceOmitted, evidenceShown: allocated.evidenceShown + history.besideRequest,
     summarized: sources.prior.length, currentResults: turn.results, currentChanged: { labels: turn.labels, excerpted: turn.excerpted },
-    olderRead: sources.older.read, olderShown: turn.older.reached,
+    olderRead: allocated.older.read, olderShown: turn.older.reached,
     current, currentTurn: turn.currentTurn, chosen, assembled, pinned: block, recall: recalled.report, recalledShown: recalled.messages.length > 0, started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
@@ -184,7 +183,7 @@ function allocatedView(input: BuildContextInput, walk: TurnWalk, resolved: Resol
 
 /**
  * The sources of a view (see {@link ViewSources}): the fixed part charged, the provider head,
- * the pinned candidates, the current turn prepared, the older-turns source, the history
+ * the pinned candidates, the current turn prepared, what the older-turns source is made of, the history
  * message within its share, and how recall runs; with what the report needs of the history
  * message as given (`history`). Nothing here chooses a form.
  */
@@ -222,18 +221,16 @@ function viewSources(input: BuildContextInput, walk: TurnWalk, resolved: Resolve
   const afterResultsAt = head.messages.at(-1)?.type === "tool" ? walk.lead : undefined;
   const ctx: PrepareContext = { walk, estimator, imageInputs: options.imageInputs, limits, afterResultsAt };
   const current = prepareTurn(ctx, walk.currentStart, walk.n, true);
-  const pinned = pinnedBeside(pinnedAll, current, limit - fixed.tokens - head.tokens, options, estimator);
   // A brief takes no reserve: the older turns are allocated as without recall.
   // A request without a search term ("ok", "please do") matches nothing on any call of its turn: no reserve either
   // (a long turn's later calls would search by its newest steps too; such a turn keeps no reserve for them).
   const wordless = recallAt === "block" && options.recallBudget > 0 && wordlessRequest(walk);
   const compaction = recallAt === "brief" || wordless ? { ...options, recallBudget: 0 } : options;
   // Older turns prepared as the view reaches them; compacted (when they are) after the current turn's results, the newest.
-  const olderCompaction = { options: compaction, newestResults: current.toolResults, shift: prior.length };
-  const older = new OlderTurns(walk, ctx, olderCompaction, limit - fixed.tokens - head.tokens - pinned.reserve);
+  const older = { prepare: ctx, compaction: { options: compaction, newestResults: current.toolResults, shift: prior.length } };
   const claims = { summaryTokens: headTokens, evidenceOnly, options: compaction, estimator };
   const sources: ViewSources = {
-    walk, limit, fixed, providerHead: head, pinned, current, older, history: { head: summaryHead, shown: historyShown, given, evidenceTokens: evidenceRoom },
+    walk, limit, fixed, providerHead: head, pinned: pinnedAll, current, older, history: { head: summaryHead, shown: historyShown, given, evidenceTokens: evidenceRoom },
     claims, recallAt, prior, messageDate, turnSummary: input.turnSummary, options, compaction, estimator,
   };
   const history = { given: summaryGiven, holds, evidenceOmitted: within.evidenceOmitted, besideRequest };
