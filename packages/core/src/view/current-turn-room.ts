@@ -89,8 +89,9 @@ export function currentTurnFloor(turn: PreparedTurn, estimator: Estimator, room 
 /**
  * A result's text tokens and its framing (the rest of its message's tokens). A text whose
  * least tokens (see `textTokensAtLeast`) are already over `room` is never read: its least
- * stands for it, and its framing is its message's without the text — every share of it
- * is then the same as with its estimate, for it is over any share of the room.
+ * stands for it, and its framing is its message's without the text. Its share is then the
+ * same as with its estimate, for it is over any share of the room; only the order in which
+ * two such results take what the others leave (the larger first) goes by their least.
  */
 function resultSize(message: ToolMessage, estimator: Estimator, room: number): { text: number; framing: number } {
   const content = message.content;
