@@ -144,7 +144,8 @@ async function main(): Promise<void> {
       "no worker: max block ms": inline.block.toFixed(0),
     });
   }
-  console.log("one large tool result in the current turn, promptBudget 16000; buildContext and floor: medians over 9 / 5 contents of the same shape at 0.7 / 7 MB, one above");
+  console.log("one large tool result in the current turn, promptBudget 16000");
+  console.log("buildContext and floor: medians over 9 / 5 contents of the same shape at 0.7 / 7 MB, one above");
   console.log("targets: buildContext ≤ 2× floor; 2nd call on the same messages ≈ 0; max event-loop block of the node (with its worker) ≤ 250 ms up to 50 MB");
   console.log(table(rows));
 }

@@ -453,7 +453,14 @@ function excerptNamingRecall(
 }
 
 /** The compacted text and marker of a result over its limit (see {@link compactToolResult}); images are added back by the caller. */
-function compactSource(memo: Memo, message: ToolMessage, text: string, limitTokens: number, original: () => number, resolved: ResolvedCompactOptions): { text: string; marker: CompactionMarker } {
+function compactSource(
+  memo: Memo,
+  message: ToolMessage,
+  text: string,
+  limitTokens: number,
+  original: () => number,
+  resolved: ResolvedCompactOptions,
+): { text: string; marker: CompactionMarker } {
   const estimate = (value: string) => resolved.estimator.estimateText(value);
   const source = lazySourceOf(memo, message, text, resolved);
   if (source.kind === "tree") {
@@ -517,7 +524,8 @@ export function compactOrNarrow(message: ToolMessage, limitTokens: number, optio
   const resolved = resolveCompactOptions(options);
   const { text } = splitContent(message.content);
   const original = originalTokens(text, resolved);
-  if (textTokensAtLeast(resolved.estimator, text) <= limitTokens && original() <= limitTokens) return { message: copyMessage(message, "tool") as ToolMessage, outcome: "whole" };
+  const whole = textTokensAtLeast(resolved.estimator, text) <= limitTokens && original() <= limitTokens;
+  if (whole) return { message: copyMessage(message, "tool") as ToolMessage, outcome: "whole" };
   let subject = message;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -549,7 +557,14 @@ function withoutArtifact(message: ToolMessage): ToolMessage {
  * (a `"$recall"` key on the totals, a sentence after the notice); when no line fits
  * beside the totals, the notice with one, and only when neither fits, the form without.
  */
-function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitTokens: number, original: () => number, options: ResolvedCompactOptions, recall: string | undefined): ToolMessage {
+function narrowToolResult(
+  subject: ToolMessage,
+  message: ToolMessage,
+  limitTokens: number,
+  original: () => number,
+  options: ResolvedCompactOptions,
+  recall: string | undefined,
+): ToolMessage {
   const { text, images } = splitContent(subject.content);
   let rows: number | undefined;
   let source: Source | undefined;
@@ -595,5 +610,7 @@ function narrowToolResult(subject: ToolMessage, message: ToolMessage, limitToken
     return sentence === undefined ? undefined : `${notice.slice(0, -1)} ${sentence}]`;
   });
   if (recalled === undefined && totals !== undefined) return withCompaction(message, withImages(totals.json), totals.marker);
-  return withCompaction(message, recalled ?? notice, rows === undefined ? { form: "narrowed", originalTokens: original() } : { form: "narrowed", originalTokens: original(), returnedRows: rows });
+  const originalTokens = original();
+  const marker: CompactionMarker = rows === undefined ? { form: "narrowed", originalTokens } : { form: "narrowed", originalTokens, returnedRows: rows };
+  return withCompaction(message, recalled ?? notice, marker);
 }

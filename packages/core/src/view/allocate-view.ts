@@ -142,7 +142,8 @@ export interface ViewAllocation {
  *
  * @example
  * ```ts
- * const allocation = allocateView({ walk, limit, fixed, providerHead, pinned, current, older: { prepare, compaction: { options, newestResults: 0 } }, history, claims, recallAt: "block", prior: [], options, compaction, estimator });
+ * const allocation = allocateView(sources); // what each source proposes (see ViewSources), gathered by buildContext
+ * allocation.turn.current.tokens; // the current turn in its form
  * assembleView({ ...parts, head: allocation.chosen, kept: allocation.kept, current: allocation.turn.current });
  * ```
  */

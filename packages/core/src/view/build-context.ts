@@ -165,7 +165,8 @@ function allocatedView(input: BuildContextInput, walk: TurnWalk, resolved: Resol
     evidenceOmitted: allocated.evidenceOmitted ?? history.evidenceOmitted, evidenceShown: allocated.evidenceShown + history.besideRequest,
     summarized: sources.prior.length, currentResults: turn.results, currentChanged: { labels: turn.labels, excerpted: turn.excerpted },
     olderRead: allocated.older.read, olderShown: turn.older.reached,
-    current, currentTurn: turn.currentTurn, chosen, assembled, pinned: block, recall: recalled.report, recalledShown: recalled.messages.length > 0, started, providerHead: head,
+    current, currentTurn: turn.currentTurn, chosen, assembled, pinned: block, recall: recalled.report, recalledShown: recalled.messages.length > 0,
+    started, providerHead: head,
   });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the provider head,
@@ -230,7 +231,8 @@ function viewSources(input: BuildContextInput, walk: TurnWalk, resolved: Resolve
   const older = { prepare: ctx, compaction: { options: compaction, newestResults: current.toolResults, shift: prior.length } };
   const claims = { summaryTokens: headTokens, evidenceOnly, options: compaction, estimator };
   const sources: ViewSources = {
-    walk, limit, fixed, providerHead: head, pinned: pinnedAll, current, older, history: { head: summaryHead, shown: historyShown, given, evidenceTokens: evidenceRoom },
+    walk, limit, fixed, providerHead: head, pinned: pinnedAll, current, older,
+    history: { head: summaryHead, shown: historyShown, given, evidenceTokens: evidenceRoom },
     claims, recallAt, prior, messageDate, turnSummary: input.turnSummary, options, compaction, estimator,
   };
   const history = { given: summaryGiven, holds, evidenceOmitted: within.evidenceOmitted, besideRequest };

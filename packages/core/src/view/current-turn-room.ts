@@ -82,7 +82,9 @@ export function fitCurrentTurn(turn: PreparedTurn, room: number, estimator: Esti
  */
 export function currentTurnFloor(turn: PreparedTurn, estimator: Estimator, room = Number.POSITIVE_INFINITY): number {
   let floor = 0;
-  for (const message of turn.messages) floor += ToolMessage.isInstance(message) ? resultSize(message, estimator, room).framing : estimator.estimateMessage(message);
+  for (const message of turn.messages) {
+    floor += ToolMessage.isInstance(message) ? resultSize(message, estimator, room).framing : estimator.estimateMessage(message);
+  }
   return floor;
 }
 

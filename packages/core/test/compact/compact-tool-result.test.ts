@@ -290,7 +290,8 @@ describe("a reference key whose values are of two kinds", () => {
   it("keeps every omitted row's identifier, whether its first value read as a link or as an identifier", () => {
     const memo = (i: number) => `row ${i} ${"with a memo long enough to be omitted ".repeat(4)}`;
     for (const first of ["A:// ", "tx-0"]) {
-      const rows = Array.from({ length: 40 }, (_, i) => ({ id: i === 0 ? first : i % 3 === 0 ? `https://bank.example/tx/${i}` : `tx=${i};b`, amount: i, memo: memo(i) }));
+      const id = (i: number) => (i === 0 ? first : i % 3 === 0 ? `https://bank.example/tx/${i}` : `tx=${i};b`);
+      const rows = Array.from({ length: 40 }, (_, i) => ({ id: id(i), amount: i, memo: memo(i) }));
       const artifact = deepFreeze({ transactions: rows });
       const out = compactToolResult(toolMessage(artifact), 900);
       const json = contentJson(out) as { transactions: { omitted_refs: { fields: string[]; rows: unknown[][] }; retained: number } };

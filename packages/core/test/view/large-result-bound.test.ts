@@ -24,7 +24,8 @@ function readingEstimator(): { estimator: Estimator; longest: () => number } {
 }
 
 function rows(count: number, prefix: string): string {
-  return JSON.stringify(Array.from({ length: count }, (_, i) => ({ id: `${prefix}-${i}`, date: `2024-0${1 + (i % 9)}-1${i % 10}`, amount: i * 1.25, payee: `Payee ${i % 50}` })));
+  const row = (i: number) => ({ id: `${prefix}-${i}`, date: `2024-0${1 + (i % 9)}-1${i % 10}`, amount: i * 1.25, payee: `Payee ${i % 50}` });
+  return JSON.stringify(Array.from({ length: count }, (_, i) => row(i)));
 }
 
 function conversation(results: readonly string[]): BaseMessage[] {
