@@ -149,9 +149,9 @@ export interface ViewAllocation {
  */
 export function allocateView(sources: ViewSources): ViewAllocation {
   const { walk, limit, fixed, estimator } = sources;
-  const beforePins = limit - fixed.tokens - sources.providerHead.tokens;
-  const pinned = pinnedBeside(sources.pinned, sources.current, beforePins, sources.compaction, estimator);
-  const charged = { ...fixed, tokens: limit - beforePins + pinned.reserve };
+  const mandatory = fixed.tokens + sources.providerHead.tokens;
+  const pinned = pinnedBeside(sources.pinned, sources.current, limit - mandatory, sources.compaction, estimator);
+  const charged = { ...fixed, tokens: mandatory + pinned.reserve };
   const olderTurns = new OlderTurns(walk, sources.older.prepare, sources.older.compaction, limit - charged.tokens);
   const turn = chooseCurrentTurn({
     fixed: charged, limit, current: sources.current, older: olderTurns, claims: sources.claims, options: sources.compaction, estimator,
