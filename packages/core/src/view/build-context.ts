@@ -159,15 +159,7 @@ function allocatedView(input: BuildContextInput, walk: TurnWalk, resolved: Resol
   const assembled = assembleView(parts);
   const { afterHead } = assembled;
 
-  const report = reportView({
-    budget, walk, fixed, memoriesIn: (input.memories ?? []).length, summaryGiven: history.given,
-    holds: allocated.history !== null ? historyHolds(allocated.history) : history.holds,
-    evidenceOmitted: allocated.evidenceOmitted ?? history.evidenceOmitted, evidenceShown: allocated.evidenceShown + history.besideRequest,
-    summarized: sources.prior.length, currentResults: turn.results, currentChanged: { labels: turn.labels, excerpted: turn.excerpted },
-    olderRead: allocated.older.read, olderShown: turn.older.reached,
-    current, currentTurn: turn.currentTurn, chosen, assembled, pinned: block, recall: recalled.report, recalledShown: recalled.messages.length > 0,
-    started, providerHead: head,
-  });
+  const report = reportView({ budget, sources, allocation: allocated, assembled, given: history, memoriesIn: (input.memories ?? []).length, started });
   // Anthropic breakpoints at the end of the head and of the older turns: both move in steps.
   // The head is everything before the older turns: the system message, the provider head,
   // the pinned block (right after them) and the summary or excerpts.

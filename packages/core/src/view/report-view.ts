@@ -1,7 +1,8 @@
 import type { ResolvedBudget } from "../budget.js";
 import type { AssembledView } from "./assemble-view.js";
 import type { FixedPart } from "./charge-fixed-part.js";
-import { shownOlderTurn, type ChosenOlderTurns } from "./allocate-view.js";
+import { shownOlderTurn, type ChosenOlderTurns, type ViewAllocation, type ViewSources } from "./allocate-view.js";
+import { historyHolds } from "../summarize/summary-message.js";
 import { shownResultCounts } from "./tool-result-compactor.js";
 import type { CurrentResults } from "./current-forms.js";
 import type { TurnWalk } from "./find-turns.js";
@@ -12,8 +13,24 @@ import { sumCounts, type TurnCounts } from "./turn-counts.js";
 import type { RecallReport } from "./recall.js";
 import type { ContextReport, CurrentTurnReport, HistoryReport } from "./types.js";
 
-/** Everything the stages of {@link buildContext} learned, for {@link reportView}. */
-export interface ViewFacts {
+/**
+ * What {@link reportView} reads: the view's sources and their allocation, the view as
+ * assembled, and what only the input knows — the history message as given (`given`: one
+ * was given, what it holds, the evidence its share left out, the excerpts of the current
+ * turn's mandatory messages left out of it), the memories given, when the build started.
+ */
+export interface ReportInput {
+  budget: ResolvedBudget;
+  sources: ViewSources;
+  allocation: ViewAllocation;
+  assembled: AssembledView;
+  given: { given: boolean; holds: { summary: boolean; evidence: boolean }; evidenceOmitted: number; besideRequest: number };
+  memoriesIn: number;
+  started: number;
+}
+
+/** The facts the report is read off (see {@link factsOf}). */
+interface ViewFacts {
   budget: ResolvedBudget;
   walk: TurnWalk;
   fixed: FixedPart;
@@ -61,10 +78,11 @@ export interface ViewFacts {
  *
  * @example
  * ```ts
- * return { messages: assembled.messages, report: reportView({ budget, walk, fixed, … }) };
+ * const report = reportView({ budget, sources, allocation, assembled, given, memoriesIn: memories.length, started });
  * ```
  */
-export function reportView(facts: ViewFacts): ContextReport {
+export function reportView(input: ReportInput): ContextReport {
+  const facts = factsOf(input);
   const { walk, fixed, current, chosen, assembled } = facts;
   const { read, changed } = leftOutAndChanged(facts);
   const counts = read.segments;
@@ -141,6 +159,36 @@ export function reportView(facts: ViewFacts): ContextReport {
     cut,
     pinned: facts.pinned.report,
     elapsedMs: performance.now() - facts.started,
+  };
+}
+
+/** The facts of a view, each read off its sources, its allocation or the history message as given. */
+function factsOf(input: ReportInput): ViewFacts {
+  const { sources, allocation, given } = input;
+  const { turn, recalled } = allocation;
+  return {
+    budget: input.budget,
+    walk: sources.walk,
+    fixed: sources.fixed,
+    memoriesIn: input.memoriesIn,
+    summaryGiven: given.given,
+    holds: allocation.history !== null ? historyHolds(allocation.history) : given.holds,
+    evidenceOmitted: allocation.evidenceOmitted ?? given.evidenceOmitted,
+    evidenceShown: allocation.evidenceShown + given.besideRequest,
+    summarized: sources.prior.length,
+    currentResults: turn.results,
+    currentChanged: { labels: turn.labels, excerpted: turn.excerpted },
+    olderRead: allocation.older.read,
+    olderShown: turn.older.reached,
+    current: turn.current,
+    currentTurn: turn.currentTurn,
+    chosen: allocation.chosen,
+    recall: recalled.report,
+    recalledShown: recalled.messages.length > 0,
+    assembled: input.assembled,
+    pinned: allocation.block,
+    providerHead: sources.providerHead,
+    started: input.started,
   };
 }
 
