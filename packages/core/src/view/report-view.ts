@@ -1,17 +1,11 @@
 import type { ResolvedBudget } from "../budget.js";
 import type { AssembledView } from "./assemble-view.js";
-import type { FixedPart } from "./charge-fixed-part.js";
-import { shownOlderTurn, type ChosenOlderTurns, type ViewAllocation, type ViewSources } from "./allocate-view.js";
+import { shownOlderTurn, type ViewAllocation, type ViewSources } from "./allocate-view.js";
 import { historyHolds } from "../summarize/summary-message.js";
 import { shownResultCounts } from "./tool-result-compactor.js";
-import type { CurrentResults } from "./current-forms.js";
-import type { TurnWalk } from "./find-turns.js";
-import type { PinnedBlock } from "./pinned-block.js";
-import type { ProviderHead } from "./provider-head.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import { sumCounts, type TurnCounts } from "./turn-counts.js";
-import type { RecallReport } from "./recall.js";
-import type { ContextReport, CurrentTurnReport, HistoryReport } from "./types.js";
+import type { ContextReport, HistoryReport } from "./types.js";
 
 /**
  * What {@link reportView} reads: the view's sources and their allocation, the view as
@@ -29,46 +23,6 @@ export interface ReportInput {
   started: number;
 }
 
-/** The facts the report is read off (see {@link factsOf}). */
-interface ViewFacts {
-  budget: ResolvedBudget;
-  walk: TurnWalk;
-  fixed: FixedPart;
-  /** Memories given. */
-  memoriesIn: number;
-  summaryGiven: boolean;
-  /** What the history message shown holds (see `historyHolds`). */
-  holds: { summary: boolean; evidence: boolean };
-  /** Evidence excerpts left out to keep the evidence within `evidenceShare` (see `historyWithin`). */
-  evidenceOmitted: number;
-  /** Evidence excerpts left out because the view shows the message they quote. */
-  evidenceShown: number;
-  /** Messages before `messages` that the summary stands for (`priorMessages`). */
-  summarized: number;
-  /** The current turn's results as its form shows them. */
-  currentResults: CurrentResults;
-  /** What the current turn's form changed beyond its preparing (see `CompactedToFit`): labels gained (or lost), prose excerpted. */
-  currentChanged: { labels: number; excerpted: number };
-  /** The older turns the view read, as prepared, newest first. */
-  olderRead: readonly PreparedTurn[];
-  /** The older turns in the forms the view chose, newest first, as far as it reached them (see `OlderForms.reached`). */
-  olderShown: readonly PreparedTurn[];
-  current: PreparedTurn;
-  currentTurn: CurrentTurnReport;
-  chosen: ChosenOlderTurns;
-  /** What the recall stage brought back. */
-  recall: RecallReport;
-  /** The recalled block is in the view (its label counted). */
-  recalledShown: boolean;
-  assembled: AssembledView;
-  /** The pinned block placed after the system message. */
-  pinned: PinnedBlock;
-  /** The provider head sent after the system message (see `providerHead`). */
-  providerHead: ProviderHead;
-  /** `performance.now()` when the build started. */
-  started: number;
-}
-
 /**
  * Report the view, read off its allocation (see `allocateView`). Every estimate, count and
  * omission the stages recorded; never message content. What preparing left out (orphan
@@ -82,58 +36,54 @@ interface ViewFacts {
  * ```
  */
 export function reportView(input: ReportInput): ContextReport {
-  const facts = factsOf(input);
-  const { walk, fixed, current, chosen, assembled } = facts;
-  const { read, changed } = leftOutAndChanged(facts);
+  const { sources, allocation, assembled, budget } = input;
+  const { walk, fixed, providerHead: head } = sources;
+  const { turn, chosen, block: pinned, cut } = allocation;
+  const { current } = turn;
+  const recall = allocation.recalled.report;
+  const olderRead = allocation.older.read;
+  const summarized = sources.prior.length;
+  const { read, changed } = leftOutAndChanged(input);
   const counts = read.segments;
   let exchangesRead = current.exchanges + counts.unfinishedExchanges;
-  for (const turn of facts.olderRead) exchangesRead += turn.exchanges;
+  for (const older of olderRead) exchangesRead += older.exchanges;
   const unread = Math.max(0, walk.oldestRead - walk.lead);
-  const head = facts.providerHead;
   const summaryTokens = chosen.summaryIncluded ? chosen.headTokens : 0;
   const hasCurrent = walk.currentStart < walk.n ? 1 : 0;
-  const olderRead = facts.olderRead.length;
   const n = walk.n;
-  const cut = chosen.kept > 0 ? (walk.starts[chosen.kept - 1] as number) : walk.currentStart;
-  // A pinned copy of a message whose turn is kept (its text excerpted there) is the same
-  // message twice: counted once. Pins from the part the walk never reached are kept, not read.
-  let pinnedOutside = 0;
-  let keptUnread = 0;
-  for (const start of facts.pinned.inputStarts) {
-    if (start < cut) pinnedOutside++;
-    if (start < walk.oldestRead) keptUnread++;
-  }
+  const { outside: pinnedOutside, unread: keptUnread } = pinnedCounts(pinned.inputStarts, cut, walk.oldestRead);
   const kept = assembled.keptMessages + pinnedOutside;
   const readMessages = n - unread - head.compacted;
-  const history = facts.summaryGiven
+  const evidence = evidenceOf(input);
+  const history = input.given.given
     ? chosen.summaryIncluded
       ? { given: true, included: true }
-      : { given: true, included: false, reason: historyLeftOut(facts) }
+      : { given: true, included: false, reason: historyLeftOut(evidence) }
     : { given: false, included: false };
-  const shown = chosen.summaryIncluded ? facts.holds : { summary: false, evidence: false };
+  const shown = chosen.summaryIncluded ? evidence.holds : { summary: false, evidence: false };
   // Results of the older turns shown (as assembleView shows them), each once; the current turn's as its fit left them.
   const olderShown: PreparedTurn[] = [];
-  for (let j = 0; j < chosen.kept; j++) olderShown.push(shownOlderTurn(chosen, facts.olderShown, j));
-  const older = shownResultCounts(olderShown, facts.olderRead);
+  for (let j = 0; j < chosen.kept; j++) olderShown.push(shownOlderTurn(chosen, turn.older.reached, j));
+  const older = shownResultCounts(olderShown, olderRead);
   // The current turn's results, as its form shows them.
-  const shownNow = facts.currentResults;
+  const shownNow = turn.results;
   return {
-    limit: facts.budget.promptLimit,
-    budget: facts.budget,
+    limit: budget.promptLimit,
+    budget,
     tokens: {
       system: fixed.systemTokens,
       memories: fixed.memoryTokens,
       tools: fixed.toolTokens,
-      pinned: facts.pinned.tokens,
+      pinned: pinned.tokens,
       summary: summaryTokens,
       history: head.tokens + assembled.historyTokens - summaryTokens,
       current: current.tokens,
-      recall: facts.recall.tokens,
-      total: fixed.tokens + facts.pinned.tokens + head.tokens + assembled.historyTokens + facts.recall.tokens + current.tokens,
+      recall: recall.tokens,
+      total: fixed.tokens + pinned.tokens + head.tokens + assembled.historyTokens + recall.tokens + current.tokens,
     },
     messages: {
-      inCheckpoint: facts.summarized + n,
-      summarized: facts.summarized,
+      inCheckpoint: summarized + n,
+      summarized,
       providerCompacted: head.compacted,
       read: readMessages,
       unread,
@@ -141,54 +91,48 @@ export function reportView(input: ReportInput): ContextReport {
       dropped: readMessages - (kept - keptUnread),
     },
     exchanges: { read: exchangesRead, kept: assembled.keptExchanges, dropped: exchangesRead - assembled.keptExchanges },
-    turns: { read: olderRead + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead - chosen.kept },
-    currentTurn: facts.currentTurn,
-    recall: facts.recall,
+    turns: { read: olderRead.length + hasCurrent, kept: chosen.kept + hasCurrent, dropped: olderRead.length - chosen.kept },
+    currentTurn: turn.currentTurn,
+    recall,
     allHistoryRead: unread === 0,
     orphanResults: counts.orphanResults,
     unfinishedCalls: counts.unfinishedCalls,
     misplacedSystemMessages: counts.misplacedSystem,
     excerpted: changed.excerpted,
     imagesReplaced: changed.imagesReplaced,
-    memories: { in: facts.memoriesIn, kept: fixed.memoriesKept },
-    history: { ...history, ...shown, evidenceOmitted: facts.evidenceOmitted, evidenceShown: facts.evidenceShown },
+    memories: { in: input.memoriesIn, kept: fixed.memoriesKept },
+    history: { ...history, ...shown, evidenceOmitted: evidence.omitted, evidenceShown: evidence.shown },
     droppedTurnExcerpts: chosen.excerptCount,
     toolResults: { cleared: shownNow.cleared + older.cleared, compacted: shownNow.compacted + older.compacted, narrowed: shownNow.narrowed },
     labelsInserted: changed.labels,
     reasoningCleared: read.reasoningCleared,
     cut,
-    pinned: facts.pinned.report,
-    elapsedMs: performance.now() - facts.started,
+    pinned: pinned.report,
+    elapsedMs: performance.now() - input.started,
   };
 }
 
-/** The facts of a view, each read off its sources, its allocation or the history message as given. */
-function factsOf(input: ReportInput): ViewFacts {
-  const { sources, allocation, given } = input;
-  const { turn, recalled } = allocation;
+/**
+ * The pinned messages before the cut (`outside`) and before the oldest message the walk read
+ * (`unread`). A pinned copy of a message whose turn is kept (its text excerpted there) is the
+ * same message twice: counted once. Pins from the part the walk never reached are kept, not read.
+ */
+function pinnedCounts(inputStarts: readonly number[], cut: number, oldestRead: number): { outside: number; unread: number } {
+  let outside = 0;
+  let unread = 0;
+  for (const start of inputStarts) {
+    if (start < cut) outside++;
+    if (start < oldestRead) unread++;
+  }
+  return { outside, unread };
+}
+
+/** The evidence as shown: what the history message shown holds, and the excerpts left out for their share and beside what the view shows. */
+function evidenceOf({ allocation, given }: ReportInput): { holds: { summary: boolean; evidence: boolean }; omitted: number; shown: number } {
   return {
-    budget: input.budget,
-    walk: sources.walk,
-    fixed: sources.fixed,
-    memoriesIn: input.memoriesIn,
-    summaryGiven: given.given,
     holds: allocation.history !== null ? historyHolds(allocation.history) : given.holds,
-    evidenceOmitted: allocation.evidenceOmitted ?? given.evidenceOmitted,
-    evidenceShown: allocation.evidenceShown + given.besideRequest,
-    summarized: sources.prior.length,
-    currentResults: turn.results,
-    currentChanged: { labels: turn.labels, excerpted: turn.excerpted },
-    olderRead: allocation.older.read,
-    olderShown: turn.older.reached,
-    current: turn.current,
-    currentTurn: turn.currentTurn,
-    chosen: allocation.chosen,
-    recall: recalled.report,
-    recalledShown: recalled.messages.length > 0,
-    assembled: input.assembled,
-    pinned: allocation.block,
-    providerHead: sources.providerHead,
-    started: input.started,
+    omitted: allocation.evidenceOmitted ?? given.evidenceOmitted,
+    shown: allocation.evidenceShown + given.besideRequest,
   };
 }
 
@@ -198,22 +142,23 @@ function factsOf(input: ReportInput): ViewFacts {
  * current turn in its form, the older turns kept — every form of a turn carries its counts —
  * the pinned block, the recalled block's label).
  */
-function leftOutAndChanged(facts: ViewFacts): { read: TurnCounts; changed: Pick<TurnCounts, "excerpted" | "imagesReplaced" | "labels"> } {
-  const { current, olderRead, chosen, currentChanged, pinned } = facts;
-  const read = sumCounts([facts.providerHead.counts, current.counts, ...olderRead.map((turn) => turn.counts)]);
-  const shown = sumCounts([current.counts, ...olderRead.slice(0, chosen.kept).map((turn) => turn.counts)]);
+function leftOutAndChanged({ sources, allocation }: ReportInput): { read: TurnCounts; changed: Pick<TurnCounts, "excerpted" | "imagesReplaced" | "labels"> } {
+  const { turn, chosen, block: pinned } = allocation;
+  const olderRead = allocation.older.read;
+  const read = sumCounts([sources.providerHead.counts, turn.current.counts, ...olderRead.map((older) => older.counts)]);
+  const shown = sumCounts([turn.current.counts, ...olderRead.slice(0, chosen.kept).map((older) => older.counts)]);
   return {
     read,
     changed: {
-      excerpted: shown.excerpted + currentChanged.excerpted,
+      excerpted: shown.excerpted + turn.excerpted,
       imagesReplaced: shown.imagesReplaced + pinned.imagesReplaced,
-      labels: shown.labels + currentChanged.labels + pinned.labels + (facts.recalledShown ? 1 : 0),
+      labels: shown.labels + turn.labels + pinned.labels + (allocation.recalled.messages.length > 0 ? 1 : 0),
     },
   };
 }
 
 /** Why a history message given is not in the view (see `HistoryReport.reason`). */
-function historyLeftOut(facts: ViewFacts): NonNullable<HistoryReport["reason"]> {
-  if (facts.evidenceShown > 0 && !facts.holds.summary) return "shown";
-  return facts.evidenceOmitted > 0 && !facts.holds.evidence && !facts.holds.summary ? "evidence-share" : "does-not-fit";
+function historyLeftOut(evidence: ReturnType<typeof evidenceOf>): NonNullable<HistoryReport["reason"]> {
+  if (evidence.shown > 0 && !evidence.holds.summary) return "shown";
+  return evidence.omitted > 0 && !evidence.holds.evidence && !evidence.holds.summary ? "evidence-share" : "does-not-fit";
 }
