@@ -234,10 +234,10 @@ export function createReferenceReader(
           if (!wanted(key, ownPresent)) continue;
           const value = row[key];
           // A key's kind is read from the first row that holds it; an identifier under a key read as a link (its first
-          // value looked like a URL: "A://"), or a link under one read as an identifier, still finds its row, unless
-          // the column is written as a pattern.
+          // value looked like a URL: "A://"), or a link under one read as an identifier, still finds its row. (A link
+          // column written as a pattern is not wanted here: the pattern stands for it.)
           const kind = kindOf(key, value);
-          if (kind !== kinds.get(key) && !(identifying(kind) && identifying(kinds.get(key)) && pattern?.link !== key)) continue;
+          if (kind !== kinds.get(key) && !(identifying(kind) && identifying(kinds.get(key)))) continue;
           let column = columns.get(key);
           if (column === undefined) {
             column = columns.size;
